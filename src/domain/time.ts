@@ -1,0 +1,118 @@
+/**
+ * Simulated time: integer microseconds since the UNIX epoch, held in a plain number (exact up to
+ * year 2255). Time is always an argument in the core; nothing here reads a clock.
+ */
+export type Micros = number;
+
+export const MICROS_PER_SECOND = 1_000_000;
+export const MICROS_PER_MINUTE = 60 * MICROS_PER_SECOND;
+export const MICROS_PER_HOUR = 60 * MICROS_PER_MINUTE;
+export const MICROS_PER_DAY = 24 * MICROS_PER_HOUR;
+
+export type DatetimeFormat = 'RFC3339' | 'UNIX';
+
+function pad(value: number, width: number): string {
+  return String(value).padStart(width, '0');
+}
+
+/** `2016-10-24T21:48:18.593753000Z`: nine fractional digits, as v20 prints them. */
+export function formatRfc3339(t: Micros): string {
+  const ms = Math.floor(t / 1000);
+  const micros = t - ms * 1000;
+  const iso = new Date(ms).toISOString(); // yyyy-mm-ddThh:mm:ss.sssZ, computed from the argument
+  return `${iso.slice(0, 23)}${pad(micros, 3)}000Z`;
+}
+
+/** `1491201560.000000000`: seconds since epoch with nine decimals. */
+export function formatUnix(t: Micros): string {
+  const seconds = Math.floor(t / MICROS_PER_SECOND);
+  const micros = t - seconds * MICROS_PER_SECOND;
+  return `${seconds}.${pad(micros, 6)}000`;
+}
+
+export function formatDateTime(t: Micros, format: DatetimeFormat): string {
+  return format === 'UNIX' ? formatUnix(t) : formatRfc3339(t);
+}
+
+const RFC3339_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
+const UNIX_RE = /^(\d{1,12})(?:\.(\d{1,9}))?$/;
+
+function fractionToMicros(fraction: string | undefined): number {
+  if (fraction === undefined) return 0;
+  // Digits past the sixth (nanoseconds) are below the engine's resolution: truncated.
+  return Number(fraction.slice(0, 6).padEnd(6, '0'));
+}
+
+/** Parses an RFC3339 DateTime (any offset) or, when allowed, a UNIX seconds string. */
+export function parseDateTime(value: string, format: DatetimeFormat | 'ANY' = 'ANY'): Micros | null {
+  if (typeof value !== 'string' || value.length > 40) return null;
+  if (format !== 'UNIX') {
+    const m = RFC3339_RE.exec(value);
+    if (m) {
+      const [, y, mo, d, h, mi, s, frac, zone] = m;
+      const year = Number(y), month = Number(mo), day = Number(d);
+      const hour = Number(h), minute = Number(mi), second = Number(s);
+      if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+      if (hour > 23 || minute > 59 || second > 59) return null;
+      let ms = Date.UTC(year, month - 1, day, hour, minute, second);
+      if (zone !== 'Z' && zone !== undefined) {
+        const sign = zone.startsWith('-') ? -1 : 1;
+        const oh = Number(zone.slice(1, 3)), om = Number(zone.slice(4, 6));
+        if (oh > 23 || om > 59) return null;
+        ms -= sign * (oh * 60 + om) * 60_000;
+      }
+      return ms * 1000 + fractionToMicros(frac);
+    }
+    if (format === 'RFC3339') return null;
+  }
+  const u = UNIX_RE.exec(value);
+  if (!u) return null;
+  return Number(u[1]) * MICROS_PER_SECOND + fractionToMicros(u[2]);
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** Day of month of the n-th `weekday` (0 = Sunday) in a month. */
+function nthWeekday(year: number, month: number, weekday: number, n: number): number {
+  const first = new Date(Date.UTC(year, month - 1, 1)).getUTCDay();
+  return 1 + ((weekday - first + 7) % 7) + (n - 1) * 7;
+}
+
+function lastWeekday(year: number, month: number, weekday: number): number {
+  const days = daysInMonth(year, month);
+  const last = new Date(Date.UTC(year, month - 1, days)).getUTCDay();
+  return days - ((last - weekday + 7) % 7);
+}
+
+/**
+ * UTC offset of America/New_York in hours at a UTC instant, by the US rules (2007 on: second
+ * Sunday of March to first Sunday of November; before: first Sunday of April to last Sunday of
+ * October; changes at 02:00 local). Computed, not looked up, so no tz database is needed.
+ */
+export function newYorkOffsetHours(t: Micros): -4 | -5 {
+  const ms = Math.floor(t / 1000);
+  const year = new Date(ms).getUTCFullYear();
+  const [startMonth, startDay, endMonth, endDay] = year >= 2007
+    ? [3, nthWeekday(year, 3, 0, 2), 11, nthWeekday(year, 11, 0, 1)]
+    : [4, nthWeekday(year, 4, 0, 1), 10, lastWeekday(year, 10, 0)];
+  const start = Date.UTC(year, startMonth - 1, startDay, 7); // 02:00 EST
+  const end = Date.UTC(year, endMonth - 1, endDay, 6); // 02:00 EDT
+  return ms >= start && ms < end ? -4 : -5;
+}
+
+/** The first 17:00 America/New_York strictly after `t`: the end of a trading day (GFD, financing). */
+export function nextNewYorkFivePm(t: Micros): Micros {
+  const ms = Math.floor(t / 1000);
+  const day = new Date(ms);
+  for (let i = -1; i <= 2; i += 1) {
+    const candidateDay = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + i);
+    // 17:00 local is 21:00 or 22:00 UTC; take the offset that holds at that instant.
+    const guess = (candidateDay + 22 * 3_600_000) * 1000;
+    const offset = newYorkOffsetHours(guess - MICROS_PER_HOUR);
+    const at = (candidateDay + (17 - offset) * 3_600_000) * 1000;
+    if (at > t) return at;
+  }
+  throw new Error('unreachable: a 17:00 New York always falls within two days');
+}

@@ -1,0 +1,244 @@
+/**
+ * v20 Transactions exactly as they go on the wire and into the journal: every decimal a string,
+ * every DateTime an RFC3339 string with nine fractional digits. Key order is construction order,
+ * and construction order is fixed, so JSON.stringify of a transaction is byte-for-byte stable.
+ */
+export interface ClientExtensions {
+  id?: string;
+  tag?: string;
+  comment?: string;
+}
+
+export interface TakeProfitDetails {
+  price: string;
+  timeInForce?: string;
+  gtdTime?: string;
+  clientExtensions?: ClientExtensions;
+}
+
+export interface StopLossDetails {
+  price?: string;
+  distance?: string;
+  timeInForce?: string;
+  gtdTime?: string;
+  clientExtensions?: ClientExtensions;
+}
+
+export interface TrailingStopLossDetails {
+  distance: string;
+  timeInForce?: string;
+  gtdTime?: string;
+  clientExtensions?: ClientExtensions;
+}
+
+export interface TransactionHeader {
+  id: string;
+  accountID: string;
+  userID: number;
+  batchID: string;
+  requestID?: string;
+  time: string;
+}
+
+export type OrderTransactionType =
+  | 'MARKET_ORDER' | 'LIMIT_ORDER' | 'STOP_ORDER' | 'MARKET_IF_TOUCHED_ORDER'
+  | 'TAKE_PROFIT_ORDER' | 'STOP_LOSS_ORDER' | 'TRAILING_STOP_LOSS_ORDER';
+
+export type OrderRejectTransactionType = `${OrderTransactionType}_REJECT`;
+
+/** Creation (or rejected creation) of any order type; fields appear only where the type has them. */
+export interface OrderTransaction extends TransactionHeader {
+  type: OrderTransactionType | OrderRejectTransactionType;
+  instrument?: string;
+  units?: string;
+  price?: string;
+  distance?: string;
+  tradeID?: string;
+  clientTradeID?: string;
+  timeInForce?: string;
+  gtdTime?: string;
+  priceBound?: string;
+  positionFill?: string;
+  triggerCondition?: string;
+  partialFill?: string;
+  tradeClose?: { tradeID: string; clientTradeID?: string; units: string };
+  longPositionCloseout?: { instrument: string; units: string };
+  shortPositionCloseout?: { instrument: string; units: string };
+  reason?: string;
+  clientExtensions?: ClientExtensions;
+  takeProfitOnFill?: TakeProfitDetails;
+  stopLossOnFill?: StopLossDetails;
+  trailingStopLossOnFill?: TrailingStopLossDetails;
+  tradeClientExtensions?: ClientExtensions;
+  orderFillTransactionID?: string;
+  replacesOrderID?: string;
+  cancellingTransactionID?: string;
+  intendedReplacesOrderID?: string;
+  rejectReason?: string;
+}
+
+export interface PriceBucket {
+  price: string;
+  liquidity: string;
+}
+
+export interface FillPrice {
+  closeoutBid: string;
+  closeoutAsk: string;
+  timestamp: string;
+  bids: PriceBucket[];
+  asks: PriceBucket[];
+}
+
+export interface HomeConversionFactors {
+  gainQuoteHome: { factor: string };
+  lossQuoteHome: { factor: string };
+  gainBaseHome: { factor: string };
+  lossBaseHome: { factor: string };
+}
+
+export interface TradeOpen {
+  tradeID: string;
+  units: string;
+  price: string;
+  guaranteedExecutionFee: string;
+  quoteGuaranteedExecutionFee: string;
+  halfSpreadCost: string;
+  initialMarginRequired: string;
+  clientExtensions?: ClientExtensions;
+}
+
+export interface TradeReduce {
+  tradeID: string;
+  clientTradeID?: string;
+  units: string;
+  price: string;
+  realizedPL: string;
+  financing: string;
+  baseFinancing: string;
+  guaranteedExecutionFee: string;
+  quoteGuaranteedExecutionFee: string;
+  halfSpreadCost: string;
+}
+
+export interface OrderFillTransaction extends TransactionHeader {
+  type: 'ORDER_FILL';
+  orderID: string;
+  clientOrderID?: string;
+  instrument: string;
+  units: string;
+  requestedUnits: string;
+  price: string;
+  fullVWAP: string;
+  fullPrice: FillPrice;
+  reason: string;
+  pl: string;
+  quotePL: string;
+  financing: string;
+  baseFinancing: string;
+  commission: string;
+  guaranteedExecutionFee: string;
+  quoteGuaranteedExecutionFee: string;
+  accountBalance: string;
+  gainQuoteHomeConversionFactor: string;
+  lossQuoteHomeConversionFactor: string;
+  homeConversionFactors: HomeConversionFactors;
+  tradeOpened?: TradeOpen;
+  tradesClosed?: TradeReduce[];
+  tradeReduced?: TradeReduce;
+  halfSpreadCost: string;
+}
+
+export interface OrderCancelTransaction extends TransactionHeader {
+  type: 'ORDER_CANCEL';
+  orderID: string;
+  clientOrderID?: string;
+  reason: string;
+  replacedByOrderID?: string;
+}
+
+export interface OrderCancelRejectTransaction extends TransactionHeader {
+  type: 'ORDER_CANCEL_REJECT';
+  orderID?: string;
+  clientOrderID?: string;
+  rejectReason: string;
+}
+
+export interface OrderClientExtensionsModifyTransaction extends TransactionHeader {
+  type: 'ORDER_CLIENT_EXTENSIONS_MODIFY' | 'ORDER_CLIENT_EXTENSIONS_MODIFY_REJECT';
+  orderID?: string;
+  clientOrderID?: string;
+  clientExtensionsModify?: ClientExtensions;
+  tradeClientExtensionsModify?: ClientExtensions;
+  rejectReason?: string;
+}
+
+export interface TradeClientExtensionsModifyTransaction extends TransactionHeader {
+  type: 'TRADE_CLIENT_EXTENSIONS_MODIFY' | 'TRADE_CLIENT_EXTENSIONS_MODIFY_REJECT';
+  tradeID?: string;
+  clientTradeID?: string;
+  tradeClientExtensionsModify?: ClientExtensions;
+  rejectReason?: string;
+}
+
+export interface ClientConfigureTransaction extends TransactionHeader {
+  type: 'CLIENT_CONFIGURE' | 'CLIENT_CONFIGURE_REJECT';
+  alias?: string;
+  marginRate?: string;
+  rejectReason?: string;
+}
+
+export interface TransferFundsTransaction extends TransactionHeader {
+  type: 'TRANSFER_FUNDS' | 'TRANSFER_FUNDS_REJECT';
+  amount: string;
+  fundingReason: string;
+  comment?: string;
+  accountBalance?: string;
+  rejectReason?: string;
+}
+
+export interface CreateTransaction extends TransactionHeader {
+  type: 'CREATE';
+  divisionID: number;
+  siteID: number;
+  accountUserID: number;
+  accountNumber: number;
+  homeCurrency: string;
+}
+
+export interface DailyFinancingTransaction extends TransactionHeader {
+  type: 'DAILY_FINANCING';
+  financing: string;
+  accountBalance: string;
+  accountFinancingMode: 'DAILY';
+  positionFinancings: {
+    instrument: string;
+    financing: string;
+    openTradeFinancings: { tradeID: string; financing: string; financingRate: string }[];
+  }[];
+}
+
+export type Transaction =
+  | OrderTransaction
+  | OrderFillTransaction
+  | OrderCancelTransaction
+  | OrderCancelRejectTransaction
+  | OrderClientExtensionsModifyTransaction
+  | TradeClientExtensionsModifyTransaction
+  | ClientConfigureTransaction
+  | TransferFundsTransaction
+  | CreateTransaction
+  | DailyFinancingTransaction;
+
+export type TransactionType = Transaction['type'];
+
+export const ORDER_TYPES = ['MARKET', 'LIMIT', 'STOP', 'MARKET_IF_TOUCHED', 'TAKE_PROFIT', 'STOP_LOSS', 'TRAILING_STOP_LOSS'] as const;
+export type OrderType = (typeof ORDER_TYPES)[number];
+
+export function orderTransactionType(type: OrderType): OrderTransactionType {
+  return `${type}_ORDER`;
+}
+
+export function isOrderCreation(tx: Transaction): tx is OrderTransaction & { type: OrderTransactionType } {
+  return tx.type.endsWith('_ORDER');
+}
