@@ -1,0 +1,65 @@
+import { Decimal, formatAccountUnits, isDecimalString } from '../domain/decimal.js';
+import { LIMITS } from '../domain/limits.js';
+import type { ClientConfigureTransaction, CreateTransaction, Transaction, TransferFundsTransaction } from '../domain/transactions.js';
+import type { Batch } from './batch.js';
+import type { Outcome } from './commands.js';
+import { accepted, rejected } from './decide-orders.js';
+import { parseAccountId } from './state.js';
+import { valueAccount } from './valuation.js';
+
+export function decideCreateAccount(b: Batch, currency: string): Outcome {
+  const parts = parseAccountId(b.state.id);
+  const tx = b.emit<CreateTransaction>({
+    type: 'CREATE', divisionID: parts.divisionID, siteID: parts.siteID, accountUserID: parts.userID,
+    accountNumber: parts.accountNumber, homeCurrency: currency,
+  } as never);
+  return accepted(b, { createTransaction: tx });
+}
+
+/** PATCH configuration: alias and/or marginRate (a decimal in (0, 1]). */
+export function decideConfigure(b: Batch, alias: unknown, marginRate: unknown): Outcome {
+  const response: Record<string, Transaction> = {};
+  const body: Record<string, unknown> = { type: 'CLIENT_CONFIGURE' };
+  if (alias !== undefined) body['alias'] = alias;
+  if (marginRate !== undefined) body['marginRate'] = marginRate;
+  let reason: string | null = null;
+  if (alias === undefined && marginRate === undefined) reason = 'CLIENT_CONFIGURE_DATA_MISSING';
+  else if (alias !== undefined && (typeof alias !== 'string' || alias.length > LIMITS.aliasLength)) reason = 'ALIAS_INVALID';
+  else if (marginRate !== undefined) {
+    const ok = isDecimalString(marginRate) && new Decimal(marginRate).greaterThan(0) && new Decimal(marginRate).lessThanOrEqualTo(1);
+    if (!ok) reason = 'MARGIN_RATE_INVALID';
+  }
+  if (reason !== null) {
+    body['type'] = 'CLIENT_CONFIGURE_REJECT';
+    body['rejectReason'] = reason;
+    response['clientConfigureRejectTransaction'] = b.emit<ClientConfigureTransaction>(body as never);
+    return rejected(b, response, reason);
+  }
+  response['clientConfigureTransaction'] = b.emit<ClientConfigureTransaction>(body as never);
+  return accepted(b, response);
+}
+
+/** Deposit (positive) or withdrawal (negative, up to the withdrawal limit). */
+export function decideTransferFunds(b: Batch, amount: unknown, comment?: string): Outcome {
+  const state = b.state;
+  const response: Record<string, Transaction> = {};
+  let reason: string | null = null;
+  let value = new Decimal(0);
+  if (amount === undefined) reason = 'AMOUNT_MISSING';
+  else if (!isDecimalString(amount) || new Decimal(amount).isZero() || new Decimal(amount).decimalPlaces() > 4) reason = 'AMOUNT_INVALID';
+  else {
+    value = new Decimal(amount);
+    if (value.isNegative() && value.abs().greaterThan(valueAccount(state).withdrawalLimit)) reason = 'INSUFFICIENT_FUNDS';
+  }
+  const body: Record<string, unknown> = { type: 'TRANSFER_FUNDS', amount: reason === null ? formatAccountUnits(value) : String(amount), fundingReason: 'CLIENT_FUNDING' };
+  if (comment !== undefined) body['comment'] = comment;
+  if (reason !== null) {
+    body['type'] = 'TRANSFER_FUNDS_REJECT';
+    body['rejectReason'] = reason;
+    response['transferFundsRejectTransaction'] = b.emit<TransferFundsTransaction>(body as never);
+    return rejected(b, response, reason);
+  }
+  body['accountBalance'] = formatAccountUnits(state.balance.plus(value));
+  response['transferFundsTransaction'] = b.emit<TransferFundsTransaction>(body as never);
+  return accepted(b, response);
+}

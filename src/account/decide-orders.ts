@@ -1,0 +1,215 @@
+import { LIMITS } from '../domain/limits.js';
+import { formatPriceInt } from '../domain/price.js';
+import { rejectMessage } from '../domain/reject-reasons.js';
+import type {
+  OrderCancelRejectTransaction, OrderClientExtensionsModifyTransaction, OrderTransaction, Transaction,
+} from '../domain/transactions.js';
+import { watchedSource, watchedValue2, type TriggerCondition } from '../matching/fill-rules.js';
+import { checkClientExtensions, checkOrderRequest, isOrderType, type OrderRequest } from '../orders/request.js';
+import type { Batch } from './batch.js';
+import type { Outcome } from './commands.js';
+import { cancelOrder, type FillResult } from './fill.js';
+import { isCrossedNow, stopLossPriceFromDistance } from './placement.js';
+import { findOrder, findTrade } from './specifiers.js';
+import type { OrderRecord } from './state.js';
+import { executeTriggered } from './trigger.js';
+
+const NOT_FOUND_REASONS = new Set(['ORDER_DOESNT_EXIST', 'TRADE_DOESNT_EXIST']);
+
+export function rejected(b: Batch, response: Record<string, Transaction>, reason: string): Outcome {
+  return {
+    transactions: b.transactions,
+    response,
+    reject: { errorCode: reason, errorMessage: rejectMessage(reason), notFound: NOT_FOUND_REASONS.has(reason) },
+  };
+}
+
+export function accepted(b: Batch, response: Record<string, Transaction>): Outcome {
+  return { transactions: b.transactions, response };
+}
+
+function addFillResult(response: Record<string, Transaction>, result: FillResult, cancelKey: string): void {
+  if (result.kind === 'filled') response['orderFillTransaction'] = result.fill;
+  else response[cancelKey] = result.cancel;
+}
+
+/** Account-level checks an otherwise valid order must pass; a reason string refuses it. */
+function accountRefusal(b: Batch, type: string, clientOrderId: string | undefined, clientTradeId: string | undefined, tradeId: number | undefined, replaces: OrderRecord | undefined): string | null {
+  const state = b.state;
+  if (clientOrderId !== undefined) {
+    const holder = state.clientOrderIds.get(clientOrderId);
+    if (holder !== undefined && holder !== replaces?.id) return 'CLIENT_ORDER_ID_ALREADY_EXISTS';
+  }
+  if (clientTradeId !== undefined && state.clientTradeIds.has(clientTradeId)) return 'CLIENT_TRADE_ID_ALREADY_EXISTS';
+  if (type !== 'MARKET' && replaces === undefined && state.pendingCount >= LIMITS.pendingOrdersPerAccount) return 'PENDING_ORDERS_ALLOWED_EXCEEDED';
+  if (tradeId !== undefined) {
+    const trade = state.trades.get(tradeId);
+    if (trade === undefined || trade.state !== 'OPEN') return 'TRADE_DOESNT_EXIST';
+    const existing = type === 'TAKE_PROFIT' ? trade.takeProfitOrderID : type === 'STOP_LOSS' ? trade.stopLossOrderID : trade.trailingStopLossOrderID;
+    if (existing !== undefined && existing !== replaces?.id) return `${type}_ORDER_ALREADY_EXISTS`;
+  }
+  if (replaces !== undefined && replaces.tradeId !== undefined && tradeId !== replaces.tradeId) return 'REPLACING_TRADE_ID_INVALID';
+  return null;
+}
+
+/**
+ * Creates an order (or the replacement of `replaces`): a reject transaction if the request breaks
+ * a rule, otherwise the creation transaction, then an immediate fill or cancel where the order
+ * cannot rest (MARKET, a marketable pending order, FOK/IOC).
+ */
+export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: OrderRecord): Outcome {
+  const state = b.state;
+  const response: Record<string, Transaction> = {};
+  if (request === null || typeof request !== 'object' || !isOrderType(request.type)) {
+    return { transactions: [], response, invalid: { errorMessage: "Invalid value specified for 'order.type'" } };
+  }
+  const type = request.type;
+  const dependent = type === 'TAKE_PROFIT' || type === 'STOP_LOSS' || type === 'TRAILING_STOP_LOSS';
+  let tradeId: number | undefined;
+  let tradeInstrument: string | undefined;
+  if (dependent) {
+    const spec = typeof request.tradeID === 'string' ? request.tradeID : typeof request.clientTradeID === 'string' ? `@${request.clientTradeID}` : undefined;
+    const trade = spec === undefined ? undefined : findTrade(state, spec);
+    if (trade !== undefined && trade.state === 'OPEN') {
+      tradeId = trade.id;
+      tradeInstrument = trade.instrument;
+    }
+  }
+  const checked = checkOrderRequest(type, request, state.instruments, tradeInstrument, b.now);
+  const rejectWith = (reason: string, echo: Record<string, unknown>): Outcome => {
+    const body: Record<string, unknown> = { ...echo, type: `${echo['type'] as string}_REJECT` };
+    body['reason'] = replaces === undefined ? 'CLIENT_ORDER' : 'REPLACEMENT';
+    if (replaces !== undefined) body['intendedReplacesOrderID'] = String(replaces.id);
+    body['rejectReason'] = reason;
+    response['orderRejectTransaction'] = b.emit<OrderTransaction>(body as never);
+    return rejected(b, response, reason);
+  };
+  if (!checked.ok) return rejectWith(checked.rejectReason, checked.echo);
+  const order = checked.order;
+  if (dependent && tradeId === undefined) return rejectWith('TRADE_DOESNT_EXIST', order.echo);
+  const refusal = accountRefusal(b, type, order.clientExtensions?.id, order.tradeClientExtensions?.id, tradeId, replaces);
+  if (refusal !== null) return rejectWith(refusal, order.echo);
+
+  let cancellingTransactionID: string | undefined;
+  if (replaces !== undefined) {
+    const cancel = cancelOrder(b, replaces, 'CLIENT_REQUEST_REPLACED', { replacedByOrderID: String(b.nextId + 1) });
+    response['orderCancelTransaction'] = cancel;
+    cancellingTransactionID = cancel.id;
+  }
+  const body: Record<string, unknown> = { ...order.echo };
+  if (tradeId !== undefined) {
+    body['tradeID'] = String(tradeId);
+    delete body['clientTradeID'];
+    const trade = state.trades.get(tradeId);
+    const clientTradeId = trade?.clientExtensions?.id;
+    if (clientTradeId !== undefined) body['clientTradeID'] = clientTradeId;
+  }
+  if (type === 'STOP_LOSS' && order.distanceInt !== undefined && tradeId !== undefined) {
+    const trade = state.trades.get(tradeId);
+    const precision = state.instruments.get(order.instrument ?? '')?.displayPrecision ?? 5;
+    if (trade !== undefined) body['price'] = stopLossPriceFromDistance(trade, request.distance as string, precision);
+    // keep v20's field order: price before distance
+    const distance = body['distance'];
+    delete body['distance'];
+    const reordered: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(body)) {
+      reordered[k] = v;
+      if (k === 'price') reordered['distance'] = distance;
+    }
+    for (const k of Object.keys(body)) delete body[k];
+    Object.assign(body, reordered);
+  }
+  if (type === 'MARKET_IF_TOUCHED') {
+    const slot = state.prices.get(order.instrument as string);
+    if (slot === undefined || !slot.known) {
+      // Without a market there is no side to touch from: v20 needs a price to create an MIT.
+      return rejectWith('INSTRUMENT_PRICE_UNKNOWN', order.echo);
+    }
+    const isBuy = order.units?.isPositive() ?? true;
+    const source = watchedSource(isBuy, order.triggerCondition as TriggerCondition);
+    const watched2 = watchedValue2(source, slot.bid, slot.ask);
+    const precision = state.instruments.get(order.instrument as string)?.displayPrecision ?? 5;
+    // Mid can fall between ticks; the grid price nearest below stands for it.
+    body['initialMarketPrice'] = formatPriceInt(Math.floor(watched2 / 2), precision);
+  }
+  body['reason'] = replaces === undefined ? 'CLIENT_ORDER' : 'REPLACEMENT';
+  if (replaces !== undefined) {
+    body['replacesOrderID'] = String(replaces.id);
+    if (cancellingTransactionID !== undefined) body['cancellingTransactionID'] = cancellingTransactionID;
+  }
+  const create = b.emit<OrderTransaction>(body as never);
+  response['orderCreateTransaction'] = create;
+  const record = state.orders.get(Number(create.id)) as OrderRecord;
+  const cancelKey = replaces === undefined ? 'orderCancelTransaction' : 'replacingOrderCancelTransaction';
+
+  if (type === 'MARKET') {
+    addFillResult(response, executeMarket(b, record), cancelKey);
+  } else if (isCrossedNow(state, record)) {
+    addFillResult(response, executeTriggered(b, record), cancelKey);
+  } else if (order.timeInForce === 'FOK' || order.timeInForce === 'IOC') {
+    response[cancelKey] = cancelOrder(b, record, 'TIME_IN_FORCE_EXPIRED');
+  }
+  return accepted(b, response);
+}
+
+function executeMarket(b: Batch, order: OrderRecord): FillResult {
+  return executeTriggered(b, order);
+}
+
+export function decideCancelOrder(b: Batch, specifier: string): Outcome {
+  const order = findOrder(b.state, specifier);
+  const response: Record<string, Transaction> = {};
+  if (order === undefined || order.state !== 'PENDING' || order.type === 'MARKET') {
+    const body: Record<string, unknown> = { type: 'ORDER_CANCEL_REJECT' };
+    if (order !== undefined) body['orderID'] = String(order.id);
+    if (specifier.startsWith('@')) body['clientOrderID'] = specifier.slice(1);
+    body['rejectReason'] = 'ORDER_DOESNT_EXIST';
+    response['orderCancelRejectTransaction'] = b.emit<OrderCancelRejectTransaction>(body as never);
+    return rejected(b, response, 'ORDER_DOESNT_EXIST');
+  }
+  const extra = specifier.startsWith('@') ? { clientOrderID: specifier.slice(1) } : {};
+  response['orderCancelTransaction'] = cancelOrder(b, order, 'CLIENT_REQUEST', extra);
+  return accepted(b, response);
+}
+
+export function decideReplaceOrder(b: Batch, specifier: string, request: OrderRequest): Outcome {
+  const order = findOrder(b.state, specifier);
+  if (order === undefined || order.state !== 'PENDING' || order.type === 'MARKET') {
+    const response: Record<string, Transaction> = {};
+    const body: Record<string, unknown> = { type: 'ORDER_CANCEL_REJECT' };
+    if (order !== undefined) body['orderID'] = String(order.id);
+    if (specifier.startsWith('@')) body['clientOrderID'] = specifier.slice(1);
+    body['rejectReason'] = 'ORDER_DOESNT_EXIST';
+    response['orderCancelRejectTransaction'] = b.emit<OrderCancelRejectTransaction>(body as never);
+    return rejected(b, response, 'ORDER_DOESNT_EXIST');
+  }
+  return decideCreateOrder(b, request, order);
+}
+
+export function decideModifyOrderExtensions(b: Batch, specifier: string, clientExtensions: unknown, tradeClientExtensions: unknown): Outcome {
+  const state = b.state;
+  const order = findOrder(state, specifier);
+  const response: Record<string, Transaction> = {};
+  const body: Record<string, unknown> = { type: 'ORDER_CLIENT_EXTENSIONS_MODIFY' };
+  if (order !== undefined) body['orderID'] = String(order.id);
+  if (specifier.startsWith('@')) body['clientOrderID'] = specifier.slice(1);
+  const ce = checkClientExtensions(clientExtensions, 'CLIENT_ORDER');
+  const tce = checkClientExtensions(tradeClientExtensions, 'CLIENT_TRADE');
+  if (ce.ok && ce.value !== undefined) body['clientExtensionsModify'] = ce.value;
+  if (tce.ok && tce.value !== undefined) body['tradeClientExtensionsModify'] = tce.value;
+  let reason: string | null = null;
+  if (order === undefined || order.state !== 'PENDING' || order.type === 'MARKET') reason = 'ORDER_DOESNT_EXIST';
+  else if (!ce.ok) reason = ce.reason;
+  else if (!tce.ok) reason = tce.reason;
+  else if (ce.value === undefined && tce.value === undefined) reason = 'CLIENT_EXTENSIONS_DATA_MISSING';
+  else if (ce.value?.id !== undefined && state.clientOrderIds.has(ce.value.id) && state.clientOrderIds.get(ce.value.id) !== order.id) reason = 'CLIENT_ORDER_ID_ALREADY_EXISTS';
+  else if (tce.value?.id !== undefined && state.clientTradeIds.has(tce.value.id)) reason = 'CLIENT_TRADE_ID_ALREADY_EXISTS';
+  if (reason !== null) {
+    body['type'] = 'ORDER_CLIENT_EXTENSIONS_MODIFY_REJECT';
+    body['rejectReason'] = reason;
+    response['orderClientExtensionsModifyRejectTransaction'] = b.emit<OrderClientExtensionsModifyTransaction>(body as never);
+    return rejected(b, response, reason);
+  }
+  response['orderClientExtensionsModifyTransaction'] = b.emit<OrderClientExtensionsModifyTransaction>(body as never);
+  return accepted(b, response);
+}

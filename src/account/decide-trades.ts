@@ -1,0 +1,175 @@
+import { Decimal, formatUnits, isDecimalString } from '../domain/decimal.js';
+import type { OrderTransaction, TradeClientExtensionsModifyTransaction, Transaction } from '../domain/transactions.js';
+import { checkClientExtensions } from '../orders/request.js';
+import type { Batch } from './batch.js';
+import type { Outcome } from './commands.js';
+import { decideCreateOrder, accepted, rejected } from './decide-orders.js';
+import { cancelOrder, fillOrCancel } from './fill.js';
+import { findTrade } from './specifiers.js';
+import type { OrderRecord } from './state.js';
+
+function marketRejectBody(fields: Record<string, unknown>, reason: string): Record<string, unknown> {
+  return { type: 'MARKET_ORDER_REJECT', ...fields, rejectReason: reason };
+}
+
+/** Closes all or part of a trade with a REDUCE_ONLY FOK market order (reason TRADE_CLOSE). */
+export function decideCloseTrade(b: Batch, specifier: string, unitsArg: unknown): Outcome {
+  const state = b.state;
+  const response: Record<string, Transaction> = {};
+  const trade = findTrade(state, specifier);
+  const unitsText = unitsArg === undefined ? 'ALL' : unitsArg;
+  const refuse = (reason: string, fields: Record<string, unknown>): Outcome => {
+    response['orderRejectTransaction'] = b.emit<OrderTransaction>(marketRejectBody(fields, reason) as never);
+    return rejected(b, response, reason);
+  };
+  const tradeClose = { tradeID: trade === undefined ? specifier : String(trade.id), units: String(unitsText) };
+  if (trade === undefined || trade.state !== 'OPEN') {
+    return refuse('TRADE_DOESNT_EXIST', { timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'TRADE_CLOSE', tradeClose });
+  }
+  const spec = state.instruments.get(trade.instrument);
+  let units: Decimal;
+  if (unitsText === 'ALL') {
+    units = trade.currentUnits.abs();
+  } else if (!isDecimalString(unitsText) || new Decimal(unitsText).lessThanOrEqualTo(0)) {
+    return refuse('UNITS_INVALID', { instrument: trade.instrument, timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'TRADE_CLOSE', tradeClose });
+  } else {
+    units = new Decimal(unitsText);
+    if (spec !== undefined && units.decimalPlaces() > spec.tradeUnitsPrecision) {
+      return refuse('UNITS_PRECISION_EXCEEDED', { instrument: trade.instrument, timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'TRADE_CLOSE', tradeClose });
+    }
+    if (units.greaterThan(trade.currentUnits.abs())) {
+      return refuse('CLOSE_TRADE_UNITS_EXCEED_TRADE_SIZE', { instrument: trade.instrument, timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'TRADE_CLOSE', tradeClose });
+    }
+  }
+  const signed = trade.currentUnits.isPositive() ? units.negated() : units;
+  const closeInfo: Record<string, unknown> = { tradeID: String(trade.id) };
+  if (trade.clientExtensions?.id !== undefined) closeInfo['clientTradeID'] = trade.clientExtensions.id;
+  closeInfo['units'] = String(unitsText);
+  const create = b.emit<OrderTransaction>({
+    type: 'MARKET_ORDER', instrument: trade.instrument, units: formatUnits(signed), timeInForce: 'FOK',
+    positionFill: 'REDUCE_ONLY', reason: 'TRADE_CLOSE', tradeClose: closeInfo,
+  } as never);
+  response['orderCreateTransaction'] = create;
+  const order = state.orders.get(Number(create.id)) as OrderRecord;
+  const result = fillOrCancel(b, { order, units: signed, reason: 'MARKET_ORDER_TRADE_CLOSE', closeTradeId: trade.id, positionFill: 'REDUCE_ONLY' });
+  if (result.kind === 'filled') response['orderFillTransaction'] = result.fill;
+  else response['orderCancelTransaction'] = result.cancel;
+  return accepted(b, response);
+}
+
+/** Closes one or both sides of a position, oldest trade first (reason POSITION_CLOSEOUT). */
+export function decideClosePosition(b: Batch, instrument: string, longUnits: unknown, shortUnits: unknown): Outcome {
+  const state = b.state;
+  const response: Record<string, Transaction> = {};
+  const position = state.positions.get(instrument);
+  const sides: { key: 'long' | 'short'; arg: unknown }[] = [{ key: 'long', arg: longUnits }, { key: 'short', arg: shortUnits }];
+  const requested = sides.filter((s) => s.arg !== undefined && s.arg !== 'NONE');
+  const refuse = (side: 'long' | 'short', reason: string, units: unknown): Outcome => {
+    const closeout = { instrument, units: String(units) };
+    const body = marketRejectBody({ instrument, timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'POSITION_CLOSEOUT', [`${side}PositionCloseout`]: closeout }, reason);
+    response[`${side}OrderRejectTransaction`] = b.emit<OrderTransaction>(body as never);
+    return rejected(b, response, reason);
+  };
+  if (!state.instruments.has(instrument)) return refuse('long', 'INSTRUMENT_UNKNOWN', longUnits ?? 'ALL');
+  if (requested.length === 0) return refuse('long', 'CLOSEOUT_POSITION_INCOMPLETE_SPECIFICATION', longUnits ?? 'NONE');
+  const plans: { key: 'long' | 'short'; units: Decimal; text: string }[] = [];
+  for (const s of requested) {
+    const side = s.key === 'long' ? position?.long : position?.short;
+    const held = side?.units.abs() ?? new Decimal(0);
+    if (held.isZero()) return refuse(s.key, 'CLOSEOUT_POSITION_DOESNT_EXIST', s.arg);
+    if (s.arg === 'ALL') {
+      plans.push({ key: s.key, units: held, text: 'ALL' });
+      continue;
+    }
+    if (!isDecimalString(s.arg) || new Decimal(s.arg).lessThanOrEqualTo(0)) return refuse(s.key, 'CLOSEOUT_POSITION_PARTIAL_UNITS_MISSING', s.arg);
+    const units = new Decimal(s.arg);
+    if (units.greaterThan(held)) return refuse(s.key, 'CLOSEOUT_POSITION_UNITS_EXCEED_POSITION_SIZE', s.arg);
+    plans.push({ key: s.key, units, text: s.arg });
+  }
+  for (const plan of plans) {
+    const signed = plan.key === 'long' ? plan.units.negated() : plan.units;
+    const create = b.emit<OrderTransaction>({
+      type: 'MARKET_ORDER', instrument, units: formatUnits(signed), timeInForce: 'FOK', positionFill: 'REDUCE_ONLY',
+      reason: 'POSITION_CLOSEOUT', [`${plan.key}PositionCloseout`]: { instrument, units: plan.text },
+    } as never);
+    response[`${plan.key}OrderCreateTransaction`] = create;
+    const order = state.orders.get(Number(create.id)) as OrderRecord;
+    const result = fillOrCancel(b, { order, units: signed, reason: 'MARKET_ORDER_POSITION_CLOSEOUT', closeSide: plan.key, positionFill: 'REDUCE_ONLY' });
+    if (result.kind === 'filled') response[`${plan.key}OrderFillTransaction`] = result.fill;
+    else response[`${plan.key}OrderCancelTransaction`] = result.cancel;
+  }
+  return accepted(b, response);
+}
+
+export function decideModifyTradeExtensions(b: Batch, specifier: string, clientExtensions: unknown): Outcome {
+  const state = b.state;
+  const trade = findTrade(state, specifier);
+  const response: Record<string, Transaction> = {};
+  const body: Record<string, unknown> = { type: 'TRADE_CLIENT_EXTENSIONS_MODIFY' };
+  if (trade !== undefined) body['tradeID'] = String(trade.id);
+  if (specifier.startsWith('@')) body['clientTradeID'] = specifier.slice(1);
+  const ce = checkClientExtensions(clientExtensions, 'CLIENT_TRADE');
+  if (ce.ok && ce.value !== undefined) body['tradeClientExtensionsModify'] = ce.value;
+  let reason: string | null = null;
+  if (trade === undefined || trade.state !== 'OPEN') reason = 'TRADE_DOESNT_EXIST';
+  else if (!ce.ok) reason = ce.reason;
+  else if (ce.value === undefined) reason = 'CLIENT_EXTENSIONS_DATA_MISSING';
+  else if (ce.value.id !== undefined && state.clientTradeIds.has(ce.value.id) && state.clientTradeIds.get(ce.value.id) !== trade.id) reason = 'CLIENT_TRADE_ID_ALREADY_EXISTS';
+  if (reason !== null) {
+    body['type'] = 'TRADE_CLIENT_EXTENSIONS_MODIFY_REJECT';
+    body['rejectReason'] = reason;
+    response['tradeClientExtensionsModifyRejectTransaction'] = b.emit<TradeClientExtensionsModifyTransaction>(body as never);
+    return rejected(b, response, reason);
+  }
+  response['tradeClientExtensionsModifyTransaction'] = b.emit<TradeClientExtensionsModifyTransaction>(body as never);
+  return accepted(b, response);
+}
+
+const DEPENDENT_KINDS = [
+  { arg: 'takeProfit', type: 'TAKE_PROFIT', key: 'takeProfit', field: 'takeProfitOrderID' },
+  { arg: 'stopLoss', type: 'STOP_LOSS', key: 'stopLoss', field: 'stopLossOrderID' },
+  { arg: 'trailingStopLoss', type: 'TRAILING_STOP_LOSS', key: 'trailingStopLoss', field: 'trailingStopLossOrderID' },
+] as const;
+
+/**
+ * PUT trades/{id}/orders: for each kind sent, an object creates or replaces the trade's dependent
+ * order and null cancels it; kinds not sent are left alone. Each kind goes through the same
+ * creation rules as a standalone TP/SL/TSL order.
+ */
+export function decideSetTradeOrders(b: Batch, specifier: string, args: { takeProfit?: unknown; stopLoss?: unknown; trailingStopLoss?: unknown }): Outcome {
+  const state = b.state;
+  const response: Record<string, Transaction> = {};
+  const trade = findTrade(state, specifier);
+  if (trade === undefined || trade.state !== 'OPEN') {
+    const body = { type: 'TAKE_PROFIT_ORDER_REJECT', tradeID: specifier, reason: 'CLIENT_ORDER', rejectReason: 'TRADE_DOESNT_EXIST' };
+    response['takeProfitOrderRejectTransaction'] = b.emit<OrderTransaction>(body as never);
+    return rejected(b, response, 'TRADE_DOESNT_EXIST');
+  }
+  for (const kind of DEPENDENT_KINDS) {
+    const value = args[kind.arg];
+    if (value === undefined) continue;
+    const existingId = trade[kind.field];
+    const existing = existingId === undefined ? undefined : state.orders.get(existingId);
+    if (value === null) {
+      if (existing !== undefined && existing.state === 'PENDING') {
+        response[`${kind.key}OrderCancelTransaction`] = cancelOrder(b, existing, 'CLIENT_REQUEST');
+      }
+      continue;
+    }
+    const details = typeof value === 'object' ? (value as Record<string, unknown>) : {};
+    const request = { ...details, type: kind.type, tradeID: String(trade.id) };
+    const outcome = decideCreateOrder(b, request, existing?.state === 'PENDING' ? existing : undefined);
+    const r = outcome.response;
+    if (outcome.reject !== undefined) {
+      if (r['orderRejectTransaction'] !== undefined) response[`${kind.key}OrderRejectTransaction`] = r['orderRejectTransaction'];
+      return rejected(b, response, outcome.reject.errorCode);
+    }
+    if (r['orderCancelTransaction'] !== undefined && existing !== undefined) response[`${kind.key}OrderCancelTransaction`] = r['orderCancelTransaction'];
+    if (r['orderCreateTransaction'] !== undefined) response[`${kind.key}OrderTransaction`] = r['orderCreateTransaction'];
+    if (r['orderFillTransaction'] !== undefined) response[`${kind.key}OrderFillTransaction`] = r['orderFillTransaction'];
+    const createdCancel = r['replacingOrderCancelTransaction'] ?? (existing === undefined ? r['orderCancelTransaction'] : undefined);
+    if (createdCancel !== undefined) response[`${kind.key}OrderCreatedCancelTransaction`] = createdCancel;
+    if (trade.state !== 'OPEN') break; // a dependent order that filled at once closed the trade
+  }
+  return accepted(b, response);
+}

@@ -1,0 +1,271 @@
+import { Decimal, ZERO } from '../domain/decimal.js';
+import { nextNewYorkFivePm, parseDateTime } from '../domain/time.js';
+import type {
+  ClientConfigureTransaction, CreateTransaction, OrderCancelTransaction, OrderClientExtensionsModifyTransaction,
+  OrderFillTransaction, OrderTransaction, TradeClientExtensionsModifyTransaction, TradeReduce, Transaction,
+  TransferFundsTransaction, DailyFinancingTransaction,
+} from '../domain/transactions.js';
+import { transitionOrder } from '../orders/lifecycle.js';
+import { isDependentType, orderTypeOf, placeInIndex, removeFromIndex } from './placement.js';
+import { positionOf, type AccountState, type OrderRecord, type TradeRecord } from './state.js';
+
+/**
+ * Folds one transaction into the account. This is the only code that changes an account's book:
+ * decide() emits transactions and the account applies each through here, and a restart replays the
+ * journal through here, so live and replayed state cannot drift apart. It reads nothing but the
+ * state and the transaction (the latest quotes only seed a trailing stop's first value).
+ */
+export function evolve(state: AccountState, tx: Transaction): AccountState {
+  const id = Number(tx.id);
+  if (id !== state.lastTransactionID + 1) {
+    throw new Error(`journal gap: transaction ${tx.id} after ${state.lastTransactionID}`);
+  }
+  state.lastTransactionID = id;
+  switch (tx.type) {
+    case 'CREATE': return evolveCreate(state, tx);
+    case 'TRANSFER_FUNDS': return evolveTransfer(state, tx);
+    case 'CLIENT_CONFIGURE': return evolveConfigure(state, tx);
+    case 'MARKET_ORDER': case 'LIMIT_ORDER': case 'STOP_ORDER': case 'MARKET_IF_TOUCHED_ORDER':
+    case 'TAKE_PROFIT_ORDER': case 'STOP_LOSS_ORDER': case 'TRAILING_STOP_LOSS_ORDER':
+      return evolveOrderCreate(state, tx);
+    case 'ORDER_FILL': return evolveFill(state, tx);
+    case 'ORDER_CANCEL': return evolveCancel(state, tx);
+    case 'ORDER_CLIENT_EXTENSIONS_MODIFY': return evolveOrderExtensions(state, tx);
+    case 'TRADE_CLIENT_EXTENSIONS_MODIFY': return evolveTradeExtensions(state, tx);
+    case 'DAILY_FINANCING': return evolveFinancing(state, tx);
+    default:
+      // Rejections change nothing but the transaction counter.
+      return state;
+  }
+}
+
+function evolveCreate(state: AccountState, tx: CreateTransaction): AccountState {
+  state.currency = tx.homeCurrency;
+  state.createdTime = tx.time;
+  return state;
+}
+
+function evolveTransfer(state: AccountState, tx: TransferFundsTransaction): AccountState {
+  if (tx.accountBalance !== undefined) state.balance = new Decimal(tx.accountBalance);
+  return state;
+}
+
+function evolveConfigure(state: AccountState, tx: ClientConfigureTransaction): AccountState {
+  if (tx.alias !== undefined) state.alias = tx.alias;
+  if (tx.marginRate !== undefined) state.marginRate = tx.marginRate;
+  return state;
+}
+
+function evolveOrderCreate(state: AccountState, tx: OrderTransaction): AccountState {
+  const type = orderTypeOf(tx);
+  const tradeId = tx.tradeID === undefined ? undefined : Number(tx.tradeID);
+  const trade = tradeId === undefined ? undefined : state.trades.get(tradeId);
+  const instrument = tx.instrument ?? trade?.instrument;
+  if (instrument === undefined) throw new Error(`order ${tx.id} has neither instrument nor trade`);
+  // A dependent order closes its trade, so it trades against the trade's direction.
+  const isBuy = trade !== undefined ? trade.currentUnits.isNegative() : !(tx.units ?? '0').startsWith('-');
+  const order: OrderRecord = {
+    id: Number(tx.id),
+    type,
+    state: 'PENDING',
+    create: tx,
+    instrument,
+    isBuy,
+    tradeId,
+    clientExtensions: tx.clientExtensions,
+    tradeClientExtensions: tx.tradeClientExtensions,
+    gtd: expiryOf(tx),
+    trigger: undefined,
+    trailing: undefined,
+    initialMarketPrice: (tx as { initialMarketPrice?: string }).initialMarketPrice,
+  };
+  state.orders.set(order.id, order);
+  if (order.clientExtensions?.id !== undefined) state.clientOrderIds.set(order.clientExtensions.id, order.id);
+  if (type === 'MARKET') return state; // filled or cancelled within this batch
+  state.pendingCount += 1;
+  if (trade !== undefined && isDependentType(type)) {
+    if (type === 'TAKE_PROFIT') trade.takeProfitOrderID = order.id;
+    else if (type === 'STOP_LOSS') trade.stopLossOrderID = order.id;
+    else trade.trailingStopLossOrderID = order.id;
+  }
+  placeInIndex(state, order);
+  if (order.gtd !== undefined) state.deadlines.push(order.gtd, order.id);
+  return state;
+}
+
+/** GTD orders end at their gtdTime, GFD orders at the next 17:00 New York after creation. */
+function expiryOf(tx: OrderTransaction): number | undefined {
+  if (tx.timeInForce === 'GTD' && tx.gtdTime !== undefined) return parseDateTime(tx.gtdTime) ?? undefined;
+  if (tx.timeInForce === 'GFD') {
+    const created = parseDateTime(tx.time);
+    return created === null ? undefined : nextNewYorkFivePm(created);
+  }
+  return undefined;
+}
+
+function finishOrder(state: AccountState, order: OrderRecord): void {
+  if (order.type !== 'MARKET') {
+    state.pendingCount -= 1;
+    removeFromIndex(state, order);
+  }
+  const clientId = order.clientExtensions?.id;
+  if (clientId !== undefined && state.clientOrderIds.get(clientId) === order.id) state.clientOrderIds.delete(clientId);
+  if (order.tradeId !== undefined) {
+    const trade = state.trades.get(order.tradeId);
+    if (trade !== undefined) {
+      if (trade.takeProfitOrderID === order.id) trade.takeProfitOrderID = undefined;
+      if (trade.stopLossOrderID === order.id) trade.stopLossOrderID = undefined;
+      if (trade.trailingStopLossOrderID === order.id) trade.trailingStopLossOrderID = undefined;
+    }
+  }
+}
+
+function requireOrder(state: AccountState, orderID: string): OrderRecord {
+  const order = state.orders.get(Number(orderID));
+  if (order === undefined) throw new Error(`transaction refers to unknown order ${orderID}`);
+  return order;
+}
+
+function evolveCancel(state: AccountState, tx: OrderCancelTransaction): AccountState {
+  const order = requireOrder(state, tx.orderID);
+  order.state = transitionOrder(order.type, order.state, 'CANCEL');
+  order.cancellingTransactionID = tx.id;
+  order.cancelledTime = tx.time;
+  if (tx.replacedByOrderID !== undefined) order.replacedByOrderID = tx.replacedByOrderID;
+  finishOrder(state, order);
+  return state;
+}
+
+function evolveOrderExtensions(state: AccountState, tx: OrderClientExtensionsModifyTransaction): AccountState {
+  const order = requireOrder(state, tx.orderID as string);
+  order.state = transitionOrder(order.type, order.state, 'MODIFY');
+  if (tx.clientExtensionsModify !== undefined) {
+    const oldId = order.clientExtensions?.id;
+    if (oldId !== undefined && state.clientOrderIds.get(oldId) === order.id) state.clientOrderIds.delete(oldId);
+    order.clientExtensions = { ...order.clientExtensions, ...tx.clientExtensionsModify };
+    const newId = order.clientExtensions.id;
+    if (newId !== undefined) state.clientOrderIds.set(newId, order.id);
+  }
+  if (tx.tradeClientExtensionsModify !== undefined) {
+    order.tradeClientExtensions = { ...order.tradeClientExtensions, ...tx.tradeClientExtensionsModify };
+  }
+  return state;
+}
+
+function evolveTradeExtensions(state: AccountState, tx: TradeClientExtensionsModifyTransaction): AccountState {
+  const trade = state.trades.get(Number(tx.tradeID));
+  if (trade === undefined) throw new Error(`transaction refers to unknown trade ${tx.tradeID}`);
+  const oldId = trade.clientExtensions?.id;
+  if (oldId !== undefined && state.clientTradeIds.get(oldId) === trade.id) state.clientTradeIds.delete(oldId);
+  trade.clientExtensions = { ...trade.clientExtensions, ...tx.tradeClientExtensionsModify };
+  if (trade.clientExtensions.id !== undefined) state.clientTradeIds.set(trade.clientExtensions.id, trade.id);
+  return state;
+}
+
+function evolveFinancing(state: AccountState, tx: DailyFinancingTransaction): AccountState {
+  state.balance = new Decimal(tx.accountBalance);
+  const total = new Decimal(tx.financing);
+  state.financing = state.financing.plus(total);
+  for (const pf of tx.positionFinancings) {
+    const position = positionOf(state, pf.instrument);
+    for (const otf of pf.openTradeFinancings) {
+      const trade = state.trades.get(Number(otf.tradeID));
+      if (trade === undefined) continue;
+      const amount = new Decimal(otf.financing);
+      trade.financing = trade.financing.plus(amount);
+      const side = trade.currentUnits.isPositive() ? position.long : position.short;
+      side.financing = side.financing.plus(amount);
+    }
+  }
+  return state;
+}
+
+function evolveFill(state: AccountState, tx: OrderFillTransaction): AccountState {
+  const order = requireOrder(state, tx.orderID);
+  order.state = transitionOrder(order.type, order.state, 'FILL');
+  order.fillingTransactionID = tx.id;
+  order.filledTime = tx.time;
+  const position = positionOf(state, tx.instrument);
+  const closed = tx.tradesClosed ?? [];
+  for (const reduce of closed) reduceTrade(state, reduce, tx, true);
+  if (tx.tradeReduced !== undefined) reduceTrade(state, tx.tradeReduced, tx, false);
+  if (closed.length > 0) order.tradeClosedIDs = closed.map((r) => r.tradeID);
+  if (tx.tradeReduced !== undefined) order.tradeReducedID = tx.tradeReduced.tradeID;
+  const opened = tx.tradeOpened;
+  if (opened !== undefined) {
+    order.tradeOpenedID = opened.tradeID;
+    const units = new Decimal(opened.units);
+    const price = new Decimal(opened.price);
+    const trade: TradeRecord = {
+      id: Number(opened.tradeID),
+      instrument: tx.instrument,
+      price: opened.price,
+      priceDecimal: price,
+      openTime: tx.time,
+      initialUnits: units,
+      initialMarginRequired: opened.initialMarginRequired,
+      currentUnits: units,
+      realizedPL: ZERO,
+      financing: ZERO,
+      state: 'OPEN',
+      closeTime: undefined,
+      closingTransactionIDs: [],
+      closedValue: ZERO,
+      closedUnits: ZERO,
+      clientExtensions: opened.clientExtensions,
+      takeProfitOrderID: undefined,
+      stopLossOrderID: undefined,
+      trailingStopLossOrderID: undefined,
+    };
+    state.trades.set(trade.id, trade);
+    state.openTradeCount += 1;
+    if (trade.clientExtensions?.id !== undefined) state.clientTradeIds.set(trade.clientExtensions.id, trade.id);
+    const side = units.isPositive() ? position.long : position.short;
+    side.units = side.units.plus(units);
+    side.cost = side.cost.plus(units.times(price));
+    side.tradeIds.push(trade.id);
+  }
+  const pl = new Decimal(tx.pl);
+  state.pl = state.pl.plus(pl);
+  state.resettablePL = state.resettablePL.plus(pl);
+  state.financing = state.financing.plus(tx.financing);
+  state.commission = state.commission.plus(tx.commission);
+  state.balance = new Decimal(tx.accountBalance);
+  finishOrder(state, order);
+  return state;
+}
+
+function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTransaction, closes: boolean): void {
+  const trade = state.trades.get(Number(reduce.tradeID));
+  if (trade === undefined || trade.state !== 'OPEN') throw new Error(`fill ${tx.id} reduces trade ${reduce.tradeID} that is not open`);
+  const position = positionOf(state, trade.instrument);
+  const side = trade.currentUnits.isPositive() ? position.long : position.short;
+  const units = new Decimal(reduce.units); // signed like the fill: opposite to the trade
+  const realized = new Decimal(reduce.realizedPL);
+  const closePrice = new Decimal(reduce.price);
+  trade.currentUnits = trade.currentUnits.plus(units);
+  trade.realizedPL = trade.realizedPL.plus(realized);
+  trade.closingTransactionIDs.push(tx.id);
+  trade.closedUnits = trade.closedUnits.plus(units.abs());
+  trade.closedValue = trade.closedValue.plus(units.abs().times(closePrice));
+  side.units = side.units.plus(units);
+  side.cost = side.cost.plus(units.times(trade.priceDecimal));
+  side.pl = side.pl.plus(realized);
+  side.resettablePL = side.resettablePL.plus(realized);
+  if (closes) {
+    if (!trade.currentUnits.isZero()) throw new Error(`fill ${tx.id} closes trade ${trade.id} but leaves ${trade.currentUnits.toString()}`);
+    trade.state = 'CLOSED';
+    trade.closeTime = tx.time;
+    state.openTradeCount -= 1;
+    const at = side.tradeIds.indexOf(trade.id);
+    if (at >= 0) side.tradeIds.splice(at, 1);
+    const clientId = trade.clientExtensions?.id;
+    if (clientId !== undefined && state.clientTradeIds.get(clientId) === trade.id) state.clientTradeIds.delete(clientId);
+    if (side.tradeIds.length === 0) {
+      side.units = ZERO;
+      side.cost = ZERO;
+    }
+  }
+}
+
+export type { OrderTransaction };

@@ -1,0 +1,91 @@
+import { Decimal } from '../domain/decimal.js';
+import { decimalToPriceInt } from '../domain/price.js';
+import type { OrderTransaction } from '../domain/transactions.js';
+import { Direction, triggerDirection, watchedSource, watchedValue2, type TriggerCondition } from '../matching/fill-rules.js';
+import type { AccountState, OrderRecord, TradeRecord } from './state.js';
+import { instrumentSpec, priceSlot } from './state.js';
+
+/**
+ * Where a pending order rests in the trigger index, derived only from its creation transaction and
+ * the trade it is attached to (so replaying the journal rebuilds the same index).
+ */
+export function priceToInt(state: AccountState, instrument: string, price: string): number {
+  const spec = instrumentSpec(state, instrument);
+  const value = decimalToPriceInt(new Decimal(price), spec.displayPrecision);
+  if (value === null) throw new Error(`price ${price} is off the ${instrument} grid`);
+  return value;
+}
+
+/** A stop loss given by distance sits that far from the trade's open price, on the losing side. */
+export function stopLossPriceFromDistance(trade: TradeRecord, distance: string, precision: number): string {
+  const d = new Decimal(distance);
+  const price = trade.currentUnits.isPositive() ? trade.priceDecimal.minus(d) : trade.priceDecimal.plus(d);
+  return price.toFixed(precision);
+}
+
+export function placeInIndex(state: AccountState, order: OrderRecord): void {
+  const tx = order.create;
+  const book = state.index.book(order.instrument);
+  const condition = (tx.triggerCondition ?? 'DEFAULT') as TriggerCondition;
+  const source = watchedSource(order.isBuy, condition);
+  if (order.type === 'TRAILING_STOP_LOSS') {
+    const distance2 = 2 * priceToInt(state, order.instrument, tx.distance as string);
+    const direction = order.isBuy ? Direction.GE : Direction.LE;
+    const slot = priceSlot(state, order.instrument);
+    let value2 = Number.NaN;
+    if (slot.known) {
+      const watched2 = watchedValue2(source, slot.bid, slot.ask);
+      value2 = direction === Direction.LE ? watched2 - distance2 : watched2 + distance2;
+    }
+    order.trailing = { orderId: order.id, seq: order.id, source, direction, distance2, value2, live: true };
+    book.addTrailing(order.trailing);
+    return;
+  }
+  const priceInt = priceToInt(state, order.instrument, tx.price as string);
+  let mitBelow = false;
+  if (order.type === 'MARKET_IF_TOUCHED') {
+    const market = order.initialMarketPrice;
+    mitBelow = market !== undefined && priceInt < priceToInt(state, order.instrument, market);
+  }
+  const direction = triggerDirection(order.type, order.isBuy, mitBelow);
+  const entry = book.add(source, direction, 2 * priceInt, order.id, order.id);
+  order.trigger = { source, direction, entry };
+}
+
+export function removeFromIndex(state: AccountState, order: OrderRecord): void {
+  const book = state.index.peekBook(order.instrument);
+  if (book === undefined) return;
+  if (order.trigger !== undefined) {
+    book.remove(order.trigger.source, order.trigger.direction, order.trigger.entry);
+    order.trigger = undefined;
+  }
+  if (order.trailing !== undefined) {
+    book.removeTrailing(order.trailing);
+  }
+}
+
+export function isDependentType(type: string): boolean {
+  return type === 'TAKE_PROFIT' || type === 'STOP_LOSS' || type === 'TRAILING_STOP_LOSS';
+}
+
+export function orderTypeOf(tx: OrderTransaction): OrderRecord['type'] {
+  const t = tx.type.endsWith('_REJECT') ? tx.type.slice(0, -'_REJECT'.length) : tx.type;
+  return t.slice(0, -'_ORDER'.length) as OrderRecord['type'];
+}
+
+/** Whether the order, resting where placeInIndex put it, is crossed by the latest quote. */
+export function isCrossedNow(state: AccountState, order: OrderRecord): boolean {
+  const slot = state.prices.get(order.instrument);
+  if (slot === undefined || !slot.known) return false;
+  if (order.trigger !== undefined) {
+    const watched2 = watchedValue2(order.trigger.source, slot.bid, slot.ask);
+    const probe = order.trigger.direction === Direction.LE ? -watched2 : watched2;
+    return order.trigger.entry.sortKey <= probe;
+  }
+  if (order.trailing !== undefined) {
+    const t = order.trailing;
+    const watched2 = watchedValue2(t.source, slot.bid, slot.ask);
+    return t.direction === Direction.LE ? watched2 <= t.value2 : watched2 >= t.value2;
+  }
+  return false;
+}

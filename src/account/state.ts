@@ -1,0 +1,202 @@
+import { Decimal, ZERO } from '../domain/decimal.js';
+import type { InstrumentSpec } from '../domain/instruments.js';
+import type { Micros } from '../domain/time.js';
+import type { ClientExtensions, OrderTransaction, OrderType } from '../domain/transactions.js';
+import type { Direction, PriceSource } from '../matching/fill-rules.js';
+import type { TriggerEntry } from '../matching/trigger-heap.js';
+import { TriggerIndex, type TrailingEntry } from '../matching/trigger-index.js';
+import { DeadlineQueue } from './deadlines.js';
+import type { OrderState } from '../orders/lifecycle.js';
+
+/** The latest quote of an instrument as this account saw it, on the integer price grid. */
+export interface PriceSlot {
+  bid: number;
+  ask: number;
+  closeoutBid: number;
+  closeoutAsk: number;
+  time: Micros;
+  /** Set once a quote has arrived; a slot exists before that for index bookkeeping. */
+  known: boolean;
+  /** 10^displayPrecision of the instrument, cached for the quote path. */
+  scale: number;
+}
+
+export interface OrderRecord {
+  readonly id: number;
+  readonly type: OrderType;
+  state: OrderState;
+  /** The creation transaction: the order's request fields as v20 echoes them. */
+  readonly create: OrderTransaction;
+  readonly instrument: string;
+  readonly isBuy: boolean;
+  /** For dependent orders (TP/SL/TSL) the trade they close. */
+  readonly tradeId: number | undefined;
+  clientExtensions: ClientExtensions | undefined;
+  tradeClientExtensions: ClientExtensions | undefined;
+  readonly gtd: Micros | undefined;
+  /** Where the order rests in the trigger index, if it does. */
+  trigger: { source: PriceSource; direction: Direction; entry: TriggerEntry } | undefined;
+  trailing: TrailingEntry | undefined;
+  initialMarketPrice: string | undefined;
+  fillingTransactionID?: string;
+  filledTime?: string;
+  tradeOpenedID?: string;
+  tradeReducedID?: string;
+  tradeClosedIDs?: string[];
+  cancellingTransactionID?: string;
+  cancelledTime?: string;
+  replacedByOrderID?: string;
+}
+
+export interface TradeRecord {
+  readonly id: number;
+  readonly instrument: string;
+  readonly price: string;
+  readonly priceDecimal: Decimal;
+  readonly openTime: string;
+  readonly initialUnits: Decimal;
+  readonly initialMarginRequired: string;
+  currentUnits: Decimal;
+  realizedPL: Decimal;
+  financing: Decimal;
+  state: 'OPEN' | 'CLOSED';
+  closeTime: string | undefined;
+  closingTransactionIDs: string[];
+  /** Σ |units closed| × close price, for averageClosePrice. */
+  closedValue: Decimal;
+  closedUnits: Decimal;
+  clientExtensions: ClientExtensions | undefined;
+  takeProfitOrderID: number | undefined;
+  stopLossOrderID: number | undefined;
+  trailingStopLossOrderID: number | undefined;
+}
+
+export interface PositionSideRecord {
+  units: Decimal;
+  /** Σ currentUnits × open price of the side's open trades, in quote currency (signed like units). */
+  cost: Decimal;
+  pl: Decimal;
+  resettablePL: Decimal;
+  financing: Decimal;
+  /** Open trades, oldest first: the FIFO reduction order. */
+  tradeIds: number[];
+}
+
+export interface PositionRecord {
+  readonly instrument: string;
+  long: PositionSideRecord;
+  short: PositionSideRecord;
+}
+
+export interface AccountConfig {
+  readonly id: string;
+  readonly currency: string;
+  readonly alias?: string;
+  readonly hedgingEnabled?: boolean;
+  readonly marginRate?: string;
+  readonly balance?: string;
+}
+
+export interface AccountState {
+  readonly id: string;
+  readonly userID: number;
+  currency: string;
+  alias: string;
+  hedgingEnabled: boolean;
+  /** Client override of the margin rate; undefined until configured. */
+  marginRate: string | undefined;
+  createdTime: string;
+  balance: Decimal;
+  pl: Decimal;
+  resettablePL: Decimal;
+  financing: Decimal;
+  commission: Decimal;
+  lastTransactionID: number;
+  orders: Map<number, OrderRecord>;
+  pendingCount: number;
+  trades: Map<number, TradeRecord>;
+  openTradeCount: number;
+  positions: Map<string, PositionRecord>;
+  /** Client order IDs of pending orders, and client trade IDs of open trades. */
+  clientOrderIds: Map<string, number>;
+  clientTradeIds: Map<string, number>;
+  index: TriggerIndex;
+  /** GTD/GFD expiries of pending orders. */
+  deadlines: DeadlineQueue;
+  prices: Map<string, PriceSlot>;
+  instruments: ReadonlyMap<string, InstrumentSpec>;
+}
+
+const ACCOUNT_ID_RE = /^(\d{3})-(\d{3})-(\d{1,12})-(\d{3})$/;
+
+export function isAccountId(value: string): boolean {
+  return ACCOUNT_ID_RE.test(value);
+}
+
+/** AccountID is `{siteID}-{divisionID}-{userID}-{accountNumber}`; userID is the third part. */
+export function parseAccountId(id: string): { siteID: number; divisionID: number; userID: number; accountNumber: number } {
+  const m = ACCOUNT_ID_RE.exec(id);
+  if (!m) throw new Error(`account ID must look like 101-004-1435156-001: ${id}`);
+  return { siteID: Number(m[1]), divisionID: Number(m[2]), userID: Number(m[3]), accountNumber: Number(m[4]) };
+}
+
+export function emptyAccountState(id: string, instruments: ReadonlyMap<string, InstrumentSpec>): AccountState {
+  return {
+    id,
+    userID: parseAccountId(id).userID,
+    currency: 'USD',
+    alias: '',
+    hedgingEnabled: false,
+    marginRate: undefined,
+    createdTime: '',
+    balance: ZERO,
+    pl: ZERO,
+    resettablePL: ZERO,
+    financing: ZERO,
+    commission: ZERO,
+    lastTransactionID: 0,
+    orders: new Map(),
+    pendingCount: 0,
+    trades: new Map(),
+    openTradeCount: 0,
+    positions: new Map(),
+    clientOrderIds: new Map(),
+    clientTradeIds: new Map(),
+    index: new TriggerIndex(),
+    deadlines: new DeadlineQueue(),
+    prices: new Map(),
+    instruments,
+  };
+}
+
+export function emptySide(): PositionSideRecord {
+  return { units: ZERO, cost: ZERO, pl: ZERO, resettablePL: ZERO, financing: ZERO, tradeIds: [] };
+}
+
+export function positionOf(state: AccountState, instrument: string): PositionRecord {
+  let position = state.positions.get(instrument);
+  if (position === undefined) {
+    position = { instrument, long: emptySide(), short: emptySide() };
+    state.positions.set(instrument, position);
+  }
+  return position;
+}
+
+export function priceSlot(state: AccountState, instrument: string): PriceSlot {
+  let slot = state.prices.get(instrument);
+  if (slot === undefined) {
+    slot = { bid: 0, ask: 0, closeoutBid: 0, closeoutAsk: 0, time: 0, known: false, scale: 10 ** instrumentSpec(state, instrument).displayPrecision };
+    state.prices.set(instrument, slot);
+  }
+  return slot;
+}
+
+export function instrumentSpec(state: AccountState, instrument: string): InstrumentSpec {
+  const spec = state.instruments.get(instrument);
+  if (spec === undefined) throw new Error(`unknown instrument reached the account core: ${instrument}`);
+  return spec;
+}
+
+export function newDecimal(value: string): Decimal {
+  return new Decimal(value);
+}

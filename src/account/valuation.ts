@@ -1,0 +1,182 @@
+import { Decimal, ZERO } from '../domain/decimal.js';
+import { baseCurrency, quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
+import { scaleOf } from '../domain/price.js';
+import type { AccountState, PositionRecord, PriceSlot, TradeRecord } from './state.js';
+
+/**
+ * Valuation of an account at the latest quotes: P/L conversion to the home currency, unrealized
+ * P/L, margin and NAV by the formulas OANDA's own account snapshots reconcile to.
+ */
+const SCALES = new Map<number, Decimal>();
+function scaleDecimal(precision: number): Decimal {
+  let d = SCALES.get(precision);
+  if (d === undefined) {
+    d = new Decimal(scaleOf(precision));
+    SCALES.set(precision, d);
+  }
+  return d;
+}
+
+export function intToDecimal(value: number, precision: number): Decimal {
+  return new Decimal(value).dividedBy(scaleDecimal(precision));
+}
+
+export function midDecimal(slot: PriceSlot, precision: number): Decimal {
+  return new Decimal(slot.bid + slot.ask).dividedBy(scaleDecimal(precision).times(2));
+}
+
+function knownSlot(state: AccountState, instrument: string): PriceSlot | undefined {
+  const slot = state.prices.get(instrument);
+  return slot !== undefined && slot.known ? slot : undefined;
+}
+
+/**
+ * Factor that turns an amount in `currency` into the account currency, from the mid price of the
+ * pair that links them (either way round). Null when no linking pair has a price yet.
+ */
+export function currencyToHome(state: AccountState, currency: string): Decimal | null {
+  const home = state.currency;
+  if (currency === home) return ONE;
+  const direct = `${currency}_${home}`;
+  const directSpec = state.instruments.get(direct);
+  if (directSpec !== undefined) {
+    const slot = knownSlot(state, direct);
+    if (slot !== undefined) return midDecimal(slot, directSpec.displayPrecision);
+  }
+  const inverse = `${home}_${currency}`;
+  const inverseSpec = state.instruments.get(inverse);
+  if (inverseSpec !== undefined) {
+    const slot = knownSlot(state, inverse);
+    if (slot !== undefined) return ONE.dividedBy(midDecimal(slot, inverseSpec.displayPrecision));
+  }
+  return null;
+}
+
+const ONE = new Decimal(1);
+
+export function quoteHomeFactor(state: AccountState, instrument: string): Decimal | null {
+  return currencyToHome(state, quoteCurrency(instrument));
+}
+
+export function baseHomeFactor(state: AccountState, instrument: string): Decimal | null {
+  return currencyToHome(state, baseCurrency(instrument));
+}
+
+/** The stricter of the instrument's rate and the account's configured rate. */
+export function effectiveMarginRate(state: AccountState, spec: InstrumentSpec): Decimal {
+  const instrumentRate = new Decimal(spec.marginRate);
+  if (state.marginRate === undefined) return instrumentRate;
+  const accountRate = new Decimal(state.marginRate);
+  return accountRate.greaterThan(instrumentRate) ? accountRate : instrumentRate;
+}
+
+export interface PositionValuation {
+  longUnrealizedPL: Decimal;
+  shortUnrealizedPL: Decimal;
+  /** Unrealized P/L priced at mid, for the margin closeout figures. */
+  closeoutUnrealizedPL: Decimal;
+  positionValue: Decimal;
+  marginUsed: Decimal;
+}
+
+const ZERO_VALUATION: PositionValuation = {
+  longUnrealizedPL: ZERO, shortUnrealizedPL: ZERO, closeoutUnrealizedPL: ZERO, positionValue: ZERO, marginUsed: ZERO,
+};
+
+export function valuePosition(state: AccountState, position: PositionRecord): PositionValuation {
+  const { long, short } = position;
+  if (long.units.isZero() && short.units.isZero()) return ZERO_VALUATION;
+  const spec = state.instruments.get(position.instrument);
+  const slot = knownSlot(state, position.instrument);
+  const factor = quoteHomeFactor(state, position.instrument);
+  if (spec === undefined || slot === undefined || factor === null) return ZERO_VALUATION;
+  const p = spec.displayPrecision;
+  const bid = intToDecimal(slot.bid, p);
+  const ask = intToDecimal(slot.ask, p);
+  const mid = midDecimal(slot, p);
+  // Longs close at the bid, shorts at the ask; short units and cost are negative.
+  const longUPL = long.units.times(bid).minus(long.cost).times(factor);
+  const shortUPL = short.units.times(ask).minus(short.cost).times(factor);
+  const closeoutUPL = long.units.plus(short.units).times(mid).minus(long.cost.plus(short.cost)).times(factor);
+  const longValue = long.units.abs().times(mid).times(factor);
+  const shortValue = short.units.abs().times(mid).times(factor);
+  const rate = effectiveMarginRate(state, spec);
+  // Hedged sides are margined on the larger side only.
+  const marginUsed = Decimal.max(longValue, shortValue).times(rate);
+  return {
+    longUnrealizedPL: longUPL,
+    shortUnrealizedPL: shortUPL,
+    closeoutUnrealizedPL: closeoutUPL,
+    positionValue: longValue.plus(shortValue),
+    marginUsed,
+  };
+}
+
+export interface AccountValuation {
+  unrealizedPL: Decimal;
+  NAV: Decimal;
+  marginUsed: Decimal;
+  marginAvailable: Decimal;
+  positionValue: Decimal;
+  marginCloseoutUnrealizedPL: Decimal;
+  marginCloseoutNAV: Decimal;
+  marginCloseoutMarginUsed: Decimal;
+  marginCloseoutPositionValue: Decimal;
+  marginCloseoutPercent: Decimal;
+  marginCallMarginUsed: Decimal;
+  marginCallPercent: Decimal;
+  withdrawalLimit: Decimal;
+}
+
+export function valueAccount(state: AccountState): AccountValuation {
+  let unrealizedPL = ZERO;
+  let closeoutUPL = ZERO;
+  let marginUsed = ZERO;
+  let positionValue = ZERO;
+  for (const position of state.positions.values()) {
+    const v = valuePosition(state, position);
+    if (v === ZERO_VALUATION) continue;
+    unrealizedPL = unrealizedPL.plus(v.longUnrealizedPL).plus(v.shortUnrealizedPL);
+    closeoutUPL = closeoutUPL.plus(v.closeoutUnrealizedPL);
+    marginUsed = marginUsed.plus(v.marginUsed);
+    positionValue = positionValue.plus(v.positionValue);
+  }
+  const NAV = state.balance.plus(unrealizedPL);
+  const closeoutNAV = state.balance.plus(closeoutUPL);
+  const marginAvailable = NAV.minus(marginUsed);
+  const percentBase = closeoutNAV.greaterThan(0) ? closeoutNAV : null;
+  return {
+    unrealizedPL,
+    NAV,
+    marginUsed,
+    marginAvailable,
+    positionValue,
+    marginCloseoutUnrealizedPL: closeoutUPL,
+    marginCloseoutNAV: closeoutNAV,
+    marginCloseoutMarginUsed: marginUsed,
+    marginCloseoutPositionValue: positionValue,
+    marginCloseoutPercent: percentBase === null ? (marginUsed.isZero() ? ZERO : ONE) : marginUsed.times(0.5).dividedBy(percentBase),
+    marginCallMarginUsed: marginUsed,
+    marginCallPercent: percentBase === null ? (marginUsed.isZero() ? ZERO : ONE) : marginUsed.dividedBy(percentBase),
+    withdrawalLimit: marginAvailable.greaterThan(0) ? marginAvailable : ZERO,
+  };
+}
+
+export function tradeUnrealizedPL(state: AccountState, trade: TradeRecord): Decimal {
+  if (trade.state !== 'OPEN') return ZERO;
+  const spec = state.instruments.get(trade.instrument);
+  const slot = knownSlot(state, trade.instrument);
+  const factor = quoteHomeFactor(state, trade.instrument);
+  if (spec === undefined || slot === undefined || factor === null) return ZERO;
+  const close = intToDecimal(trade.currentUnits.isPositive() ? slot.bid : slot.ask, spec.displayPrecision);
+  return close.minus(trade.priceDecimal).times(trade.currentUnits).times(factor);
+}
+
+export function tradeMarginUsed(state: AccountState, trade: TradeRecord): Decimal {
+  if (trade.state !== 'OPEN') return ZERO;
+  const spec = state.instruments.get(trade.instrument);
+  const slot = knownSlot(state, trade.instrument);
+  const factor = quoteHomeFactor(state, trade.instrument);
+  if (spec === undefined || slot === undefined || factor === null) return ZERO;
+  return trade.currentUnits.abs().times(midDecimal(slot, spec.displayPrecision)).times(factor).times(effectiveMarginRate(state, spec));
+}

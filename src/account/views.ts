@@ -1,0 +1,301 @@
+import { Decimal, ZERO, formatAccountUnits, formatFixed, formatUnits } from '../domain/decimal.js';
+import { formatPriceInt } from '../domain/price.js';
+import type { Transaction } from '../domain/transactions.js';
+import { isTerminal } from '../orders/lifecycle.js';
+import type { AccountState, OrderRecord, PositionRecord, PositionSideRecord, TradeRecord } from './state.js';
+import { tradeMarginUsed, tradeUnrealizedPL, valueAccount, valuePosition } from './valuation.js';
+
+/**
+ * The account as v20 resources: Order, Trade, TradeSummary, Position, AccountSummary, Account,
+ * AccountChanges and AccountChangesState. Views are computed on request from the book and the
+ * latest quotes; nothing here changes state.
+ */
+export type Json = Record<string, unknown>;
+
+const ORDER_REQUEST_FIELDS = [
+  'tradeID', 'clientTradeID', 'instrument', 'units', 'price', 'distance', 'priceBound', 'timeInForce', 'gtdTime',
+  'positionFill', 'triggerCondition', 'initialMarketPrice', 'tradeClose', 'longPositionCloseout', 'shortPositionCloseout',
+  'takeProfitOnFill', 'stopLossOnFill', 'trailingStopLossOnFill',
+] as const;
+
+export function orderView(state: AccountState, order: OrderRecord): Json {
+  const tx = order.create as unknown as Record<string, unknown>;
+  const view: Json = { id: String(order.id), createTime: order.create.time, type: order.type };
+  for (const field of ORDER_REQUEST_FIELDS) {
+    if (tx[field] !== undefined) view[field] = tx[field];
+  }
+  if (order.type === 'LIMIT' || order.type === 'STOP' || order.type === 'MARKET_IF_TOUCHED') view['partialFill'] = 'DEFAULT_FILL';
+  if (order.clientExtensions !== undefined) view['clientExtensions'] = order.clientExtensions;
+  if (order.tradeClientExtensions !== undefined) view['tradeClientExtensions'] = order.tradeClientExtensions;
+  if (order.trailing !== undefined && !Number.isNaN(order.trailing.value2)) {
+    const precision = state.instruments.get(order.instrument)?.displayPrecision ?? 5;
+    // Doubled units: a MID-watched stop may sit half a tick off the grid; it is shown rounded down.
+    view['trailingStopValue'] = formatPriceInt(Math.floor(order.trailing.value2 / 2), precision);
+  }
+  view['state'] = order.state;
+  if (order.create.replacesOrderID !== undefined) view['replacesOrderID'] = order.create.replacesOrderID;
+  if (order.state === 'FILLED') {
+    if (order.fillingTransactionID !== undefined) view['fillingTransactionID'] = order.fillingTransactionID;
+    if (order.filledTime !== undefined) view['filledTime'] = order.filledTime;
+    if (order.tradeOpenedID !== undefined) view['tradeOpenedID'] = order.tradeOpenedID;
+    if (order.tradeReducedID !== undefined) view['tradeReducedID'] = order.tradeReducedID;
+    if (order.tradeClosedIDs !== undefined) view['tradeClosedIDs'] = order.tradeClosedIDs;
+  }
+  if (order.state === 'CANCELLED') {
+    if (order.cancellingTransactionID !== undefined) view['cancellingTransactionID'] = order.cancellingTransactionID;
+    if (order.cancelledTime !== undefined) view['cancelledTime'] = order.cancelledTime;
+    if (order.replacedByOrderID !== undefined) view['replacedByOrderID'] = order.replacedByOrderID;
+  }
+  return view;
+}
+
+function tradeScalars(state: AccountState, trade: TradeRecord): Json {
+  const view: Json = {
+    id: String(trade.id),
+    instrument: trade.instrument,
+    price: trade.price,
+    openTime: trade.openTime,
+    state: trade.state,
+    initialUnits: formatUnits(trade.initialUnits),
+    initialMarginRequired: trade.initialMarginRequired,
+    currentUnits: formatUnits(trade.currentUnits),
+    realizedPL: formatAccountUnits(trade.realizedPL),
+  };
+  if (trade.state === 'OPEN') {
+    view['unrealizedPL'] = formatAccountUnits(tradeUnrealizedPL(state, trade));
+    view['marginUsed'] = formatAccountUnits(tradeMarginUsed(state, trade));
+  }
+  if (!trade.closedUnits.isZero()) {
+    const precision = state.instruments.get(trade.instrument)?.displayPrecision ?? 5;
+    view['averageClosePrice'] = formatFixed(trade.closedValue.dividedBy(trade.closedUnits), precision);
+  }
+  if (trade.closingTransactionIDs.length > 0) view['closingTransactionIDs'] = trade.closingTransactionIDs;
+  view['financing'] = formatAccountUnits(trade.financing);
+  if (trade.closeTime !== undefined) view['closeTime'] = trade.closeTime;
+  if (trade.clientExtensions !== undefined) view['clientExtensions'] = trade.clientExtensions;
+  return view;
+}
+
+export function tradeSummaryView(state: AccountState, trade: TradeRecord): Json {
+  const view = tradeScalars(state, trade);
+  if (trade.takeProfitOrderID !== undefined) view['takeProfitOrderID'] = String(trade.takeProfitOrderID);
+  if (trade.stopLossOrderID !== undefined) view['stopLossOrderID'] = String(trade.stopLossOrderID);
+  if (trade.trailingStopLossOrderID !== undefined) view['trailingStopLossOrderID'] = String(trade.trailingStopLossOrderID);
+  return view;
+}
+
+export function tradeView(state: AccountState, trade: TradeRecord): Json {
+  const view = tradeScalars(state, trade);
+  const attach = (key: string, id: number | undefined): void => {
+    const order = id === undefined ? undefined : state.orders.get(id);
+    if (order !== undefined) view[key] = orderView(state, order);
+  };
+  attach('takeProfitOrder', trade.takeProfitOrderID);
+  attach('stopLossOrder', trade.stopLossOrderID);
+  attach('trailingStopLossOrder', trade.trailingStopLossOrderID);
+  return view;
+}
+
+function sideView(state: AccountState, instrument: string, side: PositionSideRecord, unrealized: Decimal): Json {
+  const view: Json = { units: formatUnits(side.units) };
+  if (!side.units.isZero()) {
+    const precision = state.instruments.get(instrument)?.displayPrecision ?? 5;
+    view['averagePrice'] = formatFixed(side.cost.dividedBy(side.units), precision);
+    view['tradeIDs'] = side.tradeIds.map(String);
+  }
+  view['pl'] = formatAccountUnits(side.pl);
+  view['unrealizedPL'] = formatAccountUnits(unrealized);
+  view['resettablePL'] = formatAccountUnits(side.resettablePL);
+  view['financing'] = formatAccountUnits(side.financing);
+  view['guaranteedExecutionFees'] = '0.0000';
+  return view;
+}
+
+export function positionView(state: AccountState, position: PositionRecord): Json {
+  const v = valuePosition(state, position);
+  const { long, short } = position;
+  return {
+    instrument: position.instrument,
+    long: sideView(state, position.instrument, long, v.longUnrealizedPL),
+    short: sideView(state, position.instrument, short, v.shortUnrealizedPL),
+    pl: formatAccountUnits(long.pl.plus(short.pl)),
+    resettablePL: formatAccountUnits(long.resettablePL.plus(short.resettablePL)),
+    financing: formatAccountUnits(long.financing.plus(short.financing)),
+    commission: '0.0000',
+    guaranteedExecutionFees: '0.0000',
+    unrealizedPL: formatAccountUnits(v.longUnrealizedPL.plus(v.shortUnrealizedPL)),
+    marginUsed: formatAccountUnits(v.marginUsed),
+  };
+}
+
+export function isOpenPosition(position: PositionRecord): boolean {
+  return !position.long.units.isZero() || !position.short.units.isZero();
+}
+
+function openPositionCount(state: AccountState): number {
+  let n = 0;
+  for (const p of state.positions.values()) if (isOpenPosition(p)) n += 1;
+  return n;
+}
+
+function calculatedFields(state: AccountState): Json {
+  const v = valueAccount(state);
+  return {
+    unrealizedPL: formatAccountUnits(v.unrealizedPL),
+    NAV: formatAccountUnits(v.NAV),
+    marginUsed: formatAccountUnits(v.marginUsed),
+    marginAvailable: formatAccountUnits(v.marginAvailable),
+    positionValue: formatAccountUnits(v.positionValue),
+    marginCloseoutUnrealizedPL: formatAccountUnits(v.marginCloseoutUnrealizedPL),
+    marginCloseoutNAV: formatAccountUnits(v.marginCloseoutNAV),
+    marginCloseoutMarginUsed: formatAccountUnits(v.marginCloseoutMarginUsed),
+    marginCloseoutPercent: formatFixed(v.marginCloseoutPercent, 5),
+    marginCloseoutPositionValue: formatAccountUnits(v.marginCloseoutPositionValue),
+    withdrawalLimit: formatAccountUnits(v.withdrawalLimit),
+    marginCallMarginUsed: formatAccountUnits(v.marginCallMarginUsed),
+    marginCallPercent: formatFixed(v.marginCallPercent, 5),
+  };
+}
+
+export function accountSummaryView(state: AccountState): Json {
+  const view: Json = {
+    id: state.id,
+    alias: state.alias,
+    currency: state.currency,
+    balance: formatAccountUnits(state.balance),
+    createdByUserID: state.userID,
+    createdTime: state.createdTime,
+    guaranteedStopLossOrderMode: 'DISABLED',
+    pl: formatAccountUnits(state.pl),
+    resettablePL: formatAccountUnits(state.resettablePL),
+    resettablePLTime: '0',
+    financing: formatAccountUnits(state.financing),
+    commission: formatAccountUnits(state.commission),
+    guaranteedExecutionFees: '0.0000',
+  };
+  if (state.marginRate !== undefined) view['marginRate'] = state.marginRate;
+  Object.assign(view, {
+    openTradeCount: state.openTradeCount,
+    openPositionCount: openPositionCount(state),
+    pendingOrderCount: state.pendingCount,
+    hedgingEnabled: state.hedgingEnabled,
+    ...calculatedFields(state),
+    lastTransactionID: String(state.lastTransactionID),
+  });
+  return view;
+}
+
+export function pendingOrders(state: AccountState): OrderRecord[] {
+  const out: OrderRecord[] = [];
+  for (const order of state.orders.values()) if (order.state === 'PENDING' && order.type !== 'MARKET') out.push(order);
+  return out;
+}
+
+export function accountView(state: AccountState): Json {
+  const view = accountSummaryView(state);
+  const trades: Json[] = [];
+  for (const trade of state.trades.values()) if (trade.state === 'OPEN') trades.push(tradeSummaryView(state, trade));
+  const positions: Json[] = [];
+  for (const position of state.positions.values()) positions.push(positionView(state, position));
+  view['trades'] = trades;
+  view['positions'] = positions;
+  view['orders'] = pendingOrders(state).map((o) => orderView(state, o));
+  return view;
+}
+
+/** AccountChangesState: the price-dependent figures now, per trade, position and trailing stop. */
+export function accountChangesStateView(state: AccountState): Json {
+  const view = calculatedFields(state);
+  const orders: Json[] = [];
+  for (const order of state.orders.values()) {
+    if (order.state !== 'PENDING' || order.trailing === undefined || Number.isNaN(order.trailing.value2)) continue;
+    const precision = state.instruments.get(order.instrument)?.displayPrecision ?? 5;
+    const slot = state.prices.get(order.instrument);
+    const watched2 = slot === undefined ? 0 : (order.trailing.source === 0 ? 2 * slot.bid : order.trailing.source === 1 ? 2 * slot.ask : slot.bid + slot.ask);
+    orders.push({
+      id: String(order.id),
+      trailingStopValue: formatPriceInt(Math.floor(order.trailing.value2 / 2), precision),
+      triggerDistance: formatPriceInt(Math.floor(Math.abs(watched2 - order.trailing.value2) / 2), precision),
+      isTriggerDistanceExact: true,
+    });
+  }
+  const trades: Json[] = [];
+  for (const trade of state.trades.values()) {
+    if (trade.state !== 'OPEN') continue;
+    trades.push({ id: String(trade.id), unrealizedPL: formatAccountUnits(tradeUnrealizedPL(state, trade)), marginUsed: formatAccountUnits(tradeMarginUsed(state, trade)) });
+  }
+  const positions: Json[] = [];
+  for (const position of state.positions.values()) {
+    if (!isOpenPosition(position)) continue;
+    const v = valuePosition(state, position);
+    positions.push({
+      instrument: position.instrument,
+      netUnrealizedPL: formatAccountUnits(v.longUnrealizedPL.plus(v.shortUnrealizedPL)),
+      longUnrealizedPL: formatAccountUnits(v.longUnrealizedPL),
+      shortUnrealizedPL: formatAccountUnits(v.shortUnrealizedPL),
+      marginUsed: formatAccountUnits(v.marginUsed),
+    });
+  }
+  view['orders'] = orders;
+  view['trades'] = trades;
+  view['positions'] = positions;
+  return view;
+}
+
+/**
+ * AccountChanges since a transaction ID, from the transactions after it: orders created, filled,
+ * cancelled (as they are now), trades opened, reduced and closed, the positions touched.
+ */
+export function accountChangesView(state: AccountState, since: readonly Transaction[]): Json {
+  const created = new Set<number>();
+  const filled = new Set<number>();
+  const cancelled = new Set<number>();
+  const opened = new Set<number>();
+  const reduced = new Set<number>();
+  const closed = new Set<number>();
+  const instruments = new Set<string>();
+  for (const tx of since) {
+    if (tx.type.endsWith('_ORDER')) created.add(Number(tx.id));
+    else if (tx.type === 'ORDER_FILL') {
+      filled.add(Number(tx.orderID));
+      instruments.add(tx.instrument);
+      if (tx.tradeOpened !== undefined) opened.add(Number(tx.tradeOpened.tradeID));
+      if (tx.tradeReduced !== undefined) reduced.add(Number(tx.tradeReduced.tradeID));
+      for (const c of tx.tradesClosed ?? []) closed.add(Number(c.tradeID));
+    } else if (tx.type === 'ORDER_CANCEL') cancelled.add(Number(tx.orderID));
+  }
+  const orders = (ids: Set<number>, keep: (o: OrderRecord) => boolean): Json[] => {
+    const out: Json[] = [];
+    for (const id of ids) {
+      const o = state.orders.get(id);
+      if (o !== undefined && keep(o)) out.push(orderView(state, o));
+    }
+    return out;
+  };
+  const trades = (ids: Set<number>): Json[] => {
+    const out: Json[] = [];
+    for (const id of ids) {
+      const t = state.trades.get(id);
+      if (t !== undefined) out.push(tradeSummaryView(state, t));
+    }
+    return out;
+  };
+  const positions: Json[] = [];
+  for (const instrument of instruments) {
+    const p = state.positions.get(instrument);
+    if (p !== undefined) positions.push(positionView(state, p));
+  }
+  return {
+    ordersCreated: orders(created, (o) => o.type !== 'MARKET' && !isTerminal(o.state)),
+    ordersCancelled: orders(cancelled, (o) => o.state === 'CANCELLED'),
+    ordersFilled: orders(filled, (o) => o.state === 'FILLED'),
+    ordersTriggered: [],
+    tradesOpened: trades(opened),
+    tradesReduced: trades(reduced),
+    tradesClosed: trades(closed),
+    positions,
+    transactions: since,
+  };
+}
+
+export { ZERO };

@@ -1,0 +1,62 @@
+import type { OrderType } from '../domain/transactions.js';
+
+/** Which quote a trigger watches. Values in the index are doubled integers so MID stays whole. */
+export const enum PriceSource { BID = 0, ASK = 1, MID = 2 }
+
+/** LE: fires when the watched price falls to the threshold or below; GE: rises to it or above. */
+export const enum Direction { LE = 0, GE = 1 }
+
+export type TriggerCondition = 'DEFAULT' | 'INVERSE' | 'BID' | 'ASK' | 'MID';
+export const TRIGGER_CONDITIONS: readonly TriggerCondition[] = ['DEFAULT', 'INVERSE', 'BID', 'ASK', 'MID'];
+
+/** v20 OrderTriggerCondition: DEFAULT watches the side the order fills on (ask for buys). */
+export function watchedSource(isBuy: boolean, condition: TriggerCondition): PriceSource {
+  switch (condition) {
+    case 'DEFAULT': return isBuy ? PriceSource.ASK : PriceSource.BID;
+    case 'INVERSE': return isBuy ? PriceSource.BID : PriceSource.ASK;
+    case 'BID': return PriceSource.BID;
+    case 'ASK': return PriceSource.ASK;
+    case 'MID': return PriceSource.MID;
+  }
+}
+
+/**
+ * Limit-like orders (LIMIT, TAKE_PROFIT) want a better price: a buy fires at or below its price,
+ * a sell at or above. Stop-like orders (STOP, STOP_LOSS, TRAILING_STOP_LOSS) fire on the way
+ * against the position. A MARKET_IF_TOUCHED fires when the market reaches its price from the
+ * side it stood on at creation.
+ */
+export function triggerDirection(orderType: OrderType, isBuy: boolean, mitPriceBelowMarket: boolean): Direction {
+  switch (orderType) {
+    case 'LIMIT':
+    case 'TAKE_PROFIT':
+      return isBuy ? Direction.LE : Direction.GE;
+    case 'STOP':
+    case 'STOP_LOSS':
+    case 'TRAILING_STOP_LOSS':
+      return isBuy ? Direction.GE : Direction.LE;
+    case 'MARKET_IF_TOUCHED':
+      return mitPriceBelowMarket ? Direction.LE : Direction.GE;
+    case 'MARKET':
+      throw new Error('MARKET orders never rest in the trigger index');
+  }
+}
+
+/** The watched value of a quote in doubled units. */
+export function watchedValue2(source: PriceSource, bid: number, ask: number): number {
+  return source === PriceSource.BID ? 2 * bid : source === PriceSource.ASK ? 2 * ask : bid + ask;
+}
+
+export function crosses(direction: Direction, watched2: number, threshold2: number): boolean {
+  return direction === Direction.LE ? watched2 <= threshold2 : watched2 >= threshold2;
+}
+
+/** Fills always take the default side: buys at the ask, sells at the bid, whatever the trigger. */
+export function fillPriceInt(isBuy: boolean, bid: number, ask: number): number {
+  return isBuy ? ask : bid;
+}
+
+/** A price bound is the worst acceptable fill: above it for a buy, below it for a sell. */
+export function violatesBound(isBuy: boolean, fill: number, bound: number): boolean {
+  return isBuy ? fill > bound : fill < bound;
+}

@@ -1,0 +1,120 @@
+import { Direction, PriceSource, watchedValue2 } from './fill-rules.js';
+import { TriggerHeap, type TriggerEntry } from './trigger-heap.js';
+
+/** A trailing stop: its threshold follows the market in the winning direction only. */
+export interface TrailingEntry {
+  readonly orderId: number;
+  readonly seq: number;
+  readonly source: PriceSource;
+  readonly direction: Direction;
+  readonly distance2: number;
+  /** Current trailing stop value in doubled units; NaN until the first quote is seen. */
+  value2: number;
+  live: boolean;
+}
+
+/**
+ * Resting orders of one instrument: one heap per (watched side, direction). A quote that crosses
+ * nothing costs one peek and one compare per non-empty heap, and allocates nothing.
+ */
+export class InstrumentTriggers {
+  readonly heaps: TriggerHeap[] = [0, 1, 2, 3, 4, 5].map(() => new TriggerHeap());
+  trailing: TrailingEntry[] = [];
+  private trailingDead = 0;
+
+  add(source: PriceSource, direction: Direction, threshold2: number, orderId: number, seq: number): TriggerEntry {
+    const entry: TriggerEntry = {
+      sortKey: direction === Direction.LE ? -threshold2 : threshold2,
+      seq,
+      orderId,
+      live: true,
+    };
+    (this.heaps[source * 2 + direction] as TriggerHeap).push(entry);
+    return entry;
+  }
+
+  remove(source: PriceSource, direction: Direction, entry: TriggerEntry): void {
+    (this.heaps[source * 2 + direction] as TriggerHeap).markDead(entry);
+  }
+
+  addTrailing(entry: TrailingEntry): void {
+    this.trailing.push(entry);
+  }
+
+  removeTrailing(entry: TrailingEntry): void {
+    if (!entry.live) return;
+    entry.live = false;
+    this.trailingDead += 1;
+    if (this.trailingDead > 64 && this.trailingDead * 2 > this.trailing.length) {
+      this.trailing = this.trailing.filter((e) => e.live);
+      this.trailingDead = 0;
+    }
+  }
+
+  /**
+   * Pops every entry the quote crosses into `out` (order IDs), in no particular order; the caller
+   * sorts by sequence. Trailing stops ratchet first, then are tested.
+   */
+  collectCrossed(bid: number, ask: number, out: number[]): void {
+    const heaps = this.heaps;
+    for (let h = 0; h < 6; h += 1) {
+      const heap = heaps[h] as TriggerHeap;
+      if (heap.size === 0) continue;
+      const source = (h >> 1) as PriceSource;
+      const watched2 = watchedValue2(source, bid, ask);
+      const probe = (h & 1) === Direction.LE ? -watched2 : watched2;
+      let top = heap.peek();
+      while (top !== undefined && top.sortKey <= probe) {
+        heap.pop();
+        top.live = false;
+        out.push(top.orderId);
+        top = heap.peek();
+      }
+    }
+    const trailing = this.trailing;
+    for (let i = 0; i < trailing.length; i += 1) {
+      const t = trailing[i] as TrailingEntry;
+      if (!t.live) continue;
+      const watched2 = watchedValue2(t.source, bid, ask);
+      if (t.direction === Direction.LE) {
+        const candidate = watched2 - t.distance2;
+        if (!(t.value2 >= candidate)) t.value2 = candidate;
+        if (watched2 <= t.value2) {
+          this.removeTrailing(t);
+          out.push(t.orderId);
+        }
+      } else {
+        const candidate = watched2 + t.distance2;
+        if (!(t.value2 <= candidate)) t.value2 = candidate;
+        if (watched2 >= t.value2) {
+          this.removeTrailing(t);
+          out.push(t.orderId);
+        }
+      }
+    }
+  }
+
+  /** Live resting entries (for tests, naive scans and memory accounting). */
+  liveCount(): number {
+    let n = 0;
+    for (const heap of this.heaps) n += heap.size;
+    return n + this.trailing.length - this.trailingDead;
+  }
+}
+
+export class TriggerIndex {
+  private readonly books = new Map<string, InstrumentTriggers>();
+
+  book(instrument: string): InstrumentTriggers {
+    let book = this.books.get(instrument);
+    if (book === undefined) {
+      book = new InstrumentTriggers();
+      this.books.set(instrument, book);
+    }
+    return book;
+  }
+
+  peekBook(instrument: string): InstrumentTriggers | undefined {
+    return this.books.get(instrument);
+  }
+}
