@@ -1,4 +1,4 @@
-import DecimalBase from 'decimal.js';
+import { Decimal as DecimalBase } from 'decimal.js';
 
 /**
  * The one Decimal constructor of the project. A private clone so a user's global decimal.js

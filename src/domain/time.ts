@@ -25,9 +25,12 @@ export function formatRfc3339(t: Micros): string {
 
 /** `1491201560.000000000`: seconds since epoch with nine decimals. */
 export function formatUnix(t: Micros): string {
-  const seconds = Math.floor(t / MICROS_PER_SECOND);
-  const micros = t - seconds * MICROS_PER_SECOND;
-  return `${seconds}.${pad(micros, 6)}000`;
+  // Sign and magnitude: flooring a negative time would print -0.5 s as "-1.500000000".
+  const sign = t < 0 ? '-' : '';
+  const magnitude = Math.abs(t);
+  const seconds = Math.floor(magnitude / MICROS_PER_SECOND);
+  const micros = magnitude - seconds * MICROS_PER_SECOND;
+  return `${sign}${seconds}.${pad(micros, 6)}000`;
 }
 
 export function formatDateTime(t: Micros, format: DatetimeFormat): string {
@@ -54,7 +57,7 @@ export function parseDateTime(value: string, format: DatetimeFormat | 'ANY' = 'A
       const hour = Number(h), minute = Number(mi), second = Number(s);
       if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
       if (hour > 23 || minute > 59 || second > 59) return null;
-      let ms = Date.UTC(year, month - 1, day, hour, minute, second);
+      let ms = utcMs(year, month, day, hour, minute, second);
       if (zone !== 'Z' && zone !== undefined) {
         const sign = zone.startsWith('-') ? -1 : 1;
         const oh = Number(zone.slice(1, 3)), om = Number(zone.slice(4, 6));
@@ -70,8 +73,20 @@ export function parseDateTime(value: string, format: DatetimeFormat | 'ANY' = 'A
   return Number(u[1]) * MICROS_PER_SECOND + fractionToMicros(u[2]);
 }
 
+/** 400 Gregorian years are exactly 146097 days. */
+const MS_PER_400_YEARS = 146_097 * 86_400_000;
+
+/**
+ * Date.UTC for a 1-based month, also for years 0-99 (which Date.UTC alone maps to 1900-1999):
+ * computed 400 years later, where the calendar repeats, and shifted back.
+ */
+function utcMs(year: number, month: number, day: number, hour: number, minute: number, second: number): number {
+  return Date.UTC(year + 400, month - 1, day, hour, minute, second) - MS_PER_400_YEARS;
+}
+
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /** Day of month of the n-th `weekday` (0 = Sunday) in a month. */

@@ -79,7 +79,7 @@ export interface OrderTransaction extends TransactionHeader {
 
 export interface PriceBucket {
   price: string;
-  liquidity: string;
+  liquidity: number;
 }
 
 export interface FillPrice {

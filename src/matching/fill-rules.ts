@@ -1,10 +1,15 @@
 import type { OrderType } from '../domain/transactions.js';
 
-/** Which quote a trigger watches. Values in the index are doubled integers so MID stays whole. */
-export const enum PriceSource { BID = 0, ASK = 1, MID = 2 }
+/**
+ * Which quote a trigger watches. Values in the index are doubled integers so MID stays whole.
+ * Plain numeric constants rather than enums: they inline on the quote path in every build.
+ */
+export type PriceSource = 0 | 1 | 2;
+export const PriceSource = { BID: 0, ASK: 1, MID: 2 } as const;
 
 /** LE: fires when the watched price falls to the threshold or below; GE: rises to it or above. */
-export const enum Direction { LE = 0, GE = 1 }
+export type Direction = 0 | 1;
+export const Direction = { LE: 0, GE: 1 } as const;
 
 export type TriggerCondition = 'DEFAULT' | 'INVERSE' | 'BID' | 'ASK' | 'MID';
 export const TRIGGER_CONDITIONS: readonly TriggerCondition[] = ['DEFAULT', 'INVERSE', 'BID', 'ASK', 'MID'];

@@ -1,4 +1,5 @@
-import { Direction, PriceSource, watchedValue2 } from './fill-rules.js';
+import type { PriceSource} from './fill-rules.js';
+import { Direction, watchedValue2 } from './fill-rules.js';
 import { TriggerHeap, type TriggerEntry } from './trigger-heap.js';
 
 /** A trailing stop: its threshold follows the market in the winning direction only. */
@@ -60,9 +61,10 @@ export class InstrumentTriggers {
     for (let h = 0; h < 6; h += 1) {
       const heap = heaps[h] as TriggerHeap;
       if (heap.size === 0) continue;
-      const source = (h >> 1) as PriceSource;
-      const watched2 = watchedValue2(source, bid, ask);
-      const probe = (h & 1) === Direction.LE ? -watched2 : watched2;
+      // Heap h watches source h >> 1 (bid, ask, mid) in direction h & 1 (LE, GE).
+      const source = h >> 1;
+      const watched2 = source === 0 ? 2 * bid : source === 1 ? 2 * ask : bid + ask;
+      const probe = (h & 1) === 0 ? -watched2 : watched2;
       let top = heap.peek();
       while (top !== undefined && top.sortKey <= probe) {
         heap.pop();
@@ -76,7 +78,7 @@ export class InstrumentTriggers {
       const t = trailing[i] as TrailingEntry;
       if (!t.live) continue;
       const watched2 = watchedValue2(t.source, bid, ask);
-      if (t.direction === Direction.LE) {
+      if (t.direction === 0) {
         const candidate = watched2 - t.distance2;
         if (!(t.value2 >= candidate)) t.value2 = candidate;
         if (watched2 <= t.value2) {

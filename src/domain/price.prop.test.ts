@@ -1,0 +1,62 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Decimal, isDecimalString } from './decimal.js';
+import { decimalToPriceInt, formatPriceInt, priceIntToDecimal, scaleOf, toPriceInt } from './price.js';
+
+/** Grid values up to 10^12 (far beyond any FX price at 5 dp) and the precisions instruments use. */
+const priceInt = fc.integer({ min: -1e12, max: 1e12 });
+const precision = fc.integer({ min: 0, max: 8 });
+
+describe('price grid round trips', () => {
+  it('formatPriceInt prints exactly `precision` decimals and a valid DecimalNumber', () => {
+    fc.assert(
+      fc.property(priceInt, precision, (n, p) => {
+        const s = formatPriceInt(n, p);
+        expect(isDecimalString(s)).toBe(true);
+        expect(s).toMatch(p === 0 ? /^-?\d+$/ : new RegExp(`^-?\\d+\\.\\d{${p}}$`));
+        expect(s).not.toMatch(/^-?0\d/);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('formatPriceInt agrees with Decimal and decimalToPriceInt inverts it', () => {
+    fc.assert(
+      fc.property(priceInt, precision, (n, p) => {
+        const s = formatPriceInt(n, p);
+        const d = new Decimal(s);
+        expect(d.equals(priceIntToDecimal(n, p))).toBe(true);
+        expect(d.toFixed(p)).toBe(s);
+        expect(decimalToPriceInt(d, p)).toBe(n);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('a float read from the formatted string comes back to the same grid value (toPriceInt)', () => {
+    fc.assert(
+      fc.property(priceInt, precision, (n, p) => {
+        expect(toPriceInt(Number(formatPriceInt(n, p)), scaleOf(p))).toBe(n);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('decimalToPriceInt rejects one digit more than the precision allows', () => {
+    fc.assert(
+      fc.property(priceInt, precision, fc.integer({ min: 1, max: 9 }), (n, p, extra) => {
+        const finer = priceIntToDecimal(n, p).plus(new Decimal(extra).dividedBy(scaleOf(p) * 10));
+        expect(decimalToPriceInt(finer, p)).toBeNull();
+      }),
+    );
+  });
+
+  it('the grid keeps the order of prices', () => {
+    fc.assert(
+      fc.property(priceInt, priceInt, precision, (a, b, p) => {
+        const cmp = priceIntToDecimal(a, p).comparedTo(priceIntToDecimal(b, p));
+        expect(cmp).toBe(Math.sign(a - b));
+      }),
+    );
+  });
+});

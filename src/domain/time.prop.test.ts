@@ -1,0 +1,153 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  MICROS_PER_DAY,
+  MICROS_PER_HOUR,
+  MICROS_PER_MINUTE,
+  formatRfc3339,
+  formatUnix,
+  newYorkOffsetHours,
+  nextNewYorkFivePm,
+  parseDateTime,
+} from './time.js';
+
+/** Micros is exact up to 2^53 (year 2255); the properties cover 1970 to 2200. */
+const YEAR_2200 = Date.UTC(2200, 0, 1) * 1000;
+const YEAR_1700 = Date.UTC(1700, 0, 1) * 1000;
+const micros = fc.integer({ min: 0, max: YEAR_2200 });
+
+const RFC3339_SHAPE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}000Z$/;
+const UNIX_SHAPE = /^\d+\.\d{6}000$/;
+
+describe('format/parse round trips', () => {
+  it('RFC3339: parse(format(t)) === t', () => {
+    fc.assert(
+      fc.property(micros, (t) => {
+        const s = formatRfc3339(t);
+        expect(s).toMatch(RFC3339_SHAPE);
+        expect(parseDateTime(s)).toBe(t);
+        expect(parseDateTime(s, 'RFC3339')).toBe(t);
+        expect(parseDateTime(s, 'UNIX')).toBeNull();
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('UNIX: parse(format(t)) === t', () => {
+    fc.assert(
+      fc.property(micros, (t) => {
+        const s = formatUnix(t);
+        expect(s).toMatch(UNIX_SHAPE);
+        expect(parseDateTime(s)).toBe(t);
+        expect(parseDateTime(s, 'UNIX')).toBe(t);
+        expect(parseDateTime(s, 'RFC3339')).toBeNull();
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('RFC3339 round trips before the epoch too', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: YEAR_1700, max: 0 }), (t) => {
+        expect(parseDateTime(formatRfc3339(t))).toBe(t);
+      }),
+    );
+  });
+
+  it('the two formats name the same instant', () => {
+    fc.assert(
+      fc.property(micros, (t) => {
+        expect(parseDateTime(formatUnix(t))).toBe(parseDateTime(formatRfc3339(t)));
+      }),
+    );
+  });
+
+  it('RFC3339 strings sort like the times they name', () => {
+    fc.assert(
+      fc.property(micros, micros, (a, b) => {
+        const sa = formatRfc3339(a);
+        const sb = formatRfc3339(b);
+        expect(Math.sign(sa < sb ? -1 : sa > sb ? 1 : 0)).toBe(Math.sign(a - b));
+      }),
+    );
+  });
+});
+
+describe('parsing details', () => {
+  it('digits past the microsecond are truncated, never rounded', () => {
+    fc.assert(
+      fc.property(micros, fc.integer({ min: 0, max: 999 }), (t, nanos) => {
+        const rfc = formatRfc3339(t).replace(/000Z$/, `${String(nanos).padStart(3, '0')}Z`);
+        const unix = formatUnix(t).replace(/000$/, String(nanos).padStart(3, '0'));
+        expect(parseDateTime(rfc)).toBe(t);
+        expect(parseDateTime(unix)).toBe(t);
+      }),
+    );
+  });
+
+  it('a local time with its offset names the same instant as the UTC time', () => {
+    const offsetMinutes = fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 });
+    fc.assert(
+      fc.property(fc.integer({ min: MICROS_PER_DAY, max: YEAR_2200 }), offsetMinutes, (t, offset) => {
+        const local = formatRfc3339(t + offset * MICROS_PER_MINUTE).slice(0, -1); // drop the Z
+        const sign = offset < 0 ? '-' : '+';
+        const abs = Math.abs(offset);
+        const zone = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+        expect(parseDateTime(`${local}${zone}`)).toBe(t);
+      }),
+    );
+  });
+});
+
+/** Minutes past local midnight in New York at a UTC instant. */
+function newYorkMinuteOfDay(t: number): number {
+  const local = t + newYorkOffsetHours(t) * MICROS_PER_HOUR;
+  return (((local % MICROS_PER_DAY) + MICROS_PER_DAY) % MICROS_PER_DAY) / MICROS_PER_MINUTE;
+}
+
+describe('nextNewYorkFivePm', () => {
+  const FIVE_PM = 17 * 60;
+
+  it('is strictly after t, within 25 hours, at 17:00 local, and the first such instant', () => {
+    fc.assert(
+      fc.property(micros, (t) => {
+        const next = nextNewYorkFivePm(t);
+        expect(Number.isInteger(next)).toBe(true);
+        expect(next).toBeGreaterThan(t);
+        expect(next - t).toBeLessThanOrEqual(24 * MICROS_PER_HOUR + MICROS_PER_HOUR);
+        expect(newYorkMinuteOfDay(next)).toBe(FIVE_PM);
+        // The previous 17:00 local is 23, 24 or 25 hours earlier, and it is not after t.
+        const previous = [23, 24, 25].map((h) => next - h * MICROS_PER_HOUR).find((p) => newYorkMinuteOfDay(p) === FIVE_PM);
+        expect(previous).toBeDefined();
+        expect(previous).toBeLessThanOrEqual(t);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('is a fixed point of the trading-day sequence: next(next(t) - 1) === next(t)', () => {
+    fc.assert(
+      fc.property(micros, (t) => {
+        const next = nextNewYorkFivePm(t);
+        expect(nextNewYorkFivePm(next - 1)).toBe(next);
+        expect(nextNewYorkFivePm(next)).toBeGreaterThan(next);
+      }),
+    );
+  });
+
+  it('steps 23, 24 or 25 hours from one trading day to the next (2006-2016, both DST rules)', () => {
+    let t = nextNewYorkFivePm(Date.UTC(2006, 0, 1) * 1000);
+    const end = Date.UTC(2016, 0, 1) * 1000;
+    const gaps = new Map<number, number>();
+    while (t < end) {
+      const next = nextNewYorkFivePm(t);
+      const gap = (next - t) / MICROS_PER_HOUR;
+      gaps.set(gap, (gaps.get(gap) ?? 0) + 1);
+      t = next;
+    }
+    // One spring-forward and one fall-back day per year.
+    expect(gaps.get(23)).toBe(10);
+    expect(gaps.get(25)).toBe(10);
+    expect([...gaps.keys()].sort((a, b) => a - b)).toEqual([23, 24, 25]);
+  });
+});
