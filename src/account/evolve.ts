@@ -46,7 +46,10 @@ function evolveCreate(state: AccountState, tx: CreateTransaction): AccountState 
 }
 
 function evolveTransfer(state: AccountState, tx: TransferFundsTransaction): AccountState {
-  if (tx.accountBalance !== undefined) state.balance = new Decimal(tx.accountBalance);
+  if (tx.accountBalance !== undefined) {
+    state.balance = new Decimal(tx.accountBalance);
+    state.balanceFloat = Number(tx.accountBalance);
+  }
   return state;
 }
 
@@ -164,6 +167,7 @@ function evolveTradeExtensions(state: AccountState, tx: TradeClientExtensionsMod
 
 function evolveFinancing(state: AccountState, tx: DailyFinancingTransaction): AccountState {
   state.balance = new Decimal(tx.accountBalance);
+  state.balanceFloat = Number(tx.accountBalance);
   const total = new Decimal(tx.financing);
   state.financing = state.financing.plus(total);
   for (const pf of tx.positionFinancings) {
@@ -223,14 +227,17 @@ function evolveFill(state: AccountState, tx: OrderFillTransaction): AccountState
     const side = units.isPositive() ? position.long : position.short;
     side.units = side.units.plus(units);
     side.cost = side.cost.plus(units.times(price));
+    side.unitsFloat += Number(opened.units);
+    side.costFloat += Number(opened.units) * Number(opened.price);
     side.tradeIds.push(trade.id);
   }
   const pl = new Decimal(tx.pl);
   state.pl = state.pl.plus(pl);
   state.resettablePL = state.resettablePL.plus(pl);
-  state.financing = state.financing.plus(tx.financing);
-  state.commission = state.commission.plus(tx.commission);
+  if (tx.financing !== '0.0000') state.financing = state.financing.plus(tx.financing);
+  if (tx.commission !== '0.0000') state.commission = state.commission.plus(tx.commission);
   state.balance = new Decimal(tx.accountBalance);
+  state.balanceFloat = Number(tx.accountBalance);
   finishOrder(state, order);
   return state;
 }
@@ -250,6 +257,8 @@ function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTran
   trade.closedValue = trade.closedValue.plus(units.abs().times(closePrice));
   side.units = side.units.plus(units);
   side.cost = side.cost.plus(units.times(trade.priceDecimal));
+  side.unitsFloat += Number(reduce.units);
+  side.costFloat += Number(reduce.units) * Number(trade.price);
   side.pl = side.pl.plus(realized);
   side.resettablePL = side.resettablePL.plus(realized);
   if (closes) {
@@ -264,6 +273,8 @@ function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTran
     if (side.tradeIds.length === 0) {
       side.units = ZERO;
       side.cost = ZERO;
+      side.unitsFloat = 0;
+      side.costFloat = 0;
     }
   }
 }

@@ -7,8 +7,8 @@ import type {
 import { violatesBound } from '../matching/fill-rules.js';
 import type { Batch } from './batch.js';
 import { stopLossPriceFromDistance } from './placement.js';
-import { instrumentSpec, positionOf, type OrderRecord, type PriceSlot, type TradeRecord } from './state.js';
-import { baseHomeFactor, effectiveMarginRate, intToDecimal, midDecimal, quoteHomeFactor, valueAccount } from './valuation.js';
+import { instrumentSpec, positionOf, type AccountState, type OrderRecord, type PriceSlot, type TradeRecord } from './state.js';
+import { approxMarginAvailable, baseHomeFactor, effectiveMarginRate, intToDecimal, midDecimal, quoteHomeFactor, valueAccount } from './valuation.js';
 
 /** Unlimited top-of-book liquidity is shown as one bucket of this size. */
 const SHOWN_LIQUIDITY = 10_000_000;
@@ -132,6 +132,24 @@ function onFillCancelReason(b: Batch, order: OrderRecord, isBuy: boolean, fillIn
 }
 
 /**
+ * Whether the account can carry the opening units: margin available (after the units this fill
+ * releases) covers their initial margin. The exact Decimal valuation costs a pass over every
+ * position, so a float estimate answers first and only a near-boundary case is computed exactly.
+ */
+function hasMarginFor(state: AccountState, opening: Decimal, reduced: Decimal, mid: Decimal, factor: Decimal, rate: Decimal, initialMargin: Decimal): boolean {
+  const approx = approxMarginAvailable(state);
+  if (!Number.isNaN(approx)) {
+    const perUnit = mid.toNumber() * factor.toNumber() * rate.toNumber();
+    const slack = approx + reduced.toNumber() * perUnit - opening.toNumber() * perUnit;
+    const tolerance = 1e-6 * (Math.abs(state.balanceFloat) + Math.abs(approx) + opening.toNumber() * perUnit) + 0.01;
+    if (slack > tolerance) return true;
+    if (slack < -tolerance) return false;
+  }
+  const released = reduced.times(mid).times(factor).times(rate);
+  return !valueAccount(state).marginAvailable.plus(released).lessThan(initialMargin);
+}
+
+/**
  * Fills an order at the current quote or cancels it with the v20 reason that stops it. Buys take
  * the ask and sells the bid; reductions close the oldest trades first; any remainder opens a trade
  * (margin permitting) with its on-fill TP/SL/TSL orders; trades closed in full take their
@@ -164,9 +182,7 @@ export function fillOrCancel(b: Batch, req: FillRequest): FillResult {
   let initialMargin = ZERO;
   if (!opening.isZero()) {
     initialMargin = opening.times(mid).times(quoteFactor).times(rate);
-    const released = reducedUnits.times(mid).times(quoteFactor).times(rate);
-    const available = valueAccount(state).marginAvailable.plus(released);
-    if (available.lessThan(initialMargin)) return cancelled('INSUFFICIENT_MARGIN');
+    if (!hasMarginFor(state, opening, reducedUnits, mid, quoteFactor, rate, initialMargin)) return cancelled('INSUFFICIENT_MARGIN');
     const onFill = onFillCancelReason(b, order, isBuy, fillInt, slot, precision);
     if (onFill !== null) return cancelled(onFill);
   }

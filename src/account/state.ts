@@ -75,6 +75,9 @@ export interface PositionSideRecord {
   units: Decimal;
   /** Σ currentUnits × open price of the side's open trades, in quote currency (signed like units). */
   cost: Decimal;
+  /** Float shadows of units and cost: only for the quick margin pre-check, never for money. */
+  unitsFloat: number;
+  costFloat: number;
   pl: Decimal;
   resettablePL: Decimal;
   financing: Decimal;
@@ -107,6 +110,8 @@ export interface AccountState {
   marginRate: string | undefined;
   createdTime: string;
   balance: Decimal;
+  /** Float shadow of the balance for the quick margin pre-check. */
+  balanceFloat: number;
   pl: Decimal;
   resettablePL: Decimal;
   financing: Decimal;
@@ -150,6 +155,7 @@ export function emptyAccountState(id: string, instruments: ReadonlyMap<string, I
     marginRate: undefined,
     createdTime: '',
     balance: ZERO,
+    balanceFloat: 0,
     pl: ZERO,
     resettablePL: ZERO,
     financing: ZERO,
@@ -170,7 +176,7 @@ export function emptyAccountState(id: string, instruments: ReadonlyMap<string, I
 }
 
 export function emptySide(): PositionSideRecord {
-  return { units: ZERO, cost: ZERO, pl: ZERO, resettablePL: ZERO, financing: ZERO, tradeIds: [] };
+  return { units: ZERO, cost: ZERO, unitsFloat: 0, costFloat: 0, pl: ZERO, resettablePL: ZERO, financing: ZERO, tradeIds: [] };
 }
 
 export function positionOf(state: AccountState, instrument: string): PositionRecord {

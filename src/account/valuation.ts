@@ -180,3 +180,38 @@ export function tradeMarginUsed(state: AccountState, trade: TradeRecord): Decima
   if (spec === undefined || slot === undefined || factor === null) return ZERO;
   return trade.currentUnits.abs().times(midDecimal(slot, spec.displayPrecision)).times(factor).times(effectiveMarginRate(state, spec));
 }
+
+function currencyToHomeFloat(state: AccountState, currency: string): number {
+  const home = state.currency;
+  if (currency === home) return 1;
+  const direct = knownSlot(state, `${currency}_${home}`);
+  if (direct !== undefined) return (direct.bid + direct.ask) / (2 * direct.scale);
+  const inverse = knownSlot(state, `${home}_${currency}`);
+  if (inverse !== undefined) return (2 * inverse.scale) / (inverse.bid + inverse.ask);
+  return Number.NaN;
+}
+
+/**
+ * marginAvailable in floating point, from float shadows of the book. Only good for deciding that
+ * a margin check is far from its boundary; anything close is decided with valueAccount().
+ * Returns NaN when a price is missing.
+ */
+export function approxMarginAvailable(state: AccountState): number {
+  let unrealized = 0;
+  let margin = 0;
+  for (const position of state.positions.values()) {
+    const { long, short } = position;
+    if (long.unitsFloat === 0 && short.unitsFloat === 0) continue;
+    const slot = knownSlot(state, position.instrument);
+    const spec = state.instruments.get(position.instrument);
+    if (slot === undefined || spec === undefined) return Number.NaN;
+    const factor = currencyToHomeFloat(state, position.instrument.slice(position.instrument.indexOf('_') + 1));
+    const bid = slot.bid / slot.scale;
+    const ask = slot.ask / slot.scale;
+    const mid = (slot.bid + slot.ask) / (2 * slot.scale);
+    unrealized += (long.unitsFloat * bid - long.costFloat + (short.unitsFloat * ask - short.costFloat)) * factor;
+    const rate = Math.max(Number(spec.marginRate), state.marginRate === undefined ? 0 : Number(state.marginRate));
+    margin += Math.max(Math.abs(long.unitsFloat), Math.abs(short.unitsFloat)) * mid * factor * rate;
+  }
+  return state.balanceFloat + unrealized - margin;
+}

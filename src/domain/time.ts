@@ -15,8 +15,19 @@ function pad(value: number, width: number): string {
   return String(value).padStart(width, '0');
 }
 
+let lastFormatted: Micros = Number.NaN;
+let lastText = '';
+
 /** `2016-10-24T21:48:18.593753000Z`: nine fractional digits, as v20 prints them. */
 export function formatRfc3339(t: Micros): string {
+  // Many transactions share a timestamp (one quote filling many orders): keep the last one.
+  if (t === lastFormatted) return lastText;
+  lastText = formatRfc3339Uncached(t);
+  lastFormatted = t;
+  return lastText;
+}
+
+function formatRfc3339Uncached(t: Micros): string {
   const ms = Math.floor(t / 1000);
   const micros = t - ms * 1000;
   const iso = new Date(ms).toISOString(); // yyyy-mm-ddThh:mm:ss.sssZ, computed from the argument

@@ -74,6 +74,8 @@ export interface OrderTransaction extends TransactionHeader {
   replacesOrderID?: string;
   cancellingTransactionID?: string;
   intendedReplacesOrderID?: string;
+  /** MARKET_IF_TOUCHED only: the market the order must move from (the Order resource's field). */
+  initialMarketPrice?: string;
   rejectReason?: string;
 }
 
