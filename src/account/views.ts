@@ -1,4 +1,5 @@
-import { Decimal, ZERO, formatAccountUnits, formatFixed, formatUnits } from '../domain/decimal.js';
+import type { Decimal} from '../domain/decimal.js';
+import { ZERO, formatAccountUnits, formatFixed, formatUnits } from '../domain/decimal.js';
 import { formatPriceInt } from '../domain/price.js';
 import type { Transaction } from '../domain/transactions.js';
 import { isTerminal } from '../orders/lifecycle.js';
