@@ -1,0 +1,53 @@
+import { basename, dirname } from 'node:path';
+import { MICROS_PER_DAY } from '../../domain/time.js';
+import { daysFromCivil, daysInMonth } from './datetime.js';
+import { LineError } from './errors.js';
+import { checkInstrumentOption, instrumentFromPairCode } from './instrument-names.js';
+import type { LineParser } from './line-ticks.js';
+import { makeTick } from './make-tick.js';
+import { type Cursor, scanDecimal } from './numbers.js';
+import type { FeedOptions } from './options.js';
+
+/**
+ * LEAN tick quote files (`YYYYMMDD_quote.zip`, inside `YYYYMMDD_eurusd_tick_quote.csv`): headerless
+ * `ms_since_midnight,bid,ask`, the time counted from 00:00 UTC of the date in the file name.
+ */
+const DATE_IN_NAME_RE = /^(\d{4})(\d{2})(\d{2})(?!\d)/;
+const MILLIS_PER_DAY = 86_400_000;
+const FIELDS = 'expected 3 fields: ms_since_midnight,bid,ask';
+
+/** Midnight UTC of the YYYYMMDD date in a LEAN file name. */
+export function leanFileDate(file: string): number {
+  const m = DATE_IN_NAME_RE.exec(basename(file));
+  const year = Number(m?.[1]), month = Number(m?.[2]), day = Number(m?.[3]);
+  if (!m || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) throw new Error(`${file}: a LEAN file name must start with its date as YYYYMMDD (e.g. 20140501_quote.zip)`);
+  return daysFromCivil(year, month, day) * MICROS_PER_DAY;
+}
+
+/**
+ * LEAN keeps one folder per pair (`.../tick/eurusd/20140501_quote.zip`) and names the inner csv
+ * after it; either gives the instrument. EUR_USD when neither does.
+ */
+export function leanInstrument(file: string, opts: FeedOptions): string {
+  if (opts.instrument !== undefined) return checkInstrumentOption(opts.instrument);
+  const fromName = /^\d{8}_([a-z]{6})_tick_quote\.csv$/i.exec(basename(file))?.[1];
+  return instrumentFromPairCode(fromName ?? basename(dirname(file))) ?? 'EUR_USD';
+}
+
+export function createLeanParser(file: string, opts: FeedOptions): LineParser {
+  const midnight = leanFileDate(file);
+  const instrument = leanInstrument(file, opts);
+  const cursor: Cursor = { pos: 0 };
+  return (text, start, end) => {
+    const millis = scanDecimal(text, start, end, cursor);
+    if (cursor.pos === end) throw new LineError(FIELDS);
+    const bid = scanDecimal(text, cursor.pos + 1, end, cursor);
+    if (cursor.pos === end) throw new LineError(FIELDS);
+    const ask = scanDecimal(text, cursor.pos + 1, end, cursor);
+    if (cursor.pos !== end) throw new LineError(FIELDS);
+    if (!(millis >= 0 && millis < MILLIS_PER_DAY)) throw new LineError('ms_since_midnight must be a number in [0, 86400000)');
+    // Some LEAN files (CFDs) carry fractional milliseconds; the engine keeps whole microseconds.
+    const time = midnight + Math.round(millis * 1000);
+    return makeTick(instrument, time, bid, ask);
+  };
+}

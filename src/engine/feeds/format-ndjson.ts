@@ -1,0 +1,63 @@
+import type { Micros } from '../../domain/time.js';
+import { parseRfc3339Span, parseUnixSecondsSpan } from './datetime.js';
+import { LineError } from './errors.js';
+import { checkInstrumentOption, InstrumentInterner } from './instrument-names.js';
+import type { LineParser } from './line-ticks.js';
+import { makeTick } from './make-tick.js';
+import { parseDecimal } from './numbers.js';
+import type { FeedOptions } from './options.js';
+
+/**
+ * One JSON object per line: `{"instrument":"EUR_USD","time":"...","bid":"1.08","ask":1.09}`.
+ * Lines recorded from v20's pricing stream read as well: prices may come as
+ * `bids[0].price`/`asks[0].price`, closeoutBid/closeoutAsk are kept, and `{"type":"HEARTBEAT"}`
+ * lines are not ticks.
+ */
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseJsonTime(value: unknown): Micros {
+  const text = typeof value === 'number' && Number.isFinite(value) && value >= 0 ? String(value) : value;
+  if (typeof text !== 'string') throw new LineError('time must be an RFC3339 or UNIX seconds string');
+  const time = /[-:]/.test(text) ? parseRfc3339Span(text, 0, text.length) : parseUnixSecondsSpan(text, 0, text.length);
+  if (Number.isNaN(time)) throw new LineError(`time must be RFC3339 (with zone) or UNIX seconds, got ${JSON.stringify(text)}`);
+  return time;
+}
+
+function parsePrice(value: unknown, field: string): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string') return parseDecimal(value, 0, value.length);
+  throw new LineError(`${field} must be a number or a decimal string`);
+}
+
+function topOfBook(record: Json, flat: 'bid' | 'ask', side: 'bids' | 'asks'): unknown {
+  if (record[flat] !== undefined) return record[flat];
+  const levels = record[side];
+  if (Array.isArray(levels) && isObject(levels[0])) return levels[0].price;
+  throw new LineError(`missing ${flat} (or ${side}[0].price)`);
+}
+
+function optionalPrice(record: Json, field: string): number | undefined {
+  return record[field] === undefined ? undefined : parsePrice(record[field], field);
+}
+
+export function createNdjsonParser(_file: string, opts: FeedOptions): LineParser {
+  const fixedInstrument = opts.instrument === undefined ? undefined : checkInstrumentOption(opts.instrument);
+  const interner = new InstrumentInterner();
+  return (text, start, end) => {
+    const record: unknown = JSON.parse(text.slice(start, end));
+    if (!isObject(record)) throw new LineError('line must hold a JSON object');
+    if (record.type === 'HEARTBEAT') return null;
+    let instrument: string;
+    if (typeof record.instrument === 'string') instrument = interner.internString(record.instrument);
+    else if (record.instrument === undefined && fixedInstrument !== undefined) instrument = fixedInstrument;
+    else throw new LineError('instrument must be a string (or pass the instrument option)');
+    const time = parseJsonTime(record.time);
+    const bid = parsePrice(topOfBook(record, 'bid', 'bids'), 'bid');
+    const ask = parsePrice(topOfBook(record, 'ask', 'asks'), 'ask');
+    return makeTick(instrument, time, bid, ask, optionalPrice(record, 'closeoutBid'), optionalPrice(record, 'closeoutAsk'));
+  };
+}

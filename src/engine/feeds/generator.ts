@@ -1,0 +1,139 @@
+import type { Observable } from 'rxjs';
+import { buildCatalogue, type InstrumentSpec, isInstrumentName } from '../../domain/instruments.js';
+import { createRandom, type Random } from '../../domain/random.js';
+import type { Tick } from '../../domain/tick.js';
+import type { Micros } from '../../domain/time.js';
+import { fromIterable$ } from './observable.js';
+import { pairProfile } from './pair-profiles.js';
+
+/**
+ * Synthetic ticks for users without data. Each instrument's fair price follows a geometric random
+ * walk scaled by the real time between its ticks (so volatility per day does not depend on the
+ * tick rate); the quoted mid adds small independent noise on top, which makes ticks move as
+ * real ones do without inflating the daily range. Spreads vary around the pair's typical width
+ * and now and then widen for a short burst, as around news. Ticks arrive as a Poisson stream.
+ */
+export interface GeneratorOptions {
+  readonly seed: number | string;
+  /** Default ['EUR_USD']. Each tick belongs to one of them, chosen uniformly. */
+  readonly instruments?: readonly string[];
+  /** Time of the walk's start; the first tick comes one interval later. Default 2024-01-02T00:00:00Z. */
+  readonly start?: Micros;
+  /** Stop after this many ticks. At least one of count and end is required. */
+  readonly count?: number;
+  /** Stop before the first tick later than this. */
+  readonly end?: Micros;
+  /** Mean gap between consecutive ticks of the whole stream. Default 250 ms. */
+  readonly meanIntervalMicros?: number;
+  /** Source of displayPrecision and pipLocation. Default buildCatalogue(). */
+  readonly catalogue?: ReadonlyMap<string, InstrumentSpec>;
+}
+
+export const DEFAULT_GENERATOR_START: Micros = Date.UTC(2024, 0, 2) * 1000;
+const DEFAULT_MEAN_INTERVAL: Micros = 250_000;
+const MICROS_PER_YEAR = 365.25 * 86_400 * 1_000_000;
+const NOISE_PIPS = 0.3;
+const BURST_PROBABILITY = 0.002;
+
+interface WalkState {
+  readonly instrument: string;
+  readonly scale: number;
+  readonly pipUnits: number; // one pip in units of the last displayed digit
+  readonly spreadPips: number;
+  readonly volPerRootMicro: number;
+  readonly noise: number;
+  fair: number;
+  lastTime: Micros;
+  burstLeft: number;
+  burstFactor: number;
+}
+
+function initialState(instrument: string, catalogue: ReadonlyMap<string, InstrumentSpec>, start: Micros): WalkState {
+  const spec = catalogue.get(instrument);
+  const precision = spec?.displayPrecision ?? 5;
+  const pipLocation = spec?.pipLocation ?? -4;
+  const profile = pairProfile(instrument);
+  return {
+    instrument,
+    scale: 10 ** precision,
+    pipUnits: 10 ** (precision + pipLocation),
+    spreadPips: profile.spreadPips,
+    volPerRootMicro: profile.volatility / Math.sqrt(MICROS_PER_YEAR),
+    noise: (NOISE_PIPS * 10 ** pipLocation) / profile.mid,
+    fair: profile.mid,
+    lastTime: start,
+    burstLeft: 0,
+    burstFactor: 1,
+  };
+}
+
+function spreadFactor(state: WalkState, random: Random): number {
+  const u = random.nextFloat();
+  if (state.burstLeft > 0) {
+    state.burstLeft -= 1;
+    return state.burstFactor;
+  }
+  if (random.nextFloat() < BURST_PROBABILITY) {
+    state.burstLeft = 5 + random.nextInt(20);
+    state.burstFactor = 2.5 + 5 * u;
+    return state.burstFactor;
+  }
+  return 0.8 + 0.7 * u;
+}
+
+function nextTick(state: WalkState, time: Micros, random: Random): Tick {
+  const elapsed = time - state.lastTime;
+  state.lastTime = time;
+  const step = state.volPerRootMicro * Math.sqrt(elapsed) * random.nextGaussian();
+  state.fair *= Math.max(0.5, 1 + step); // the floor only guards against absurd inputs
+  const mid = state.fair * (1 + state.noise * random.nextGaussian());
+  const spreadUnits = Math.max(1, Math.round(state.spreadPips * spreadFactor(state, random) * state.pipUnits));
+  const bidUnits = Math.max(1, Math.round(mid * state.scale - spreadUnits / 2));
+  return { instrument: state.instrument, time, bid: bidUnits / state.scale, ask: (bidUnits + spreadUnits) / state.scale };
+}
+
+function check(condition: boolean, message: string): void {
+  if (!condition) throw new Error(`generateTicks: ${message}`);
+}
+
+function validate(opts: GeneratorOptions): void {
+  const instruments = opts.instruments ?? ['EUR_USD'];
+  check(instruments.length > 0, 'instruments must not be empty');
+  for (const name of instruments) check(isInstrumentName(name), `instrument must look like BASE_QUOTE, got ${JSON.stringify(name)}`);
+  check(opts.count !== undefined || opts.end !== undefined, 'give count or end (or both)');
+  check(opts.count === undefined || (Number.isSafeInteger(opts.count) && opts.count >= 0), 'count must be a non-negative integer');
+  check(opts.start === undefined || Number.isSafeInteger(opts.start), 'start must be integer microseconds');
+  check(opts.end === undefined || Number.isSafeInteger(opts.end), 'end must be integer microseconds');
+  const mean = opts.meanIntervalMicros ?? DEFAULT_MEAN_INTERVAL;
+  check(Number.isFinite(mean) && mean > 0, 'meanIntervalMicros must be a positive number');
+  createRandom(opts.seed); // throws early for a bad seed
+}
+
+function* walk(opts: GeneratorOptions): Generator<Tick> {
+  const random = createRandom(opts.seed);
+  const start = opts.start ?? DEFAULT_GENERATOR_START;
+  const catalogue = opts.catalogue ?? buildCatalogue();
+  const states = (opts.instruments ?? ['EUR_USD']).map((name) => initialState(name, catalogue, start));
+  const mean = opts.meanIntervalMicros ?? DEFAULT_MEAN_INTERVAL;
+  const count = opts.count ?? Number.POSITIVE_INFINITY;
+  const end = opts.end ?? Number.POSITIVE_INFINITY;
+  let time = start;
+  for (let n = 0; n < count; n += 1) {
+    // Exponential gaps rounded to whole microseconds: zero gaps happen, as in real feeds.
+    time += Math.round(-mean * Math.log(1 - random.nextFloat()));
+    if (time > end) return;
+    const state = states.length === 1 ? (states[0] as WalkState) : (states[random.nextInt(states.length)] as WalkState);
+    yield nextTick(state, time, random);
+  }
+}
+
+/** The same options (and seed) always give the same ticks. Re-iterable: each pass restarts. */
+export function generateTicks(opts: GeneratorOptions): Iterable<Tick> {
+  validate(opts);
+  return { [Symbol.iterator]: () => walk(opts) };
+}
+
+export function generatedTicks$(opts: GeneratorOptions): Observable<Tick> {
+  const ticks = generateTicks(opts);
+  return fromIterable$(() => ticks);
+}

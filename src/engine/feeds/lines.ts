@@ -1,0 +1,62 @@
+import { readByteChunks } from './byte-chunks.js';
+import { DEFAULT_CHUNK_SIZE } from './file-chunks.js';
+
+const NEWLINE = 10;
+const CARRIAGE_RETURN = 13;
+
+function decode(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+/**
+ * The text of a file as blocks that each hold whole lines: every block but the file's last ends
+ * with '\n'. Blocks are cut at the last newline byte of a chunk (0x0A never occurs inside a UTF-8
+ * sequence), so a multi-byte character is never split. A leading byte-order mark is dropped.
+ * Callers scan blocks with indexOf instead of allocating a string per line.
+ */
+export function* readTextBlocks(file: string, chunkSize: number = DEFAULT_CHUNK_SIZE): Generator<string> {
+  let carry: Uint8Array[] = [];
+  let first = true;
+  const emit = (text: string): string => {
+    if (!first) return text;
+    first = false;
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  };
+  for (const bytes of readByteChunks(file, chunkSize)) {
+    const lastNewline = bytes.lastIndexOf(NEWLINE);
+    if (lastNewline < 0) {
+      carry.push(bytes);
+      continue;
+    }
+    let from = 0;
+    if (carry.length > 0) {
+      // The pending partial line plus this chunk's first line: one small block of its own.
+      const firstNewline = bytes.indexOf(NEWLINE);
+      carry.push(bytes.subarray(0, firstNewline + 1));
+      yield emit(decode(Buffer.concat(carry)));
+      carry = [];
+      from = firstNewline + 1;
+    }
+    if (from <= lastNewline) yield emit(decode(bytes.subarray(from, lastNewline + 1)));
+    if (lastNewline + 1 < bytes.length) carry.push(bytes.subarray(lastNewline + 1));
+  }
+  if (carry.length > 0) yield emit(decode(Buffer.concat(carry)));
+}
+
+/** Where a line ends when its '\n' is at `newline`: a '\r' before it belongs to the terminator. */
+export function lineEnd(text: string, start: number, newline: number): number {
+  return newline > start && text.charCodeAt(newline - 1) === CARRIAGE_RETURN ? newline - 1 : newline;
+}
+
+/** Every line of a file as a string, '\r\n' or '\n' terminated, last line with or without one. */
+export function* readLines(file: string, chunkSize: number = DEFAULT_CHUNK_SIZE): Generator<string> {
+  for (const text of readTextBlocks(file, chunkSize)) {
+    let pos = 0;
+    while (pos < text.length) {
+      let newline = text.indexOf('\n', pos);
+      if (newline < 0) newline = text.length;
+      yield text.slice(pos, lineEnd(text, pos, newline));
+      pos = newline + 1;
+    }
+  }
+}

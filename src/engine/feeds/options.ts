@@ -1,0 +1,13 @@
+export type FeedFormat = 'csv' | 'ndjson' | 'lean' | 'truefx' | 'histdata';
+
+export const FEED_FORMATS: readonly FeedFormat[] = ['csv', 'ndjson', 'lean', 'truefx', 'histdata'];
+
+export interface FeedOptions {
+  /** Detected from the file name and first line when absent (see detectFormat). */
+  readonly format?: FeedFormat;
+  /**
+   * For formats whose lines do not name the instrument (lean, truefx, histdata, csv without an
+   * instrument column, ndjson lines without one). Each format documents its fallback.
+   */
+  readonly instrument?: string;
+}

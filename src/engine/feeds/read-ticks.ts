@@ -1,0 +1,31 @@
+import type { Tick } from '../../domain/tick.js';
+import { detectFormat } from './detect.js';
+import { createCsvParser } from './format-csv.js';
+import { createHistdataParser } from './format-histdata.js';
+import { createLeanParser } from './format-lean.js';
+import { createNdjsonParser } from './format-ndjson.js';
+import { createTruefxParser } from './format-truefx.js';
+import { type LineParser, parseTickLines } from './line-ticks.js';
+import { FEED_FORMATS, type FeedFormat, type FeedOptions } from './options.js';
+
+const PARSERS: Readonly<Record<FeedFormat, (file: string, opts: FeedOptions) => LineParser>> = {
+  csv: createCsvParser,
+  ndjson: createNdjsonParser,
+  lean: createLeanParser,
+  truefx: createTruefxParser,
+  histdata: createHistdataParser,
+};
+
+/**
+ * The ticks of a file in file order, read synchronously in large chunks. The result can be
+ * iterated more than once; each pass opens the file again, and stopping early closes it.
+ */
+export function readTicks(file: string, opts: FeedOptions = {}): Iterable<Tick> {
+  if (opts.format !== undefined && !FEED_FORMATS.includes(opts.format)) throw new Error(`unknown tick file format ${JSON.stringify(opts.format)}; expected one of ${FEED_FORMATS.join(', ')}`);
+  return {
+    [Symbol.iterator]: () => {
+      const format = opts.format ?? detectFormat(file);
+      return parseTickLines(file, PARSERS[format](file, opts));
+    },
+  };
+}
