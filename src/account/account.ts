@@ -1,7 +1,7 @@
 import { Decimal, isDecimalString } from '../domain/decimal.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import type { Tick } from '../domain/tick.js';
-import type { Micros } from '../domain/time.js';
+import { nextNewYorkFivePm, parseDateTime, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
 import { Batch } from './batch.js';
 import type { AccountCommand, Outcome } from './commands.js';
@@ -10,6 +10,7 @@ import { decideCancelOrder, decideCreateOrder, decideModifyOrderExtensions, deci
 import { decideClosePosition, decideCloseTrade, decideModifyTradeExtensions, decideSetTradeOrders } from './decide-trades.js';
 import { evolve } from './evolve.js';
 import { cancelOrder } from './fill.js';
+import { decideDailyFinancing } from './financing.js';
 import { emptyAccountState, isAccountId, priceSlot, type AccountConfig, type AccountState } from './state.js';
 import { executeTriggered } from './trigger.js';
 
@@ -43,6 +44,8 @@ export class Account {
   readonly log: Transaction[] = [];
   private sink: TransactionSink | undefined;
   private clock: Micros = 0;
+  /** The next 17:00 New York rollover, when open trades are financed. */
+  private nextRollover: Micros = Number.POSITIVE_INFINITY;
   private readonly crossed: number[] = [];
 
   private constructor(state: AccountState) {
@@ -54,6 +57,7 @@ export class Account {
     const account = new Account(Account.initialState(config, instruments));
     if (sink !== undefined) account.sink = sink;
     account.clock = now;
+    account.nextRollover = nextNewYorkFivePm(now);
     account.record(decideCreateAccount(new Batch(account.state, now, undefined), config.currency).transactions);
     const balance = config.balance ?? '100000';
     if (!isDecimalString(balance) || new Decimal(balance).isNegative()) throw new Error(`account ${config.id}: balance must be a non-negative decimal string`);
@@ -73,6 +77,9 @@ export class Account {
       evolve(account.state, tx);
       account.log.push(tx);
     }
+    const last = transactions.at(-1);
+    account.clock = last === undefined ? 0 : (parseDateTime(last.time) ?? 0);
+    account.nextRollover = nextNewYorkFivePm(account.clock);
     return account;
   }
 
@@ -108,6 +115,11 @@ export class Account {
   advance(now: Micros): void {
     if (now < this.clock) throw new Error(`account ${this.state.id}: time went backwards (${now} < ${this.clock})`);
     this.clock = now;
+    if (now >= this.nextRollover) this.rollover(now);
+    this.expireUntil(now);
+  }
+
+  private expireUntil(now: Micros): void {
     const deadlines = this.state.deadlines;
     while (deadlines.nextTime <= now) {
       const d = deadlines.pop();
@@ -127,7 +139,7 @@ export class Account {
   onQuote(tick: Tick): void {
     const state = this.state;
     if (tick.time < this.clock) throw new Error(`account ${state.id}: quote at ${tick.time} is older than ${this.clock}`);
-    if (state.deadlines.nextTime <= tick.time) this.advance(tick.time);
+    if (state.deadlines.nextTime <= tick.time || tick.time >= this.nextRollover) this.advance(tick.time);
     this.clock = tick.time;
     let slot = state.prices.get(tick.instrument);
     if (slot === undefined) {
@@ -154,6 +166,21 @@ export class Account {
       const b = new Batch(state, tick.time, undefined);
       executeTriggered(b, order);
       this.record(b.transactions);
+    }
+  }
+
+  /**
+   * Finances open trades at every rollover up to `now`, each stamped at its 17:00 New York. Orders
+   * that expired before a rollover are cancelled first, so events stay in time order.
+   */
+  private rollover(now: Micros): void {
+    while (this.nextRollover <= now) {
+      const at = this.nextRollover;
+      this.expireUntil(at);
+      const b = new Batch(this.state, at, undefined);
+      decideDailyFinancing(b, at);
+      this.record(b.transactions);
+      this.nextRollover = nextNewYorkFivePm(at);
     }
   }
 
