@@ -1,4 +1,5 @@
 import { Decimal, ZERO, formatAccountUnits, formatFixed, formatUnits } from '../domain/decimal.js';
+import { LIMITS } from '../domain/limits.js';
 import { formatPriceInt } from '../domain/price.js';
 import { formatRfc3339, parseDateTime } from '../domain/time.js';
 import type {
@@ -7,7 +8,7 @@ import type {
 import { violatesBound } from '../matching/fill-rules.js';
 import type { Batch } from './batch.js';
 import { stopLossPriceFromDistance } from './placement.js';
-import { instrumentSpec, positionOf, type AccountState, type OrderRecord, type PriceSlot, type TradeRecord } from './state.js';
+import { instrumentSpec, type AccountState, type OrderRecord, type PriceSlot, type TradeRecord } from './state.js';
 import { approxMarginAvailable, baseHomeFactor, effectiveMarginRate, intToDecimal, midDecimal, quoteHomeFactor, valueAccount } from './valuation.js';
 
 /** Unlimited top-of-book liquidity is shown as one bucket of this size. */
@@ -72,16 +73,17 @@ function planReductions(b: Batch, req: FillRequest, isBuy: boolean): { reduction
     if (trade !== undefined) take(trade);
     return { reductions, opening: ZERO };
   }
-  const position = positionOf(state, req.order.instrument);
+  // Look up, never create: deciding must not touch state (a cancelled fill would leave a position replay lacks).
+  const position = state.positions.get(req.order.instrument);
   if (req.closeSide !== undefined) {
-    const side = req.closeSide === 'long' ? position.long : position.short;
-    for (const id of side.tradeIds) take(state.trades.get(id) as TradeRecord);
+    const side = req.closeSide === 'long' ? position?.long : position?.short;
+    for (const id of side?.tradeIds ?? []) take(state.trades.get(id) as TradeRecord);
     return { reductions, opening: ZERO };
   }
   const mode = resolvePositionFill(req.positionFill, state.hedgingEnabled);
   if (mode !== 'OPEN_ONLY') {
-    const opposite = isBuy ? position.short : position.long;
-    for (const id of opposite.tradeIds) take(state.trades.get(id) as TradeRecord);
+    const opposite = isBuy ? position?.short : position?.long;
+    for (const id of opposite?.tradeIds ?? []) take(state.trades.get(id) as TradeRecord);
   }
   return { reductions, opening: mode === 'REDUCE_ONLY' ? ZERO : remaining };
 }
@@ -181,6 +183,7 @@ export function fillOrCancel(b: Batch, req: FillRequest): FillResult {
   const rate = effectiveMarginRate(state, spec);
   let initialMargin = ZERO;
   if (!opening.isZero()) {
+    if (state.openTradeCount >= LIMITS.openTradesPerAccount) return cancelled('OPEN_TRADES_ALLOWED_EXCEEDED');
     initialMargin = opening.times(mid).times(quoteFactor).times(rate);
     if (!hasMarginFor(state, opening, reducedUnits, mid, quoteFactor, rate, initialMargin)) return cancelled('INSUFFICIENT_MARGIN');
     const onFill = onFillCancelReason(b, order, isBuy, fillInt, slot, precision);
