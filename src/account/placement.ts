@@ -31,11 +31,19 @@ export function placeInIndex(state: AccountState, order: OrderRecord): void {
   if (order.type === 'TRAILING_STOP_LOSS') {
     const distance2 = 2 * priceToInt(state, order.instrument, tx.distance as string);
     const direction = order.isBuy ? Direction.GE : Direction.LE;
-    const slot = priceSlot(state, order.instrument);
+    // On fill, v20 measures the distance from the trade's fill price, and the stop trails the market
+    // from there; a standalone trailing stop starts from the market when it is created.
+    const trade = order.tradeId === undefined || tx.reason !== 'ON_FILL' ? undefined : state.trades.get(order.tradeId);
     let value2 = Number.NaN;
+    if (trade !== undefined) {
+      const open2 = 2 * priceToInt(state, order.instrument, trade.price);
+      value2 = direction === Direction.LE ? open2 - distance2 : open2 + distance2;
+    }
+    const slot = priceSlot(state, order.instrument);
     if (slot.known) {
       const watched2 = watchedValue2(source, slot.bid, slot.ask);
-      value2 = direction === Direction.LE ? watched2 - distance2 : watched2 + distance2;
+      const fromMarket = direction === Direction.LE ? watched2 - distance2 : watched2 + distance2;
+      if (Number.isNaN(value2) || (direction === Direction.LE ? fromMarket > value2 : fromMarket < value2)) value2 = fromMarket;
     }
     order.trailing = { orderId: order.id, seq: order.id, source, direction, distance2, value2, live: true };
     book.addTrailing(order.trailing);
