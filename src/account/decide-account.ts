@@ -51,7 +51,9 @@ export function decideTransferFunds(b: Batch, amount: unknown, comment?: string)
     value = new Decimal(amount);
     if (value.isNegative() && value.abs().greaterThan(valueAccount(state).withdrawalLimit)) reason = 'INSUFFICIENT_FUNDS';
   }
-  const body: Record<string, unknown> = { type: 'TRANSFER_FUNDS', amount: reason === null ? formatAccountUnits(value) : String(amount), fundingReason: 'CLIENT_FUNDING' };
+  const body: Record<string, unknown> = { type: 'TRANSFER_FUNDS' };
+  if (amount !== undefined) body['amount'] = reason === null ? formatAccountUnits(value) : String(amount);
+  body['fundingReason'] = 'CLIENT_FUNDING';
   if (comment !== undefined) body['comment'] = comment;
   if (reason !== null) {
     body['type'] = 'TRANSFER_FUNDS_REJECT';

@@ -11,7 +11,7 @@ import type { Outcome } from './commands.js';
 import { cancelOrder, type FillResult } from './fill.js';
 import { isCrossedNow, stopLossPriceFromDistance } from './placement.js';
 import { findOrder, findTrade } from './specifiers.js';
-import type { OrderRecord } from './state.js';
+import type { OrderRecord, PriceSlot } from './state.js';
 import { executeTriggered } from './trigger.js';
 
 const NOT_FOUND_REASONS = new Set(['ORDER_DOESNT_EXIST', 'TRADE_DOESNT_EXIST']);
@@ -89,6 +89,11 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
   if (dependent && tradeId === undefined) return rejectWith('TRADE_DOESNT_EXIST', order.echo);
   const refusal = accountRefusal(b, type, order.clientExtensions?.id, order.tradeClientExtensions?.id, tradeId, replaces);
   if (refusal !== null) return rejectWith(refusal, order.echo);
+  if (type === 'MARKET_IF_TOUCHED' && state.prices.get(order.instrument as string)?.known !== true) {
+    // Without a market there is no side to touch from: v20 needs a price to create an MIT.
+    // Checked before a replaced order is cancelled, so a refused replacement changes nothing.
+    return rejectWith('INSTRUMENT_PRICE_UNKNOWN', order.echo);
+  }
 
   let cancellingTransactionID: string | undefined;
   if (replaces !== undefined) {
@@ -120,11 +125,7 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
     Object.assign(body, reordered);
   }
   if (type === 'MARKET_IF_TOUCHED') {
-    const slot = state.prices.get(order.instrument as string);
-    if (slot === undefined || !slot.known) {
-      // Without a market there is no side to touch from: v20 needs a price to create an MIT.
-      return rejectWith('INSTRUMENT_PRICE_UNKNOWN', order.echo);
-    }
+    const slot = state.prices.get(order.instrument as string) as PriceSlot;
     const isBuy = order.units?.isPositive() ?? true;
     const source = watchedSource(isBuy, order.triggerCondition as TriggerCondition);
     const watched2 = watchedValue2(source, slot.bid, slot.ask);
