@@ -176,7 +176,8 @@ export function fillOrCancel(b: Batch, req: FillRequest): FillResult {
   const { reductions, opening } = planReductions(b, req, isBuy);
   const reducedUnits = reductions.reduce((sum, r) => sum.plus(r.units), ZERO);
   if (reducedUnits.isZero() && opening.isZero()) {
-    return cancelled(req.closeTradeId !== undefined || req.closeSide !== undefined ? 'POSITION_CLOSEOUT_FAILED' : 'POSITION_CLOSEOUT_FAILED');
+    // Nothing to reduce and nothing it may open (REDUCE_ONLY, or a close of a side already flat).
+    return cancelled('POSITION_CLOSEOUT_FAILED');
   }
   const price = intToDecimal(fillInt, precision);
   const mid = midDecimal(slot, precision);

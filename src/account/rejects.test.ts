@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../domain/instruments.js';
+import { Account } from './account.js';
 import { rejectMessage } from '../domain/reject-reasons.js';
 import type { OrderRequest } from '../orders/request.js';
 import type { AccountCommand } from './commands.js';
@@ -173,5 +175,22 @@ describe('other command rejects consume one transaction ID and change nothing', 
     expect(out.reject).toEqual({ errorCode: reason, errorMessage: rejectMessage(reason), notFound });
     expect(sim.lastId).toBe(7);
     expect(bookSnapshot(sim.account)).toEqual(before);
+  });
+});
+
+describe('on-fill client order IDs', () => {
+  it('two on-fill orders with the same client order ID are refused with ORDERS_ON_FILL_DUPLICATE_CLIENT_ORDER_IDS', () => {
+    const account = Account.open({ id: '101-004-1234567-001', currency: 'USD' }, buildCatalogue(), Date.UTC(2024, 0, 2) * 1000);
+    account.onQuote({ instrument: 'EUR_USD', time: Date.UTC(2024, 0, 2) * 1000 + 1, bid: 1.1, ask: 1.1001 });
+    const out = account.execute({
+      type: 'CREATE_ORDER',
+      order: {
+        type: 'MARKET', instrument: 'EUR_USD', units: '10',
+        takeProfitOnFill: { price: '1.20000', clientExtensions: { id: 'same' } },
+        stopLossOnFill: { price: '1.00000', clientExtensions: { id: 'same' } },
+      },
+    }, Date.UTC(2024, 0, 2) * 1000 + 2);
+    expect(out.reject?.errorCode).toBe('ORDERS_ON_FILL_DUPLICATE_CLIENT_ORDER_IDS');
+    expect(out.transactions.map((t) => t.type)).toEqual(['MARKET_ORDER_REJECT']);
   });
 });

@@ -270,6 +270,10 @@ export function checkOrderRequest(type: OrderType, r: OrderRequest, instruments:
     const tsl = checkTrailingDetails(r.trailingStopLossOnFill, spec, precision, now);
     if (!tsl.ok) return reject(tsl.reason);
     trailingStopLossOnFill = tsl.value;
+    const onFillIds = [takeProfitOnFill, stopLossOnFill, trailingStopLossOnFill]
+      .map((d) => d?.clientExtensions?.id)
+      .filter((id): id is string => id !== undefined);
+    if (new Set(onFillIds).size !== onFillIds.length) return reject('ORDERS_ON_FILL_DUPLICATE_CLIENT_ORDER_IDS');
   }
   return {
     ok: true,
