@@ -156,7 +156,8 @@ export class Account {
     const book = state.index.peekBook(tick.instrument);
     if (book === undefined) return;
     const crossed = this.crossed;
-    crossed.length = 0;
+    // Truncating an already empty array still costs tens of nanoseconds: most quotes skip it.
+    if (crossed.length !== 0) crossed.length = 0;
     book.collectCrossed(slot.bid, slot.ask, crossed);
     if (crossed.length === 0) return;
     if (crossed.length > 1) crossed.sort((a, b) => a - b);

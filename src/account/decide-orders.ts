@@ -101,7 +101,8 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
     response['orderCancelTransaction'] = cancel;
     cancellingTransactionID = cancel.id;
   }
-  const body: Record<string, unknown> = { ...order.echo };
+  // Object.assign keeps one hidden class for every order of a shape; a spread makes one per object.
+  const body: Record<string, unknown> = Object.assign({}, order.echo);
   if (tradeId !== undefined) {
     body['tradeID'] = String(tradeId);
     delete body['clientTradeID'];

@@ -39,6 +39,13 @@ export function evolve(state: AccountState, tx: Transaction): AccountState {
   }
 }
 
+function setBalance(state: AccountState, text: string): void {
+  if (text === state.balanceText) return;
+  state.balance = new Decimal(text);
+  state.balanceFloat = Number(text);
+  state.balanceText = text;
+}
+
 function evolveCreate(state: AccountState, tx: CreateTransaction): AccountState {
   state.currency = tx.homeCurrency;
   state.createdTime = tx.time;
@@ -46,10 +53,7 @@ function evolveCreate(state: AccountState, tx: CreateTransaction): AccountState 
 }
 
 function evolveTransfer(state: AccountState, tx: TransferFundsTransaction): AccountState {
-  if (tx.accountBalance !== undefined) {
-    state.balance = new Decimal(tx.accountBalance);
-    state.balanceFloat = Number(tx.accountBalance);
-  }
+  if (tx.accountBalance !== undefined) setBalance(state, tx.accountBalance);
   return state;
 }
 
@@ -166,8 +170,7 @@ function evolveTradeExtensions(state: AccountState, tx: TradeClientExtensionsMod
 }
 
 function evolveFinancing(state: AccountState, tx: DailyFinancingTransaction): AccountState {
-  state.balance = new Decimal(tx.accountBalance);
-  state.balanceFloat = Number(tx.accountBalance);
+  setBalance(state, tx.accountBalance);
   const total = new Decimal(tx.financing);
   state.financing = state.financing.plus(total);
   for (const pf of tx.positionFinancings) {
@@ -231,13 +234,14 @@ function evolveFill(state: AccountState, tx: OrderFillTransaction): AccountState
     side.costFloat += Number(opened.units) * Number(opened.price);
     side.tradeIds.push(trade.id);
   }
-  const pl = new Decimal(tx.pl);
-  state.pl = state.pl.plus(pl);
-  state.resettablePL = state.resettablePL.plus(pl);
+  if (tx.pl !== '0.0000') {
+    const pl = new Decimal(tx.pl);
+    state.pl = state.pl.plus(pl);
+    state.resettablePL = state.resettablePL.plus(pl);
+  }
   if (tx.financing !== '0.0000') state.financing = state.financing.plus(tx.financing);
   if (tx.commission !== '0.0000') state.commission = state.commission.plus(tx.commission);
-  state.balance = new Decimal(tx.accountBalance);
-  state.balanceFloat = Number(tx.accountBalance);
+  setBalance(state, tx.accountBalance);
   finishOrder(state, order);
   return state;
 }

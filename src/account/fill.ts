@@ -1,4 +1,5 @@
 import { Decimal, ZERO, formatAccountUnits, formatFixed, formatUnits } from '../domain/decimal.js';
+import { baseCurrency, quoteCurrency } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
 import { formatPriceInt } from '../domain/price.js';
 import { formatRfc3339, parseDateTime } from '../domain/time.js';
@@ -9,7 +10,7 @@ import { violatesBound } from '../matching/fill-rules.js';
 import type { Batch } from './batch.js';
 import { stopLossPriceFromDistance } from './placement.js';
 import { instrumentSpec, type AccountState, type OrderRecord, type PriceSlot, type TradeRecord } from './state.js';
-import { approxMarginAvailable, baseHomeFactor, effectiveMarginRate, intToDecimal, midDecimal, quoteHomeFactor, valueAccount } from './valuation.js';
+import { approxMarginAvailable, currencyToHomeFloat, effectiveMarginRate, factorText, intToDecimal, midDecimal, quoteHomeFactor, valueAccount } from './valuation.js';
 
 /** Unlimited top-of-book liquidity is shown as one bucket of this size. */
 const SHOWN_LIQUIDITY = 10_000_000;
@@ -138,12 +139,12 @@ function onFillCancelReason(b: Batch, order: OrderRecord, isBuy: boolean, fillIn
  * releases) covers their initial margin. The exact Decimal valuation costs a pass over every
  * position, so a float estimate answers first and only a near-boundary case is computed exactly.
  */
-function hasMarginFor(state: AccountState, opening: Decimal, reduced: Decimal, mid: Decimal, factor: Decimal, rate: Decimal, initialMargin: Decimal): boolean {
+function hasMarginFor(state: AccountState, opening: Decimal, reduced: Decimal, perUnitFloat: number, mid: Decimal, factor: Decimal, rate: Decimal, initialMargin: Decimal): boolean {
   const approx = approxMarginAvailable(state);
-  if (!Number.isNaN(approx)) {
-    const perUnit = mid.toNumber() * factor.toNumber() * rate.toNumber();
-    const slack = approx + reduced.toNumber() * perUnit - opening.toNumber() * perUnit;
-    const tolerance = 1e-6 * (Math.abs(state.balanceFloat) + Math.abs(approx) + opening.toNumber() * perUnit) + 0.01;
+  if (!Number.isNaN(approx) && !Number.isNaN(perUnitFloat)) {
+    const openingFloat = opening.toNumber();
+    const slack = approx + reduced.toNumber() * perUnitFloat - openingFloat * perUnitFloat;
+    const tolerance = 1e-6 * (Math.abs(state.balanceFloat) + Math.abs(approx) + openingFloat * perUnitFloat) + 0.01;
     if (slack > tolerance) return true;
     if (slack < -tolerance) return false;
   }
@@ -166,8 +167,8 @@ export function fillOrCancel(b: Batch, req: FillRequest): FillResult {
   const cancelled = (reason: string): FillResult => ({ kind: 'cancelled', cancel: cancelOrder(b, order, reason) });
   if (slot === undefined || !slot.known) return cancelled('MARKET_HALTED');
   const quoteFactor = quoteHomeFactor(state, order.instrument);
-  const baseFactor = baseHomeFactor(state, order.instrument);
-  if (quoteFactor === null || baseFactor === null) return cancelled('MARKET_HALTED');
+  const baseFactorText = factorText(state, baseCurrency(order.instrument));
+  if (quoteFactor === null || baseFactorText === null) return cancelled('MARKET_HALTED');
   const isBuy = req.units.isPositive();
   const fillInt = isBuy ? slot.ask : slot.bid;
   const bound = order.create.priceBound;
@@ -186,14 +187,16 @@ export function fillOrCancel(b: Batch, req: FillRequest): FillResult {
   if (!opening.isZero()) {
     if (state.openTradeCount >= LIMITS.openTradesPerAccount) return cancelled('OPEN_TRADES_ALLOWED_EXCEEDED');
     initialMargin = opening.times(mid).times(quoteFactor).times(rate);
-    if (!hasMarginFor(state, opening, reducedUnits, mid, quoteFactor, rate, initialMargin)) return cancelled('INSUFFICIENT_MARGIN');
+    const perUnitFloat = ((slot.bid + slot.ask) / (2 * slot.scale)) * currencyToHomeFloat(state, quoteCurrency(order.instrument)) * rate.toNumber();
+    if (!hasMarginFor(state, opening, reducedUnits, perUnitFloat, mid, quoteFactor, rate, initialMargin)) return cancelled('INSUFFICIENT_MARGIN');
     const onFill = onFillCancelReason(b, order, isBuy, fillInt, slot, precision);
     if (onFill !== null) return cancelled(onFill);
   }
 
   const sign = isBuy ? 1 : -1;
   const priceStr = formatPriceInt(fillInt, precision);
-  const spreadPerUnit = price.minus(mid).abs().times(quoteFactor);
+  // |fill − mid| from the integer quote: |2·fill − (bid + ask)| / (2·scale)
+  const spreadPerUnit = new Decimal(Math.abs(2 * fillInt - (slot.bid + slot.ask))).dividedBy(2 * slot.scale).times(quoteFactor);
   let pl = ZERO;
   let quotePL = ZERO;
   const closedTrades: TradeReduce[] = [];
@@ -259,21 +262,21 @@ export function fillOrCancel(b: Batch, req: FillRequest): FillResult {
     fullVWAP: priceStr,
     fullPrice,
     reason: req.reason,
-    pl: formatAccountUnits(pl),
+    pl: reductions.length === 0 ? '0.0000' : formatAccountUnits(pl),
     quotePL: formatFixed(quotePL, precision),
     financing: '0.0000',
     baseFinancing: '0.00000000000000',
     commission: '0.0000',
     guaranteedExecutionFee: '0.0000',
     quoteGuaranteedExecutionFee: '0',
-    accountBalance: formatAccountUnits(state.balance.plus(pl)),
+    accountBalance: pl.isZero() ? state.balanceText : formatAccountUnits(state.balance.plus(pl)),
     gainQuoteHomeConversionFactor: quoteFactorStr,
     lossQuoteHomeConversionFactor: quoteFactorStr,
     homeConversionFactors: {
       gainQuoteHome: { factor: quoteFactorStr },
       lossQuoteHome: { factor: quoteFactorStr },
-      gainBaseHome: { factor: formatFactor(baseFactor) },
-      lossBaseHome: { factor: formatFactor(baseFactor) },
+      gainBaseHome: { factor: baseFactorText },
+      lossBaseHome: { factor: baseFactorText },
     },
   });
   if (tradeOpened !== undefined) body['tradeOpened'] = tradeOpened;

@@ -1,5 +1,5 @@
 import { Decimal } from '../domain/decimal.js';
-import { decimalToPriceInt } from '../domain/price.js';
+import { parsePriceInt } from '../domain/price.js';
 import type { OrderTransaction } from '../domain/transactions.js';
 import { Direction, triggerDirection, watchedSource, watchedValue2, type TriggerCondition } from '../matching/fill-rules.js';
 import type { AccountState, OrderRecord, TradeRecord } from './state.js';
@@ -11,7 +11,7 @@ import { instrumentSpec, priceSlot } from './state.js';
  */
 export function priceToInt(state: AccountState, instrument: string, price: string): number {
   const spec = instrumentSpec(state, instrument);
-  const value = decimalToPriceInt(new Decimal(price), spec.displayPrecision);
+  const value = parsePriceInt(price, spec.displayPrecision);
   if (value === null) throw new Error(`price ${price} is off the ${instrument} grid`);
   return value;
 }

@@ -112,6 +112,8 @@ export interface AccountState {
   balance: Decimal;
   /** Float shadow of the balance for the quick margin pre-check. */
   balanceFloat: number;
+  /** The balance as the last transaction printed it, so an unchanged balance is not reformatted. */
+  balanceText: string;
   pl: Decimal;
   resettablePL: Decimal;
   financing: Decimal;
@@ -156,6 +158,7 @@ export function emptyAccountState(id: string, instruments: ReadonlyMap<string, I
     createdTime: '',
     balance: ZERO,
     balanceFloat: 0,
+    balanceText: '0.0000',
     pl: ZERO,
     resettablePL: ZERO,
     financing: ZERO,

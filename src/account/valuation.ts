@@ -63,10 +63,20 @@ export function baseHomeFactor(state: AccountState, instrument: string): Decimal
 }
 
 /** The stricter of the instrument's rate and the account's configured rate. */
+const RATES = new Map<string, Decimal>();
+function rateDecimal(text: string): Decimal {
+  let d = RATES.get(text);
+  if (d === undefined) {
+    d = new Decimal(text);
+    if (RATES.size < 10_000) RATES.set(text, d);
+  }
+  return d;
+}
+
 export function effectiveMarginRate(state: AccountState, spec: InstrumentSpec): Decimal {
-  const instrumentRate = new Decimal(spec.marginRate);
+  const instrumentRate = rateDecimal(spec.marginRate);
   if (state.marginRate === undefined) return instrumentRate;
-  const accountRate = new Decimal(state.marginRate);
+  const accountRate = rateDecimal(state.marginRate);
   return accountRate.greaterThan(instrumentRate) ? accountRate : instrumentRate;
 }
 
@@ -181,7 +191,7 @@ export function tradeMarginUsed(state: AccountState, trade: TradeRecord): Decima
   return trade.currentUnits.abs().times(midDecimal(slot, spec.displayPrecision)).times(factor).times(effectiveMarginRate(state, spec));
 }
 
-function currencyToHomeFloat(state: AccountState, currency: string): number {
+export function currencyToHomeFloat(state: AccountState, currency: string): number {
   const home = state.currency;
   if (currency === home) return 1;
   const direct = knownSlot(state, `${currency}_${home}`);
@@ -214,4 +224,29 @@ export function approxMarginAvailable(state: AccountState): number {
     margin += Math.max(Math.abs(long.unitsFloat), Math.abs(short.unitsFloat)) * mid * factor * rate;
   }
   return state.balanceFloat + unrealized - margin;
+}
+
+/**
+ * The conversion factor as fills print it (8 decimals, "1" for the home currency). A direct pair
+ * is formatted from its integer quote; only an inverse pair needs a Decimal division.
+ */
+export function factorText(state: AccountState, currency: string): string | null {
+  const home = state.currency;
+  if (currency === home) return '1';
+  const direct = knownSlot(state, `${currency}_${home}`);
+  if (direct !== undefined) {
+    const precision = Math.round(Math.log10(direct.scale));
+    if (precision <= 7) {
+      // mid = (bid + ask) / 2 = (bid + ask) × 5 at one more decimal
+      const text = formatMidTimesFive(direct.bid + direct.ask, precision + 1);
+      return text + '0'.repeat(8 - (precision + 1));
+    }
+  }
+  const factor = currencyToHome(state, currency);
+  return factor === null ? null : factor.toFixed(8);
+}
+
+function formatMidTimesFive(sum: number, decimals: number): string {
+  const digits = String(sum * 5).padStart(decimals + 1, '0');
+  return `${digits.slice(0, digits.length - decimals)}.${digits.slice(digits.length - decimals)}`;
 }

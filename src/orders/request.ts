@@ -1,7 +1,7 @@
 import { Decimal, isDecimalString } from '../domain/decimal.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
-import { decimalToPriceInt } from '../domain/price.js';
+import { decimalToPriceInt, parsePriceInt } from '../domain/price.js';
 import { parseDateTime, type Micros } from '../domain/time.js';
 import type {
   ClientExtensions, OrderTransactionType, OrderType, StopLossDetails, TakeProfitDetails, TrailingStopLossDetails,
@@ -110,6 +110,11 @@ type PriceCheck = { ok: true; int: number } | { ok: false; reason: 'INVALID' | '
 
 export function checkPrice(value: unknown, precision: number, allowZero = false): PriceCheck {
   if (!isDecimalString(value)) return { ok: false, reason: 'INVALID' };
+  if (!value.startsWith('-')) {
+    // The common case, without building a Decimal; refusals fall through to say why.
+    const fast = parsePriceInt(value, precision);
+    if (fast !== null && (fast !== 0 || allowZero)) return { ok: true, int: fast };
+  }
   const d = new Decimal(value);
   if (d.isNegative() || (!allowZero && d.isZero())) return { ok: false, reason: 'INVALID' };
   const int = decimalToPriceInt(d, precision);
