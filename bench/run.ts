@@ -1,0 +1,98 @@
+/**
+ * `npm run bench`: every suite in sequence, one table, the project's goals next to the figures,
+ * and bench/.results/latest.json for machines. Prints; never fails on a slow figure.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { endToEnd } from './end-to-end.bench.js';
+import { fills } from './fills.bench.js';
+import { fmtNum, machineInfo, printMachine, printTable, secondsSince, type Row, type SuiteFn } from './lib.js';
+import { memory } from './memory.bench.js';
+import { quietTicks } from './quiet-ticks.bench.js';
+
+const SUITES: ReadonlyArray<readonly [string, SuiteFn]> = [
+  ['quiet-ticks', quietTicks],
+  ['end-to-end', endToEnd],
+  ['fills', fills],
+  ['memory', memory],
+];
+
+/** Quiet ticks/s count as "not falling" down to this share of the 0-order figure (run-to-run noise). */
+const FLAT_TOLERANCE = 0.9;
+
+interface Goal {
+  readonly goal: string;
+  readonly id: string;
+  readonly measured: number | null;
+  readonly unit: string;
+  readonly met: boolean | null;
+}
+
+function goals(rows: readonly Row[]): Goal[] {
+  const value = (id: string): number | null => {
+    const v = rows.find((r) => r.id === id)?.value;
+    return v === undefined || Number.isNaN(v) ? null : v;
+  };
+  const check = (goal: string, id: string, unit: string, ok: (v: number) => boolean): Goal => {
+    const measured = value(id);
+    return { goal, id, measured, unit, met: measured === null ? null : ok(measured) };
+  };
+  return [
+    check('>= 1,000,000 ticks/s end to end on the real ticks', 'e2e.whole', 'ticks/s', (v) => v >= 1_000_000),
+    check(`ticks/s must not fall from 0 to 100,000 resting (Account.onQuote, mean; met at >= ${FLAT_TOLERANCE})`, 'quiet.onQuote.ratio', 'x', (v) => v >= FLAT_TOLERANCE),
+    check(`ticks/s must not fall from 0 to 100,000 resting (Account.onQuote, best pass; met at >= ${FLAT_TOLERANCE})`, 'quiet.onQuote.ratioBest', 'x', (v) => v >= FLAT_TOLERANCE),
+    check(`ticks/s must not fall from 0 to 100,000 resting (engine.pushTick, mean; met at >= ${FLAT_TOLERANCE})`, 'quiet.pushTick.ratio', 'x', (v) => v >= FLAT_TOLERANCE),
+    check('>= 100,000 fills/s: resting LIMITs crossed by one quote', 'fills.cross', 'fills/s', (v) => v >= 100_000),
+    check('>= 100,000 fills/s: resting LIMITs + TP/SL crossed by one quote', 'fills.crossTpSl', 'fills/s', (v) => v >= 100_000),
+    check('>= 100,000 fills/s: MARKET orders back to back', 'fills.market', 'fills/s', (v) => v >= 100_000),
+    check('>= 100,000 fills/s: MARKET orders + TP/SL', 'fills.marketTpSl', 'fills/s', (v) => v >= 100_000),
+    check('<= 1 KB (1,024 B) heap per pending order: account alone', 'memory.account.plain', 'bytes/order', (v) => v <= 1024),
+    check('<= 1 KB (1,024 B) heap per pending order: account alone, clientExtensions', 'memory.account.ext', 'bytes/order', (v) => v <= 1024),
+    check('<= 1 KB (1,024 B) heap per pending order: engine + MemoryJournal', 'memory.total.plain', 'bytes/order', (v) => v <= 1024),
+  ];
+}
+
+function printGoals(list: readonly Goal[]): void {
+  process.stdout.write('\ngoals:\n');
+  for (const g of list) {
+    const verdict = g.met === null ? 'NOT MEASURED' : g.met ? 'met   ' : 'MISSED';
+    const measured = g.measured === null ? 'n/a' : fmtNum(g.measured, g.unit === 'x' ? 2 : 0);
+    process.stdout.write(`  ${verdict}  ${g.goal}: ${measured} ${g.unit}\n`);
+  }
+}
+
+async function main(): Promise<void> {
+  const machine = machineInfo();
+  printMachine(machine);
+  const started = process.hrtime.bigint();
+  const rows: Row[] = [];
+  const durations: Record<string, number> = {};
+  for (const [name, suite] of SUITES) {
+    const t = process.hrtime.bigint();
+    rows.push(...await suite());
+    durations[name] = Math.round(secondsSince(t) * 10) / 10;
+    process.stdout.write(`(${name}: ${durations[name]} s)\n\n`);
+  }
+  const elapsed = secondsSince(started);
+  printTable(rows);
+  const goalList = goals(rows);
+  printGoals(goalList);
+  process.stdout.write(`\nall suites: ${elapsed.toFixed(0)} s\n`);
+
+  const out = path.join(path.dirname(fileURLToPath(import.meta.url)), '.results');
+  mkdirSync(out, { recursive: true });
+  const json = {
+    date: new Date().toISOString(),
+    machine,
+    execArgv: process.execArgv,
+    seconds: { total: Math.round(elapsed * 10) / 10, ...durations },
+    rows: rows.map((r) => ({ ...r, value: Number.isNaN(r.value) ? null : r.value })),
+    goals: goalList,
+  };
+  const file = path.join(out, 'latest.json');
+  writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
+  process.stdout.write(`results: ${path.relative(process.cwd(), file)}\n`);
+}
+
+await main();
