@@ -20,6 +20,12 @@ export interface TrailingEntry {
  */
 export class InstrumentTriggers {
   readonly heaps: TriggerHeap[] = [0, 1, 2, 3, 4, 5].map(() => new TriggerHeap());
+  /**
+   * The top sortKey of each heap (+Infinity when empty), kept beside the heaps so a quote costs six
+   * compares whatever the book holds. It may be stale low after a cancel of the top entry; a quote
+   * that reaches it then drops the dead entries and refreshes it.
+   */
+  private readonly tops = new Float64Array(6).fill(Number.POSITIVE_INFINITY);
   trailing: TrailingEntry[] = [];
   private trailingDead = 0;
 
@@ -30,7 +36,9 @@ export class InstrumentTriggers {
       orderId,
       live: true,
     };
-    (this.heaps[source * 2 + direction] as TriggerHeap).push(entry);
+    const h = source * 2 + direction;
+    (this.heaps[h] as TriggerHeap).push(entry);
+    if (entry.sortKey < (this.tops[h] as number)) this.tops[h] = entry.sortKey;
     return entry;
   }
 
@@ -58,21 +66,18 @@ export class InstrumentTriggers {
    */
   collectCrossed(bid: number, ask: number, out: number[]): void {
     const heaps = this.heaps;
-    for (let h = 0; h < 6; h += 1) {
-      const heap = heaps[h] as TriggerHeap;
-      if (heap.size === 0) continue;
-      // Heap h watches source h >> 1 (bid, ask, mid) in direction h & 1 (LE, GE).
-      const source = h >> 1;
-      const watched2 = source === 0 ? 2 * bid : source === 1 ? 2 * ask : bid + ask;
-      const probe = (h & 1) === 0 ? -watched2 : watched2;
-      let top = heap.peek();
-      while (top !== undefined && top.sortKey <= probe) {
-        heap.pop();
-        top.live = false;
-        out.push(top.orderId);
-        top = heap.peek();
-      }
-    }
+    const tops = this.tops;
+    const bid2 = 2 * bid;
+    const ask2 = 2 * ask;
+    const mid2 = bid + ask;
+    // Heap h watches source h >> 1 (bid, ask, mid) in direction h & 1 (LE: probe is -watched).
+    if ((tops[0] as number) <= -bid2) this.drain(0, -bid2, out);
+    if ((tops[1] as number) <= bid2) this.drain(1, bid2, out);
+    if ((tops[2] as number) <= -ask2) this.drain(2, -ask2, out);
+    if ((tops[3] as number) <= ask2) this.drain(3, ask2, out);
+    if ((tops[4] as number) <= -mid2) this.drain(4, -mid2, out);
+    if ((tops[5] as number) <= mid2) this.drain(5, mid2, out);
+    if (this.trailing.length === 0) return;
     const trailing = this.trailing;
     for (let i = 0; i < trailing.length; i += 1) {
       const t = trailing[i] as TrailingEntry;
@@ -94,6 +99,19 @@ export class InstrumentTriggers {
         }
       }
     }
+  }
+
+  /** Pops the live entries of heap h the probe crosses, dropping dead ones, and refreshes its top. */
+  private drain(h: number, probe: number, out: number[]): void {
+    const heap = this.heaps[h] as TriggerHeap;
+    let top = heap.peek();
+    while (top !== undefined && top.sortKey <= probe) {
+      heap.pop();
+      top.live = false;
+      out.push(top.orderId);
+      top = heap.peek();
+    }
+    this.tops[h] = top === undefined ? Number.POSITIVE_INFINITY : top.sortKey;
   }
 
   /** Live resting entries (for tests, naive scans and memory accounting). */
