@@ -1,0 +1,40 @@
+import type { Account } from '../account/account.js';
+import type { Micros } from '../domain/time.js';
+import type { Engine } from '../engine/engine.js';
+
+/** Which accounts a bearer token may use; `'*'` for every account of the engine. */
+export interface TokenGrant {
+  readonly token: string;
+  readonly accounts: readonly string[] | '*';
+}
+
+export interface ApiOptions {
+  readonly engine: Engine;
+  readonly tokens: readonly TokenGrant[];
+  /** Token for the `/sim` control API; without one the control API is not mounted. */
+  readonly adminToken?: string;
+  /**
+   * Simulated time for a request. By default requests are stamped with the engine's clock (the
+   * latest quote); a live server passes the wall clock in from the shell.
+   */
+  readonly now?: () => Micros;
+  /** Base URL used in Location, Link and page URLs; default: from the request's Host. */
+  readonly baseUrl?: string;
+  /** Transaction and pricing stream heartbeat interval. v20 sends one every 5 s. */
+  readonly heartbeatMs?: number;
+  /** Bytes a stream client may have unsent before it is dropped. */
+  readonly streamBufferMax?: number;
+  readonly bodyLimit?: number;
+}
+
+/** What every route needs: the engine, the clock, and where the account of a request is. */
+export interface ApiContext {
+  readonly engine: Engine;
+  readonly options: ApiOptions;
+  now(): Micros;
+  nextRequestId(): string;
+}
+
+export interface AccountRequestState {
+  account: Account;
+}

@@ -1,0 +1,69 @@
+import { Type, type TSchema } from 'typebox';
+
+/**
+ * Request shapes. A value of the wrong JSON type, an unknown enum or a non-numeric decimal is
+ * malformed input: the schema stops it with v20's 400 "Invalid value specified for '<field>'" and
+ * nothing reaches the account. Well-formed values that break a trading rule (units 0, too much
+ * precision) pass here and become reject transactions in the core.
+ */
+export const DECIMAL_PATTERN = '^[+-]?(\\d+(\\.\\d*)?|\\.\\d+)$';
+export const Decimal = Type.String({ pattern: DECIMAL_PATTERN, maxLength: 64 });
+export const AccountIdPattern = '^\\d{3}-\\d{3}-\\d{1,12}-\\d{3}$';
+export const InstrumentName = Type.String({ pattern: '^[A-Z0-9]{2,10}_[A-Z0-9]{2,10}$' });
+/** Order or trade ID, or '@' + client ID. */
+export const Specifier = Type.String({ minLength: 1, maxLength: 130, pattern: '^([1-9]\\d{0,15}|@.{1,128})$' });
+export const TransactionId = Type.String({ pattern: '^[1-9]\\d{0,15}$' });
+
+function literals(values: readonly string[]): TSchema {
+  return Type.Union(values.map((v) => Type.Literal(v)));
+}
+
+export const TimeInForce = literals(['GTC', 'GTD', 'GFD', 'FOK', 'IOC']);
+export const PositionFill = literals(['DEFAULT', 'OPEN_ONLY', 'REDUCE_FIRST', 'REDUCE_ONLY']);
+export const TriggerCondition = literals(['DEFAULT', 'INVERSE', 'BID', 'ASK', 'MID']);
+export const OrderTypeName = literals(['MARKET', 'LIMIT', 'STOP', 'MARKET_IF_TOUCHED', 'TAKE_PROFIT', 'STOP_LOSS', 'TRAILING_STOP_LOSS']);
+
+export const ClientExtensions = Type.Object({
+  id: Type.Optional(Type.String({ maxLength: 1000 })),
+  tag: Type.Optional(Type.String({ maxLength: 1000 })),
+  comment: Type.Optional(Type.String({ maxLength: 1000 })),
+});
+
+const DateTimeText = Type.String({ minLength: 1, maxLength: 40 });
+
+const OnFillCommon = {
+  timeInForce: Type.Optional(TimeInForce),
+  gtdTime: Type.Optional(DateTimeText),
+  clientExtensions: Type.Optional(ClientExtensions),
+};
+
+export const TakeProfitDetails = Type.Object({ price: Type.Optional(Decimal), ...OnFillCommon });
+export const StopLossDetails = Type.Object({ price: Type.Optional(Decimal), distance: Type.Optional(Decimal), ...OnFillCommon });
+export const TrailingStopLossDetails = Type.Object({ distance: Type.Optional(Decimal), ...OnFillCommon });
+
+export const OrderRequest = Type.Object({
+  type: OrderTypeName,
+  instrument: Type.Optional(InstrumentName),
+  units: Type.Optional(Decimal),
+  price: Type.Optional(Decimal),
+  distance: Type.Optional(Decimal),
+  priceBound: Type.Optional(Decimal),
+  timeInForce: Type.Optional(TimeInForce),
+  gtdTime: Type.Optional(DateTimeText),
+  positionFill: Type.Optional(PositionFill),
+  triggerCondition: Type.Optional(TriggerCondition),
+  tradeID: Type.Optional(TransactionId),
+  clientTradeID: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+  clientExtensions: Type.Optional(ClientExtensions),
+  tradeClientExtensions: Type.Optional(ClientExtensions),
+  takeProfitOnFill: Type.Optional(TakeProfitDetails),
+  stopLossOnFill: Type.Optional(StopLossDetails),
+  trailingStopLossOnFill: Type.Optional(TrailingStopLossDetails),
+});
+
+export const OrderBody = Type.Object({ order: OrderRequest });
+
+export const AccountParams = Type.Object({ accountID: Type.String({ pattern: AccountIdPattern }) });
+
+/** Headers every account-scoped endpoint reads; the values are checked in hooks for v20 wording. */
+export const CountQuery = Type.String({ pattern: '^\\d{1,9}$' });
