@@ -11,6 +11,8 @@ import { accountRoutes } from './routes/accounts.js';
 import { orderRoutes } from './routes/orders.js';
 import { ROUTE_PATTERNS } from './route-patterns.js';
 import { registerExtraRoutes } from './routes/index.js';
+import { createMarketData } from './market.js';
+import { simRoutes } from './sim.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,9 +45,12 @@ export async function buildApp(options: ApiOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   let requestCounter = 0;
+  const market = createMarketData(options.engine);
+  app.addHook('onClose', async () => market.close());
   const context: ApiContext = {
     engine: options.engine,
     options,
+    market,
     now: () => options.now?.() ?? options.engine.now,
     // Deterministic: the n-th request of a server gets the same ID in every run.
     nextRequestId: () => String(70_000_000_000_000_000 + (requestCounter += 1) * 1000),
@@ -86,6 +91,7 @@ export async function buildApp(options: ApiOptions): Promise<App> {
     await v3.register(orderRoutes(context));
     await registerExtraRoutes(v3, context);
   }, { prefix: '/v3' });
+  if (options.adminToken !== undefined) await app.register(simRoutes(context), { prefix: '/sim' });
 
   return app;
 }

@@ -1,6 +1,7 @@
 import type { Account } from '../account/account.js';
 import type { Micros } from '../domain/time.js';
 import type { Engine } from '../engine/engine.js';
+import type { MarketData } from './market.js';
 
 /** Which accounts a bearer token may use; `'*'` for every account of the engine. */
 export interface TokenGrant {
@@ -31,6 +32,7 @@ export interface ApiOptions {
 export interface ApiContext {
   readonly engine: Engine;
   readonly options: ApiOptions;
+  readonly market: MarketData;
   now(): Micros;
   nextRequestId(): string;
 }

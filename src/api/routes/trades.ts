@@ -1,0 +1,7 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ApiContext } from '../context.js';
+
+/** Trades endpoints of the v3 API. */
+export const tradeRoutes = (_context: ApiContext): FastifyPluginAsyncTypebox => async (_app) => {
+  // Routes are added here.
+};
