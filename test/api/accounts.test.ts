@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ACCOUNT, OTHER, harness, type Harness } from './harness.js';
+
+let h: Harness;
+afterEach(async () => h.app.close());
+
+describe('accounts', () => {
+  it('lists the accounts a token may use', async () => {
+    h = await harness();
+    expect((await h.request('GET', '/v3/accounts')).json()).toEqual({ accounts: [{ id: ACCOUNT, tags: [] }, { id: OTHER, tags: [] }] });
+    const limited = await h.app.inject({ method: 'GET', url: '/v3/accounts', headers: { authorization: 'Bearer only-other' } });
+    expect(limited.json()).toEqual({ accounts: [{ id: OTHER, tags: [] }] });
+  });
+
+  it('answers 401, 403, 404 and 400 for tokens and account IDs as v20 does', async () => {
+    h = await harness();
+    const none = await h.app.inject({ method: 'GET', url: `/v3/accounts/${ACCOUNT}` });
+    expect(none.statusCode).toBe(401);
+    expect(none.json()).toEqual({ errorMessage: 'Insufficient authorization to perform request.' });
+    expect((await h.request('GET', `/v3/accounts/${ACCOUNT}`, undefined, { authorization: 'Bearer wrong' })).statusCode).toBe(401);
+    const forbidden = await h.app.inject({ method: 'GET', url: `/v3/accounts/${ACCOUNT}`, headers: { authorization: 'Bearer only-other' } });
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.json()).toEqual({ errorMessage: 'The provided request was forbidden.' });
+    expect((await h.request('GET', '/v3/accounts/101-004-9999999-001')).statusCode).toBe(404);
+    const malformed = await h.request('GET', '/v3/accounts/5271115');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ errorMessage: "Invalid value specified for 'accountID'" });
+  });
+
+  it('returns the full account and the summary with lastTransactionID', async () => {
+    h = await harness();
+    await h.request('POST', `/v3/accounts/${ACCOUNT}/orders`, { order: { type: 'MARKET', instrument: 'EUR_USD', units: '1000' } });
+    const full = (await h.request('GET', `/v3/accounts/${ACCOUNT}`)).json();
+    expect(full['lastTransactionID']).toBe('4');
+    expect(full['account']).toMatchObject({ id: ACCOUNT, currency: 'USD', openTradeCount: 1, lastTransactionID: '4' });
+    expect(full['account']['trades']).toHaveLength(1);
+    expect(full['account']['positions'][0]).toMatchObject({ instrument: 'EUR_USD', long: { units: '1000' } });
+    const summary = (await h.request('GET', `/v3/accounts/${ACCOUNT}/summary`)).json();
+    expect(summary['account']['trades']).toBeUndefined();
+    expect(summary['account']).toMatchObject({ balance: '100000.0000', unrealizedPL: '-0.2000', NAV: '99999.8000' });
+  });
+
+  it('lists instruments, all or some; unknown names are invalid', async () => {
+    h = await harness();
+    const all = (await h.request('GET', `/v3/accounts/${ACCOUNT}/instruments`)).json();
+    expect(all['instruments']).toHaveLength(28);
+    const some = (await h.request('GET', `/v3/accounts/${ACCOUNT}/instruments?instruments=EUR_USD,USD_JPY`)).json();
+    expect(some['instruments'].map((i: { name: string }) => i.name)).toEqual(['EUR_USD', 'USD_JPY']);
+    expect(some['instruments'][1]).toMatchObject({ displayPrecision: 3, pipLocation: -2, marginRate: '0.04', type: 'CURRENCY' });
+    expect((await h.request('GET', `/v3/accounts/${ACCOUNT}/instruments?instruments=EUR_XXX`)).statusCode).toBe(400);
+  });
+
+  it('configures alias and margin rate; a bad rate is a 400 with CLIENT_CONFIGURE_REJECT', async () => {
+    h = await harness();
+    const ok = await h.request('PATCH', `/v3/accounts/${ACCOUNT}/configuration`, { alias: 'main', marginRate: '0.05' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()['clientConfigureTransaction']).toMatchObject({ type: 'CLIENT_CONFIGURE', alias: 'main', marginRate: '0.05' });
+    const bad = await h.request('PATCH', `/v3/accounts/${ACCOUNT}/configuration`, { marginRate: '7' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ clientConfigureRejectTransaction: { rejectReason: 'MARGIN_RATE_INVALID' }, errorCode: 'MARGIN_RATE_INVALID' });
+    expect((await h.request('PATCH', `/v3/accounts/${ACCOUNT}/configuration`, { marginRate: 0.05 })).statusCode).toBe(400);
+  });
+
+  it('reports changes since a transaction; beyond the last one is 416', async () => {
+    h = await harness();
+    await h.request('POST', `/v3/accounts/${ACCOUNT}/orders`, { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '10', price: '1.05000' } });
+    await h.request('POST', `/v3/accounts/${ACCOUNT}/orders`, { order: { type: 'MARKET', instrument: 'EUR_USD', units: '10' } });
+    const r = (await h.request('GET', `/v3/accounts/${ACCOUNT}/changes?sinceTransactionID=2`)).json();
+    expect(r['lastTransactionID']).toBe('5');
+    expect(r['changes']['ordersCreated'].map((o: { id: string }) => o.id)).toEqual(['3']);
+    expect(r['changes']['ordersFilled'].map((o: { id: string }) => o.id)).toEqual(['4']);
+    expect(r['changes']['tradesOpened'].map((t: { id: string }) => t.id)).toEqual(['5']);
+    expect(r['changes']['transactions']).toHaveLength(3);
+    expect(r['state']).toHaveProperty('NAV');
+    expect((await h.request('GET', `/v3/accounts/${ACCOUNT}/changes`)).json()['changes']).toBeUndefined();
+    expect((await h.request('GET', `/v3/accounts/${ACCOUNT}/changes?sinceTransactionID=9`)).statusCode).toBe(416);
+  });
+
+  it('answers 405 on a known path with the wrong method, 404 on an unknown path, CORS preflight with RequestID', async () => {
+    h = await harness();
+    expect((await h.request('DELETE', `/v3/accounts/${ACCOUNT}/summary`)).statusCode).toBe(405);
+    expect((await h.request('GET', '/v3/nothing-here')).statusCode).toBe(404);
+    const pre = await h.app.inject({ method: 'OPTIONS', url: `/v3/accounts/${ACCOUNT}/orders`, headers: { origin: 'http://example.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'Authorization,Content-Type' } });
+    expect(pre.statusCode).toBe(204);
+    expect(pre.headers['access-control-allow-origin']).toBe('*');
+    expect(String(pre.headers['access-control-allow-methods'])).toContain('PATCH');
+    expect(pre.headers['requestid']).toBeDefined();
+  });
+});

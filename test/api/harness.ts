@@ -1,0 +1,44 @@
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp, type App } from '../../src/api/app.js';
+import type { ApiOptions } from '../../src/api/context.js';
+import { createEngine, type Engine } from '../../src/engine/engine.js';
+
+export const ACCOUNT = '101-004-1234567-001';
+export const OTHER = '101-004-1234567-002';
+export const TOKEN = 'test-token';
+export const START = Date.UTC(2024, 0, 2, 12) * 1000;
+
+export interface Harness {
+  engine: Engine;
+  app: App;
+  request(method: InjectOptions['method'], url: string, body?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse & { json(): Record<string, any> }>;
+  quote(instrument: string, bid: number, ask: number): void;
+}
+
+let clock = START;
+
+/** An engine with two USD accounts, EUR/USD and USD/JPY quotes, and the API over it. */
+export async function harness(options: Partial<ApiOptions> = {}): Promise<Harness> {
+  clock = START;
+  const engine = createEngine({ accounts: [{ id: ACCOUNT, currency: 'USD' }, { id: OTHER, currency: 'EUR', hedgingEnabled: true }], start: START });
+  const app = await buildApp({ engine, tokens: [{ token: TOKEN, accounts: '*' }, { token: 'only-other', accounts: [OTHER] }], ...options });
+  const quote = (instrument: string, bid: number, ask: number): void => {
+    clock += 1_000_000;
+    engine.pushTick({ instrument, time: clock, bid, ask });
+  };
+  quote('EUR_USD', 1.1, 1.1002);
+  quote('USD_JPY', 150, 150.02);
+  return {
+    engine,
+    app,
+    quote,
+    request: async (method, url, body, headers = {}) => {
+      const response = await app.inject({
+        method, url,
+        headers: { authorization: `Bearer ${TOKEN}`, ...headers },
+        ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
+      });
+      return response as LightMyRequestResponse & { json(): Record<string, any> };
+    },
+  };
+}
