@@ -3,6 +3,9 @@ import { buildApp, type App } from '../../src/api/app.js';
 import type { ApiOptions } from '../../src/api/context.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are read loosely
+export type JsonBody = Record<string, any>;
+
 export const ACCOUNT = '101-004-1234567-001';
 export const OTHER = '101-004-1234567-002';
 export const TOKEN = 'test-token';
@@ -11,7 +14,7 @@ export const START = Date.UTC(2024, 0, 2, 12) * 1000;
 export interface Harness {
   engine: Engine;
   app: App;
-  request(method: InjectOptions['method'], url: string, body?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse & { json(): Record<string, any> }>;
+  request(method: InjectOptions['method'], url: string, body?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse & { json(): JsonBody }>;
   quote(instrument: string, bid: number, ask: number): void;
 }
 
@@ -38,7 +41,7 @@ export async function harness(options: Partial<ApiOptions> = {}): Promise<Harnes
         headers: { authorization: `Bearer ${TOKEN}`, ...headers },
         ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
       });
-      return response as LightMyRequestResponse & { json(): Record<string, any> };
+      return response as LightMyRequestResponse & { json(): JsonBody };
     },
   };
 }
