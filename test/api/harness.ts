@@ -36,12 +36,10 @@ export async function harness(options: Partial<ApiOptions> = {}): Promise<Harnes
     app,
     quote,
     request: async (method, url, body, headers = {}) => {
-      const response = await app.inject({
-        method, url,
-        headers: { authorization: `Bearer ${TOKEN}`, ...headers },
-        ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
-      });
-      return response as LightMyRequestResponse & { json(): JsonBody };
+      const injected: InjectOptions = { method: method ?? 'GET', url, headers: { authorization: `Bearer ${TOKEN}`, ...headers } };
+      if (body !== undefined) injected.payload = body as Record<string, unknown>;
+      const response: LightMyRequestResponse = await app.inject(injected);
+      return response as unknown as LightMyRequestResponse & { json(): JsonBody };
     },
   };
 }
