@@ -26,7 +26,7 @@ export function decide(command: AccountCommand, state: AccountState, now: Micros
     case 'MODIFY_ORDER_CLIENT_EXTENSIONS': return decideModifyOrderExtensions(b, command.orderSpecifier, command.clientExtensions, command.tradeClientExtensions);
     case 'MODIFY_TRADE_CLIENT_EXTENSIONS': return decideModifyTradeExtensions(b, command.tradeSpecifier, command.clientExtensions);
     case 'CLOSE_TRADE': return decideCloseTrade(b, command.tradeSpecifier, command.units);
-    case 'CLOSE_POSITION': return decideClosePosition(b, command.instrument, command.longUnits, command.shortUnits);
+    case 'CLOSE_POSITION': return decideClosePosition(b, command.instrument, command.longUnits, command.shortUnits, { long: command.longClientExtensions, short: command.shortClientExtensions });
     case 'SET_TRADE_ORDERS': return decideSetTradeOrders(b, command.tradeSpecifier, command);
     case 'CONFIGURE': return decideConfigure(b, command.alias, command.marginRate);
     case 'TRANSFER_FUNDS': return decideTransferFunds(b, command.amount, command.comment);

@@ -58,7 +58,7 @@ export function decideCloseTrade(b: Batch, specifier: string, unitsArg: unknown)
 }
 
 /** Closes one or both sides of a position, oldest trade first (reason POSITION_CLOSEOUT). */
-export function decideClosePosition(b: Batch, instrument: string, longUnits: unknown, shortUnits: unknown): Outcome {
+export function decideClosePosition(b: Batch, instrument: string, longUnits: unknown, shortUnits: unknown, extensions: { long?: unknown; short?: unknown } = {}): Outcome {
   const state = b.state;
   const response: Record<string, Transaction> = {};
   const position = state.positions.get(instrument);
@@ -86,11 +86,19 @@ export function decideClosePosition(b: Batch, instrument: string, longUnits: unk
     if (units.greaterThan(held)) return refuse(s.key, 'CLOSEOUT_POSITION_UNITS_EXCEED_POSITION_SIZE', s.arg);
     plans.push({ key: s.key, units, text: s.arg });
   }
+  const clientExtensions = { long: checkClientExtensions(extensions.long, 'CLIENT_ORDER'), short: checkClientExtensions(extensions.short, 'CLIENT_ORDER') };
+  for (const plan of plans) {
+    const ce = clientExtensions[plan.key];
+    if (!ce.ok) return refuse(plan.key, ce.reason, plan.text);
+    if (ce.value?.id !== undefined && state.clientOrderIds.has(ce.value.id)) return refuse(plan.key, 'CLIENT_ORDER_ID_ALREADY_EXISTS', plan.text);
+  }
   for (const plan of plans) {
     const signed = plan.key === 'long' ? plan.units.negated() : plan.units;
+    const ce = clientExtensions[plan.key];
     const create = b.emit<OrderTransaction>({
       type: 'MARKET_ORDER', instrument, units: formatUnits(signed), timeInForce: 'FOK', positionFill: 'REDUCE_ONLY',
       reason: 'POSITION_CLOSEOUT', [`${plan.key}PositionCloseout`]: { instrument, units: plan.text },
+      ...(ce.ok && ce.value !== undefined ? { clientExtensions: ce.value } : {}),
     } as never);
     response[`${plan.key}OrderCreateTransaction`] = create;
     const order = state.orders.get(Number(create.id)) as OrderRecord;
@@ -141,8 +149,10 @@ export function decideSetTradeOrders(b: Batch, specifier: string, args: { takePr
   const response: Record<string, Transaction> = {};
   const trade = findTrade(state, specifier);
   if (trade === undefined || trade.state !== 'OPEN') {
-    const body = { type: 'TAKE_PROFIT_ORDER_REJECT', tradeID: specifier, reason: 'CLIENT_ORDER', rejectReason: 'TRADE_DOESNT_EXIST' };
-    response['takeProfitOrderRejectTransaction'] = b.emit<OrderTransaction>(body as never);
+    // The reject names the first kind the request asked for.
+    const kind = DEPENDENT_KINDS.find((k) => args[k.arg] !== undefined) ?? DEPENDENT_KINDS[0];
+    const body = { type: `${kind.type}_ORDER_REJECT`, tradeID: specifier, reason: 'CLIENT_ORDER', rejectReason: 'TRADE_DOESNT_EXIST' };
+    response[`${kind.key}OrderRejectTransaction`] = b.emit<OrderTransaction>(body as never);
     return rejected(b, response, 'TRADE_DOESNT_EXIST');
   }
   for (const kind of DEPENDENT_KINDS) {

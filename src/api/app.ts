@@ -77,6 +77,18 @@ export async function buildApp(options: ApiOptions): Promise<App> {
     return request.v20Format === 'UNIX' ? toUnixDatetimes(payload) : payload;
   });
 
+  // Official clients send `Content-Type: application/json` with no body on cancel and close:
+  // an empty body is no body, anything else goes through Fastify's safe JSON parser.
+  const jsonParser = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) {
+      done(null, undefined);
+      return;
+    }
+    jsonParser(request, typeof body === 'string' ? body : body.toString('utf8'), done);
+  });
+
   app.setErrorHandler((error: unknown, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
