@@ -1,4 +1,28 @@
+import type { Subscription } from 'rxjs';
+import type { InstrumentSpec } from '../domain/instruments.js';
+import { formatPriceInt, scaleOf, toPriceInt } from '../domain/price.js';
+import type { Tick } from '../domain/tick.js';
+import { formatDateTime, type DatetimeFormat, type Micros } from '../domain/time.js';
 import type { Engine } from '../engine/engine.js';
+import { STORED_GRANULARITIES, STORED_LENGTH, isStored, type Alignment, type Granularity, type StoredGranularity } from './candles/granularity.js';
+import { alignedCandles, selectCandles, type CandleSelection, type CandleWindow } from './candles/select.js';
+import { CandleSeries, type CandleList } from './candles/series.js';
+
+/** Liquidity shown on every price bucket (one tier, as fills print it). */
+export const SHOWN_LIQUIDITY = 10_000_000;
+
+/** The latest quote of an instrument, on its price grid (integers at displayPrecision). */
+export interface Quote {
+  readonly instrument: string;
+  readonly time: Micros;
+  /** Order in which the market data saw the quote, over all instruments (1, 2, ...). */
+  readonly seq: number;
+  readonly precision: number;
+  readonly bid: number;
+  readonly ask: number;
+  readonly closeoutBid: number;
+  readonly closeoutAsk: number;
+}
 
 /**
  * What the API knows of the market beyond the accounts: the latest quote of every instrument and
@@ -7,8 +31,99 @@ import type { Engine } from '../engine/engine.js';
 export interface MarketData {
   /** Stops listening to the engine. */
   close(): void;
+  /** The latest quote of an instrument, or undefined before its first one. */
+  latest(instrument: string): Quote | undefined;
+  /** The quote a tick makes (unknown instruments: undefined), without recording it. */
+  quoteOf(tick: Tick, seq?: number): Quote | undefined;
+  /**
+   * Candles of an instrument seen so far, picked by v20's from/to/count rules. Granularities up
+   * to H1 are kept tick by tick; H2 to M are folded from H1 at the requested alignment.
+   */
+  candles(instrument: string, granularity: Granularity, alignment: Alignment, window: CandleWindow): CandleSelection;
 }
 
-export function createMarketData(_engine: Engine): MarketData {
-  return { close: () => undefined };
+/** The v20 ClientPrice of a quote, DateTimes in the client's format. */
+export function clientPrice(quote: Quote, format: DatetimeFormat = 'RFC3339'): Record<string, unknown> {
+  const p = quote.precision;
+  return {
+    type: 'PRICE',
+    instrument: quote.instrument,
+    time: formatDateTime(quote.time, format),
+    status: 'tradeable',
+    tradeable: true,
+    bids: [{ price: formatPriceInt(quote.bid, p), liquidity: SHOWN_LIQUIDITY }],
+    asks: [{ price: formatPriceInt(quote.ask, p), liquidity: SHOWN_LIQUIDITY }],
+    closeoutBid: formatPriceInt(quote.closeoutBid, p),
+    closeoutAsk: formatPriceInt(quote.closeoutAsk, p),
+  };
+}
+
+interface InstrumentMarket {
+  readonly spec: InstrumentSpec;
+  readonly scale: number;
+  latest: Quote | undefined;
+  /** One series per stored granularity, in STORED_GRANULARITIES order. */
+  readonly series: readonly CandleSeries[];
+}
+
+function seriesOf(m: InstrumentMarket, g: StoredGranularity): CandleSeries {
+  const series = m.series[STORED_GRANULARITIES.indexOf(g)];
+  if (series === undefined) throw new Error(`no series for ${g}`);
+  return series;
+}
+
+export function createMarketData(engine: Engine): MarketData {
+  const markets = new Map<string, InstrumentMarket>();
+  let seq = 0;
+
+  function marketOf(instrument: string): InstrumentMarket | undefined {
+    let m = markets.get(instrument);
+    if (m === undefined) {
+      const spec = engine.instruments.get(instrument);
+      if (spec === undefined) return undefined;
+      const series = STORED_GRANULARITIES.map((g) => new CandleSeries(STORED_LENGTH[g]));
+      m = { spec, scale: scaleOf(spec.displayPrecision), latest: undefined, series };
+      markets.set(instrument, m);
+    }
+    return m;
+  }
+
+  function quoteIn(m: InstrumentMarket, tick: Tick, n: number): Quote {
+    const bid = toPriceInt(tick.bid, m.scale);
+    const ask = toPriceInt(tick.ask, m.scale);
+    return {
+      instrument: tick.instrument, time: tick.time, seq: n, precision: m.spec.displayPrecision, bid, ask,
+      closeoutBid: tick.closeoutBid === undefined ? bid : toPriceInt(tick.closeoutBid, m.scale),
+      closeoutAsk: tick.closeoutAsk === undefined ? ask : toPriceInt(tick.closeoutAsk, m.scale),
+    };
+  }
+
+  function onTick(tick: Tick): void {
+    const m = marketOf(tick.instrument);
+    if (m === undefined) return; // the accounts ignore it too
+    seq += 1;
+    const quote = quoteIn(m, tick, seq);
+    m.latest = quote;
+    const series = m.series;
+    for (let i = 0; i < series.length; i += 1) (series[i] as CandleSeries).add(tick.time, quote.bid, quote.ask);
+  }
+
+  const subscription: Subscription = engine.prices$.subscribe({ next: onTick });
+
+  return {
+    close: () => subscription.unsubscribe(),
+    latest: (instrument) => markets.get(instrument)?.latest,
+    quoteOf(tick, n = 0) {
+      const m = marketOf(tick.instrument);
+      return m === undefined ? undefined : quoteIn(m, tick, n);
+    },
+    candles(instrument, granularity, alignment, window) {
+      const m = markets.get(instrument);
+      if (m === undefined) return { candles: [], previous: undefined };
+      const list: CandleList = isStored(granularity)
+        ? seriesOf(m, granularity)
+        : alignedCandles(seriesOf(m, 'H1'), granularity, alignment, window.from, window.to);
+      return selectCandles(list, window);
+    },
+  };
 }

@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { formatRfc3339, formatUnix } from '../../src/domain/time.js';
+import { ACCOUNT, OTHER, START, harness, type Harness, type JsonBody } from './harness.js';
+
+const PRICING = `/v3/accounts/${ACCOUNT}/pricing`;
+
+let h: Harness;
+afterEach(async () => h.app.close());
+
+async function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: JsonBody }> {
+  const res = await h.request('GET', url, undefined, headers);
+  return { status: res.statusCode, body: res.json() };
+}
+
+function price(instrument: string, time: number, bid: string, ask: string, closeoutBid = bid, closeoutAsk = ask): JsonBody {
+  return {
+    type: 'PRICE', instrument, time: formatRfc3339(time), status: 'tradeable', tradeable: true,
+    bids: [{ price: bid, liquidity: 10000000 }], asks: [{ price: ask, liquidity: 10000000 }], closeoutBid, closeoutAsk,
+  };
+}
+
+describe('GET pricing', () => {
+  it('returns the latest quote of each instrument asked for, at display precision, and the time', async () => {
+    h = await harness();
+    // The harness quoted EUR_USD at START + 1 s and USD_JPY at START + 2 s.
+    const res = await get(`${PRICING}?instruments=USD_JPY,EUR_USD,GBP_USD`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      prices: [price('USD_JPY', START + 2_000_000, '150.000', '150.020'), price('EUR_USD', START + 1_000_000, '1.10000', '1.10020')],
+      time: formatRfc3339(START + 2_000_000),
+    });
+    // Float noise is rounded onto the grid; closeout prices come from the quote when it has them.
+    h.engine.pushTick({ instrument: 'EUR_USD', time: START + 3_000_000, bid: 1.1000499999999, ask: 1.10025000001, closeoutBid: 1.09995, closeoutAsk: 1.1003 });
+    const next = await get(`${PRICING}?instruments=EUR_USD`);
+    expect(next.body['prices']).toEqual([price('EUR_USD', START + 3_000_000, '1.10005', '1.10025', '1.09995', '1.10030')]);
+  });
+
+  it('with since returns only instruments quoted after it', async () => {
+    h = await harness();
+    const all = `${PRICING}?instruments=EUR_USD,USD_JPY`;
+    const mid = (await get(`${all}&since=${formatRfc3339(START + 1_000_000)}`)).body;
+    expect(mid['prices'].map((p: JsonBody) => p['instrument'])).toEqual(['USD_JPY']);
+    const first = (await get(all)).body;
+    expect((await get(`${all}&since=${first['time']}`)).body['prices']).toEqual([]);
+    h.quote('EUR_USD', 1.2, 1.2002);
+    const after = (await get(`${all}&since=${first['time']}`)).body;
+    expect(after['prices']).toEqual([price('EUR_USD', h.engine.now, '1.20000', '1.20020')]);
+    expect(after['time']).toBe(formatRfc3339(h.engine.now));
+    // UNIX in and out.
+    const unix = (await get(`${all}&since=${formatUnix(START)}`, { 'Accept-Datetime-Format': 'UNIX' })).body;
+    expect(unix['time']).toBe(formatUnix(h.engine.now));
+    expect(unix['prices'].map((p: JsonBody) => p['time'])).toEqual([formatUnix(h.engine.now), formatUnix(START + 2_000_000)]);
+  });
+
+  it('adds home conversions on request', async () => {
+    h = await harness();
+    const usd = (await get(`${PRICING}?instruments=EUR_USD&includeHomeConversions=true`)).body;
+    expect(usd['homeConversions']).toEqual([
+      { currency: 'EUR', accountGain: '1.10010000', accountLoss: '1.10010000', positionValue: '1.10010000' },
+      { currency: 'USD', accountGain: '1', accountLoss: '1', positionValue: '1' },
+      { currency: 'JPY', accountGain: '0.00666622', accountLoss: '0.00666622', positionValue: '0.00666622' },
+    ]);
+    const eur = (await get(`/v3/accounts/${OTHER}/pricing?instruments=EUR_USD&includeHomeConversions=true`)).body;
+    expect(eur['homeConversions'][0]).toEqual({ currency: 'EUR', accountGain: '1', accountLoss: '1', positionValue: '1' });
+    expect((await get(`${PRICING}?instruments=EUR_USD&includeHomeConversions=false`)).body['homeConversions']).toBeUndefined();
+  });
+
+  it('refuses missing or unknown instruments and an unreadable since', async () => {
+    h = await harness();
+    const invalid = (field: string): { status: number; body: JsonBody } => ({ status: 400, body: { errorMessage: `Invalid value specified for '${field}'` } });
+    expect(await get(PRICING)).toEqual(invalid('instruments'));
+    expect(await get(`${PRICING}?instruments=EUR_USD,XAU_XXX`)).toEqual(invalid('instruments'));
+    expect(await get(`${PRICING}?instruments=`)).toEqual(invalid('instruments'));
+    expect(await get(`${PRICING}?instruments=EUR_USD&since=soon`)).toEqual(invalid('since'));
+    expect(await get(`${PRICING}?instruments=EUR_USD&includeHomeConversions=yes`)).toEqual(invalid('includeHomeConversions'));
+    const noToken = await h.app.inject({ method: 'GET', url: `${PRICING}?instruments=EUR_USD` });
+    expect(noToken.statusCode).toBe(401);
+  });
+});
