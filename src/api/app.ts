@@ -45,7 +45,7 @@ export async function buildApp(options: ApiOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   let requestCounter = 0;
-  const market = createMarketData(options.engine);
+  const market = createMarketData(options.engine, options.candlesPerSeriesMax);
   app.addHook('onClose', async () => market.close());
   const context: ApiContext = {
     engine: options.engine,

@@ -25,6 +25,10 @@ export interface ApiOptions {
   readonly heartbeatMs?: number;
   /** Bytes a stream client may have unsent before it is dropped. */
   readonly streamBufferMax?: number;
+  /** Open stream connections at most (v20 allows 20 per account); more get 429. Default 1000. */
+  readonly streamClientsMax?: number;
+  /** Candles kept per instrument and granularity (S5 to H1). Default 20,000. */
+  readonly candlesPerSeriesMax?: number;
   readonly bodyLimit?: number;
 }
 

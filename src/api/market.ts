@@ -72,7 +72,7 @@ function seriesOf(m: InstrumentMarket, g: StoredGranularity): CandleSeries {
   return series;
 }
 
-export function createMarketData(engine: Engine): MarketData {
+export function createMarketData(engine: Engine, candlesPerSeriesMax?: number): MarketData {
   const markets = new Map<string, InstrumentMarket>();
   let seq = 0;
 
@@ -81,7 +81,7 @@ export function createMarketData(engine: Engine): MarketData {
     if (m === undefined) {
       const spec = engine.instruments.get(instrument);
       if (spec === undefined) return undefined;
-      const series = STORED_GRANULARITIES.map((g) => new CandleSeries(STORED_LENGTH[g]));
+      const series = STORED_GRANULARITIES.map((g) => new CandleSeries(STORED_LENGTH[g], candlesPerSeriesMax));
       m = { spec, scale: scaleOf(spec.displayPrecision), latest: undefined, series };
       markets.set(instrument, m);
     }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { emptySide, type PositionRecord } from '../../account/state.js';
 import { isOpenPosition, positionView } from '../../account/views.js';
-import { accountOf, lastTransactionID } from '../app.js';
+import { accountOf, baseUrlOf, lastTransactionID } from '../app.js';
 import type { ApiContext } from '../context.js';
 import { invalidValue } from '../errors.js';
 import { replyWithOutcome } from '../outcome.js';
@@ -58,6 +58,8 @@ export const positionRoutes = (context: ApiContext): FastifyPluginAsyncTypebox =
       longUnits: body.longUnits, shortUnits: body.shortUnits,
       longClientExtensions: body.longClientExtensions, shortClientExtensions: body.shortClientExtensions,
     }, { requestID: request.v20RequestId as string, now: context.now() });
-    return replyWithOutcome(reply, account, outcome, { successStatus: 200, notFoundIs404: true });
+    // v20 lists a Location (the position) on a successful close.
+    const location = `${baseUrlOf(context, request)}/v3/accounts/${account.id}/positions/${instrument}`;
+    return replyWithOutcome(reply, account, outcome, { successStatus: 200, notFoundIs404: true, location });
   });
 };

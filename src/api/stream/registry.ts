@@ -61,7 +61,7 @@ export class StreamRegistry {
   }
 
   get full(): boolean {
-    return this.clients.size >= STREAM_CLIENTS_MAX;
+    return this.clients.size >= (this.context.options.streamClientsMax ?? STREAM_CLIENTS_MAX);
   }
 
   /** Starts a stream response: status, headers, heartbeats. */
