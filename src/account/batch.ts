@@ -1,4 +1,5 @@
 import { formatRfc3339, type Micros } from '../domain/time.js';
+import { jsonString, jsonValue, rememberJson } from '../domain/transaction-json.js';
 import type { Transaction } from '../domain/transactions.js';
 import { evolve } from './evolve.js';
 import type { AccountState } from './state.js';
@@ -15,6 +16,9 @@ export class Batch {
   readonly transactions: Transaction[] = [];
   readonly time: string;
   private batchID: string | undefined;
+  /** `,"accountID":…,"userID":…` and `,"requestID":…,"time":…}`: the header's fixed parts as JSON. */
+  private accountJson: string | undefined;
+  private tailJson: string | undefined;
 
   constructor(
     readonly state: AccountState,
@@ -29,7 +33,12 @@ export class Batch {
     return this.state.lastTransactionID + 1;
   }
 
-  emit<T extends Transaction>(body: Body<T>): T {
+  /**
+   * Stamps, folds in and records a transaction. `json`, when the caller has it, is the body as
+   * JSON.stringify would print it, without the closing brace: the header is appended and the line
+   * kept for the journal (domain/transaction-json.ts).
+   */
+  emit<T extends Transaction>(body: Body<T>, json?: string): T {
     const id = String(this.state.lastTransactionID + 1);
     if (this.batchID === undefined) this.batchID = id;
     // The header goes after the type's own fields, as OANDA's servers print them, and onto the
@@ -43,7 +52,13 @@ export class Batch {
     tx['time'] = this.time;
     const transaction = tx as unknown as T;
     evolve(this.state, transaction);
+    if (json !== undefined) rememberJson(transaction, `${json},"id":"${id}"${this.accountJson ??= `,"accountID":${jsonString(this.state.id)},"userID":${jsonValue(this.state.userID)}`},"batchID":"${this.batchID}"${this.tailJson ??= this.headerTail()}`);
     this.transactions.push(transaction);
     return transaction;
+  }
+
+  private headerTail(): string {
+    const requestID = this.requestID === undefined ? '' : `,"requestID":${jsonValue(this.requestID)}`;
+    return `${requestID},"time":${jsonString(this.time)}}`;
   }
 }

@@ -5,6 +5,7 @@ import type {
   OrderCancelRejectTransaction, OrderClientExtensionsModifyTransaction, OrderTransaction, Transaction,
 } from '../domain/transactions.js';
 import { watchedSource, watchedValue2, type TriggerCondition } from '../matching/fill-rules.js';
+import { jsonMember, jsonString } from '../domain/transaction-json.js';
 import { checkClientExtensions, checkOrderRequest, isOrderType, type OrderRequest } from '../orders/request.js';
 import type { Batch } from './batch.js';
 import type { Outcome } from './commands.js';
@@ -139,7 +140,7 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
     body['replacesOrderID'] = String(replaces.id);
     if (cancellingTransactionID !== undefined) body['cancellingTransactionID'] = cancellingTransactionID;
   }
-  const create = b.emit<OrderTransaction>(body as never);
+  const create = b.emit<OrderTransaction>(body as never, dependent ? undefined : entryLine(body));
   response['orderCreateTransaction'] = create;
   const record = state.orders.get(Number(create.id)) as OrderRecord;
   const cancelKey = replaces === undefined ? 'orderCancelTransaction' : 'replacingOrderCancelTransaction';
@@ -152,6 +153,34 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
     response[cancelKey] = cancelOrder(b, record, 'TIME_IN_FORCE_EXPIRED');
   }
   return accepted(b, response);
+}
+
+/**
+ * The creation of an entry order (MARKET, LIMIT, STOP, MARKET_IF_TOUCHED) as JSON.stringify
+ * prints it, without the closing brace (Batch.emit adds the header). The members in the order
+ * buildEcho (orders/request.ts) and decideCreateOrder put them; every value came from the
+ * request, so each is escaped as JSON would escape it.
+ */
+function entryJson(body: Record<string, unknown>): string {
+  return `{"type":${jsonString(body['type'] as string)}${jsonMember('instrument', body['instrument'])}${jsonMember('units', body['units'])}${jsonMember('price', body['price'])}${jsonMember('priceBound', body['priceBound'])}${jsonMember('timeInForce', body['timeInForce'])}${jsonMember('gtdTime', body['gtdTime'])}${jsonMember('triggerCondition', body['triggerCondition'])}${jsonMember('partialFill', body['partialFill'])}${jsonMember('positionFill', body['positionFill'])}${jsonMember('clientExtensions', body['clientExtensions'])}${detailsJson('takeProfitOnFill', body['takeProfitOnFill'])}${detailsJson('stopLossOnFill', body['stopLossOnFill'])}${detailsJson('trailingStopLossOnFill', body['trailingStopLossOnFill'])}${jsonMember('tradeClientExtensions', body['tradeClientExtensions'])}${jsonMember('initialMarketPrice', body['initialMarketPrice'])}${jsonMember('reason', body['reason'])}${jsonMember('replacesOrderID', body['replacesOrderID'])}${jsonMember('cancellingTransactionID', body['cancellingTransactionID'])}`;
+}
+
+/** entryJson, or nothing when a client object cannot be printed (the journal then meets the error itself). */
+function entryLine(body: Record<string, unknown>): string | undefined {
+  try {
+    return entryJson(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/** On-fill details as echoed (an object of strings and client objects, keys in its own order). */
+function detailsJson(key: string, details: unknown): string {
+  if (details === undefined || details === null || typeof details !== 'object') return jsonMember(key, details);
+  const d = details as Record<string, unknown>;
+  let members = '';
+  for (const k of Object.keys(d)) members += jsonMember(k, d[k]);
+  return `,"${key}":{${members.slice(1)}}`;
 }
 
 function executeMarket(b: Batch, order: OrderRecord): FillResult {

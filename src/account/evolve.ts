@@ -1,4 +1,5 @@
-import { Decimal, ZERO } from '../domain/decimal.js';
+import { Decimal, ZERO, decimalOf } from '../domain/decimal.js';
+import { parseScaled } from '../domain/scaled-int.js';
 import { nextNewYorkFivePm, parseDateTime } from '../domain/time.js';
 import type {
   ClientConfigureTransaction, CreateTransaction, OrderCancelTransaction, OrderClientExtensionsModifyTransaction,
@@ -193,16 +194,19 @@ function evolveFill(state: AccountState, tx: OrderFillTransaction): AccountState
   order.fillingTransactionID = tx.id;
   order.filledTime = tx.time;
   const position = positionOf(state, tx.instrument);
-  const closed = tx.tradesClosed ?? [];
-  for (const reduce of closed) reduceTrade(state, reduce, tx, true);
+  const closed = tx.tradesClosed;
+  if (closed !== undefined) for (const reduce of closed) reduceTrade(state, reduce, tx, true);
   if (tx.tradeReduced !== undefined) reduceTrade(state, tx.tradeReduced, tx, false);
-  if (closed.length > 0) order.tradeClosedIDs = closed.map((r) => r.tradeID);
+  if (closed !== undefined && closed.length > 0) order.tradeClosedIDs = closed.map((r) => r.tradeID);
   if (tx.tradeReduced !== undefined) order.tradeReducedID = tx.tradeReduced.tradeID;
   const opened = tx.tradeOpened;
   if (opened !== undefined) {
     order.tradeOpenedID = opened.tradeID;
-    const units = new Decimal(opened.units);
-    const price = new Decimal(opened.price);
+    const units = decimalOf(opened.units);
+    const price = decimalOf(opened.price);
+    const unitsInt = parseScaled(opened.units, 0) ?? Number.NaN;
+    // Number(text) of a whole number is that number: no second parse.
+    const unitsFloat = Number.isNaN(unitsInt) ? Number(opened.units) : unitsInt;
     const trade: TradeRecord = {
       id: Number(opened.tradeID),
       instrument: tx.instrument,
@@ -212,6 +216,7 @@ function evolveFill(state: AccountState, tx: OrderFillTransaction): AccountState
       initialUnits: units,
       initialMarginRequired: opened.initialMarginRequired,
       currentUnits: units,
+      unitsInt,
       realizedPL: ZERO,
       financing: ZERO,
       state: 'OPEN',
@@ -228,10 +233,10 @@ function evolveFill(state: AccountState, tx: OrderFillTransaction): AccountState
     state.openTradeCount += 1;
     if (trade.clientExtensions?.id !== undefined) state.clientTradeIds.set(trade.clientExtensions.id, trade.id);
     const side = units.isPositive() ? position.long : position.short;
-    side.units = side.units.plus(units);
-    side.cost = side.cost.plus(units.times(price));
-    side.unitsFloat += Number(opened.units);
-    side.costFloat += Number(opened.units) * Number(opened.price);
+    side.units = addTo(side.units, units);
+    side.cost = addTo(side.cost, units.times(price));
+    side.unitsFloat += unitsFloat;
+    side.costFloat += unitsFloat * Number(opened.price);
     side.tradeIds.push(trade.id);
   }
   if (tx.pl !== '0.0000') {
@@ -251,20 +256,22 @@ function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTran
   if (trade === undefined || trade.state !== 'OPEN') throw new Error(`fill ${tx.id} reduces trade ${reduce.tradeID} that is not open`);
   const position = positionOf(state, trade.instrument);
   const side = trade.currentUnits.isPositive() ? position.long : position.short;
-  const units = new Decimal(reduce.units); // signed like the fill: opposite to the trade
-  const realized = new Decimal(reduce.realizedPL);
-  const closePrice = new Decimal(reduce.price);
+  const units = decimalOf(reduce.units); // signed like the fill: opposite to the trade
+  const realized = decimalOf(reduce.realizedPL);
+  const closePrice = decimalOf(reduce.price);
   trade.currentUnits = trade.currentUnits.plus(units);
-  trade.realizedPL = trade.realizedPL.plus(realized);
+  const reducedInt = parseScaled(reduce.units, 0);
+  const unitsInt = trade.unitsInt + (reducedInt ?? Number.NaN);
+  trade.unitsInt = Number.isSafeInteger(unitsInt) ? unitsInt : Number.NaN;
+  const size = units.abs();
+  // A sum starting from zero is the amount itself: the same value without the Decimal addition.
+  trade.realizedPL = addTo(trade.realizedPL, realized);
   trade.closingTransactionIDs.push(tx.id);
-  trade.closedUnits = trade.closedUnits.plus(units.abs());
-  trade.closedValue = trade.closedValue.plus(units.abs().times(closePrice));
-  side.units = side.units.plus(units);
-  side.cost = side.cost.plus(units.times(trade.priceDecimal));
-  side.unitsFloat += Number(reduce.units);
-  side.costFloat += Number(reduce.units) * Number(trade.price);
-  side.pl = side.pl.plus(realized);
-  side.resettablePL = side.resettablePL.plus(realized);
+  trade.closedUnits = addTo(trade.closedUnits, size);
+  trade.closedValue = addTo(trade.closedValue, size.times(closePrice));
+  side.pl = addTo(side.pl, realized);
+  side.resettablePL = addTo(side.resettablePL, realized);
+  let emptied = false;
   if (closes) {
     if (!trade.currentUnits.isZero()) throw new Error(`fill ${tx.id} closes trade ${trade.id} but leaves ${trade.currentUnits.toString()}`);
     trade.state = 'CLOSED';
@@ -274,13 +281,27 @@ function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTran
     if (at >= 0) side.tradeIds.splice(at, 1);
     const clientId = trade.clientExtensions?.id;
     if (clientId !== undefined && state.clientTradeIds.get(clientId) === trade.id) state.clientTradeIds.delete(clientId);
-    if (side.tradeIds.length === 0) {
-      side.units = ZERO;
-      side.cost = ZERO;
-      side.unitsFloat = 0;
-      side.costFloat = 0;
-    }
+    emptied = side.tradeIds.length === 0;
   }
+  if (emptied) {
+    // The side's last trade closed: nothing is held, whatever the sums would say.
+    side.units = ZERO;
+    side.cost = ZERO;
+    side.unitsFloat = 0;
+    side.costFloat = 0;
+  } else {
+    side.units = side.units.plus(units);
+    side.cost = side.cost.plus(units.times(trade.priceDecimal));
+    // Number(text) of a whole number is that number: no second parse.
+    const unitsFloat = reducedInt === null ? Number(reduce.units) : reducedInt;
+    side.unitsFloat += unitsFloat;
+    side.costFloat += unitsFloat * Number(trade.price);
+  }
+}
+
+/** sum + amount, where a sum still at zero simply becomes the amount (Decimals are immutable). */
+function addTo(sum: Decimal, amount: Decimal): Decimal {
+  return sum.isZero() ? amount : sum.plus(amount);
 }
 
 export type { OrderTransaction };

@@ -77,7 +77,17 @@ export function isDependentType(type: string): boolean {
 }
 
 export function orderTypeOf(tx: OrderTransaction): OrderRecord['type'] {
-  const t = tx.type.endsWith('_REJECT') ? tx.type.slice(0, -'_REJECT'.length) : tx.type;
+  // The literals themselves (not slices of tx.type): later compares and lookups are by identity.
+  switch (tx.type) {
+    case 'MARKET_ORDER': case 'MARKET_ORDER_REJECT': return 'MARKET';
+    case 'LIMIT_ORDER': case 'LIMIT_ORDER_REJECT': return 'LIMIT';
+    case 'STOP_ORDER': case 'STOP_ORDER_REJECT': return 'STOP';
+    case 'MARKET_IF_TOUCHED_ORDER': case 'MARKET_IF_TOUCHED_ORDER_REJECT': return 'MARKET_IF_TOUCHED';
+    case 'TAKE_PROFIT_ORDER': case 'TAKE_PROFIT_ORDER_REJECT': return 'TAKE_PROFIT';
+    case 'STOP_LOSS_ORDER': case 'STOP_LOSS_ORDER_REJECT': return 'STOP_LOSS';
+    case 'TRAILING_STOP_LOSS_ORDER': case 'TRAILING_STOP_LOSS_ORDER_REJECT': return 'TRAILING_STOP_LOSS';
+  }
+  const t = (tx.type as string).endsWith('_REJECT') ? (tx.type as string).slice(0, -'_REJECT'.length) : tx.type;
   return t.slice(0, -'_ORDER'.length) as OrderRecord['type'];
 }
 

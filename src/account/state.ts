@@ -57,6 +57,8 @@ export interface TradeRecord {
   readonly initialUnits: Decimal;
   readonly initialMarginRequired: string;
   currentUnits: Decimal;
+  /** currentUnits as a safe whole number; NaN when fractional or too large (fills then use decimal.js). */
+  unitsInt: number;
   realizedPL: Decimal;
   financing: Decimal;
   state: 'OPEN' | 'CLOSED';

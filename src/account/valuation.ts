@@ -37,13 +37,13 @@ function knownSlot(state: AccountState, instrument: string): PriceSlot | undefin
 export function currencyToHome(state: AccountState, currency: string): Decimal | null {
   const home = state.currency;
   if (currency === home) return ONE;
-  const direct = `${currency}_${home}`;
+  const direct = pairName(currency, home);
   const directSpec = state.instruments.get(direct);
   if (directSpec !== undefined) {
     const slot = knownSlot(state, direct);
     if (slot !== undefined) return midDecimal(slot, directSpec.displayPrecision);
   }
-  const inverse = `${home}_${currency}`;
+  const inverse = pairName(home, currency);
   const inverseSpec = state.instruments.get(inverse);
   if (inverseSpec !== undefined) {
     const slot = knownSlot(state, inverse);
@@ -71,6 +71,19 @@ function rateDecimal(text: string): Decimal {
     if (RATES.size < 10_000) RATES.set(text, d);
   }
   return d;
+}
+
+const RATE_FLOATS = new Map<string, number>();
+
+/** Number(text) of a margin rate, parsed once. */
+function rateFloat(text: string): number {
+  let f = RATE_FLOATS.get(text);
+  if (f === undefined) {
+    f = Number(text);
+    if (RATE_FLOATS.size >= 10_000) RATE_FLOATS.clear();
+    RATE_FLOATS.set(text, f);
+  }
+  return f;
 }
 
 export function effectiveMarginRate(state: AccountState, spec: InstrumentSpec): Decimal {
@@ -191,12 +204,31 @@ export function tradeMarginUsed(state: AccountState, trade: TradeRecord): Decima
   return trade.currentUnits.abs().times(midDecimal(slot, spec.displayPrecision)).times(factor).times(effectiveMarginRate(state, spec));
 }
 
+/** BASE_QUOTE, built once per pair of currencies. */
+const PAIR_NAMES = new Map<string, Map<string, string>>();
+
+function pairName(base: string, quote: string): string {
+  let byQuote = PAIR_NAMES.get(base);
+  if (byQuote === undefined) {
+    if (PAIR_NAMES.size >= 1024) PAIR_NAMES.clear();
+    byQuote = new Map();
+    PAIR_NAMES.set(base, byQuote);
+  }
+  let name = byQuote.get(quote);
+  if (name === undefined) {
+    name = `${base}_${quote}`;
+    if (byQuote.size >= 1024) byQuote.clear();
+    byQuote.set(quote, name);
+  }
+  return name;
+}
+
 export function currencyToHomeFloat(state: AccountState, currency: string): number {
   const home = state.currency;
   if (currency === home) return 1;
-  const direct = knownSlot(state, `${currency}_${home}`);
+  const direct = knownSlot(state, pairName(currency, home));
   if (direct !== undefined) return (direct.bid + direct.ask) / (2 * direct.scale);
-  const inverse = knownSlot(state, `${home}_${currency}`);
+  const inverse = knownSlot(state, pairName(home, currency));
   if (inverse !== undefined) return (2 * inverse.scale) / (inverse.bid + inverse.ask);
   return Number.NaN;
 }
@@ -215,12 +247,12 @@ export function approxMarginAvailable(state: AccountState): number {
     const slot = knownSlot(state, position.instrument);
     const spec = state.instruments.get(position.instrument);
     if (slot === undefined || spec === undefined) return Number.NaN;
-    const factor = currencyToHomeFloat(state, position.instrument.slice(position.instrument.indexOf('_') + 1));
+    const factor = currencyToHomeFloat(state, quoteCurrency(position.instrument));
     const bid = slot.bid / slot.scale;
     const ask = slot.ask / slot.scale;
     const mid = (slot.bid + slot.ask) / (2 * slot.scale);
     unrealized += (long.unitsFloat * bid - long.costFloat + (short.unitsFloat * ask - short.costFloat)) * factor;
-    const rate = Math.max(Number(spec.marginRate), state.marginRate === undefined ? 0 : Number(state.marginRate));
+    const rate = Math.max(rateFloat(spec.marginRate), state.marginRate === undefined ? 0 : rateFloat(state.marginRate));
     margin += Math.max(Math.abs(long.unitsFloat), Math.abs(short.unitsFloat)) * mid * factor * rate;
   }
   return state.balanceFloat + unrealized - margin;
@@ -230,16 +262,22 @@ export function approxMarginAvailable(state: AccountState): number {
  * The conversion factor as fills print it (8 decimals, "1" for the home currency). A direct pair
  * is formatted from its integer quote; only an inverse pair needs a Decimal division.
  */
+let lastFactor: { slot: PriceSlot; sum: number; text: string } | undefined;
+
 export function factorText(state: AccountState, currency: string): string | null {
   const home = state.currency;
   if (currency === home) return '1';
-  const direct = knownSlot(state, `${currency}_${home}`);
+  const direct = knownSlot(state, pairName(currency, home));
   if (direct !== undefined) {
+    const sum = direct.bid + direct.ask;
+    // Fills in a row convert at the same quote: keep the last text.
+    if (lastFactor !== undefined && lastFactor.slot === direct && lastFactor.sum === sum) return lastFactor.text;
     const precision = Math.round(Math.log10(direct.scale));
     if (precision <= 7) {
       // mid = (bid + ask) / 2 = (bid + ask) × 5 at one more decimal
-      const text = formatMidTimesFive(direct.bid + direct.ask, precision + 1);
-      return text + '0'.repeat(8 - (precision + 1));
+      const text = formatMidTimesFive(sum, precision + 1) + '0'.repeat(8 - (precision + 1));
+      lastFactor = { slot: direct, sum, text };
+      return text;
     }
   }
   const factor = currencyToHome(state, currency);

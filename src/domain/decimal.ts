@@ -47,3 +47,21 @@ export function formatFixed(value: Decimal, decimals: number): string {
 export function formatUnits(value: Decimal): string {
   return value.isZero() ? '0' : value.toFixed();
 }
+
+/** Distinct strings decimalOf keeps before it starts over (a bound, not a tuning knob). */
+const PARSED_CACHE_MAX = 4096;
+const PARSED = new Map<string, Decimal>();
+
+/**
+ * The Decimal of a wire string, shared between callers: Decimals are immutable, and the same unit
+ * counts and prices recur on every fill. The caller has checked that `text` is a decimal string.
+ */
+export function decimalOf(text: string): Decimal {
+  let d = PARSED.get(text);
+  if (d === undefined) {
+    d = new Decimal(text);
+    if (PARSED.size >= PARSED_CACHE_MAX) PARSED.clear();
+    PARSED.set(text, d);
+  }
+  return d;
+}

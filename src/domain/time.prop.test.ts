@@ -73,6 +73,34 @@ describe('format/parse round trips', () => {
   });
 });
 
+describe('formatRfc3339 with its per-second cache', () => {
+  /** The plain formula, without any cache. */
+  const reference = (t: number): string => {
+    const ms = Math.floor(t / 1000);
+    return `${new Date(ms).toISOString().slice(0, 23)}${String(t - ms * 1000).padStart(3, '0')}000Z`;
+  };
+
+  it('prints what the plain formula prints, in any order of calls (same second, next day, back in time)', () => {
+    const base = fc.integer({ min: YEAR_1700, max: YEAR_2200 });
+    fc.assert(fc.property(base, fc.array(fc.oneof(fc.integer({ min: -3_000_000, max: 3_000_000 }), fc.integer({ min: -3 * MICROS_PER_DAY, max: 3 * MICROS_PER_DAY })), { maxLength: 20 }), (t0, steps) => {
+      for (const t of [t0, ...steps.map((d) => t0 + d)]) expect(formatRfc3339(t)).toBe(reference(t));
+    }), { numRuns: 2000 });
+  });
+
+  it('years before 0000 keep the plain formula (six-digit years)', () => {
+    const t = Date.UTC(-1, 0, 1) * 1000 + 1; // -000001-01-01T00:00:00.000001Z
+    expect(formatRfc3339(t)).toBe(reference(t));
+    expect(formatRfc3339(t + 1_000_123)).toBe(reference(t + 1_000_123));
+    expect(formatRfc3339(0)).toBe(reference(0));
+  });
+
+  it('crosses midnight, month and year ends', () => {
+    for (const t of [Date.UTC(2023, 11, 31, 23, 59, 59, 999) * 1000 + 999, Date.UTC(2024, 0, 1) * 1000, Date.UTC(2024, 1, 29, 23, 59, 59) * 1000, Date.UTC(2024, 2, 1) * 1000 + 1, -1, -MICROS_PER_DAY - 1]) {
+      expect(formatRfc3339(t)).toBe(reference(t));
+    }
+  });
+});
+
 describe('parsing details', () => {
   it('digits past the microsecond are truncated, never rounded', () => {
     fc.assert(

@@ -17,6 +17,13 @@ function pad(value: number, width: number): string {
 
 let lastFormatted: Micros = Number.NaN;
 let lastText = '';
+/** The UTC day of the last uncached format, and its text up to the time ("2016-10-24T"). */
+let lastDay = Number.NaN;
+let lastDayText = '';
+/** "00" .. "99" and "000" .. "999". */
+const TWO_DIGITS: readonly string[] = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
+const THREE_DIGITS: readonly string[] = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+const SECONDS_PER_DAY = 86_400;
 
 /** `2016-10-24T21:48:18.593753000Z`: nine fractional digits, as v20 prints them. */
 export function formatRfc3339(t: Micros): string {
@@ -30,8 +37,20 @@ export function formatRfc3339(t: Micros): string {
 function formatRfc3339Uncached(t: Micros): string {
   const ms = Math.floor(t / 1000);
   const micros = t - ms * 1000;
-  const iso = new Date(ms).toISOString(); // yyyy-mm-ddThh:mm:ss.sssZ, computed from the argument
-  return `${iso.slice(0, 23)}${pad(micros, 3)}000Z`;
+  const second = Math.floor(ms / 1000);
+  const day = Math.floor(second / SECONDS_PER_DAY);
+  if (day !== lastDay) {
+    const iso = new Date(day * SECONDS_PER_DAY * 1000).toISOString(); // yyyy-mm-ddT00:00:00.000Z, computed from the argument
+    // Years outside 0000..9999 print with six digits and a sign: no shortcut for those.
+    if (iso.length !== 24) return `${new Date(ms).toISOString().slice(0, 23)}${pad(micros, 3)}000Z`;
+    lastDayText = iso.slice(0, 11);
+    lastDay = day;
+  }
+  const inDay = second - day * SECONDS_PER_DAY;
+  const hour = Math.floor(inDay / 3600);
+  const minute = Math.floor((inDay - hour * 3600) / 60);
+  const sec = inDay - hour * 3600 - minute * 60;
+  return `${lastDayText}${TWO_DIGITS[hour] as string}:${TWO_DIGITS[minute] as string}:${TWO_DIGITS[sec] as string}.${THREE_DIGITS[ms - second * 1000] as string}${THREE_DIGITS[micros] as string}000Z`;
 }
 
 /** `1491201560.000000000`: seconds since epoch with nine decimals. */

@@ -1,3 +1,4 @@
+import { transactionJson } from '../domain/transaction-json.js';
 import type { Transaction } from '../domain/transactions.js';
 
 /**
@@ -11,9 +12,9 @@ export interface Journal {
   accountIds(): string[];
 }
 
-/** One transaction per line, as the journal and the transaction stream write it. */
+/** One transaction per line, as the journal and the transaction stream write it: JSON.stringify(tx), byte for byte. */
 export function serializeTransaction(tx: Transaction): string {
-  return JSON.stringify(tx);
+  return transactionJson(tx);
 }
 
 /** Keeps each account's log as serialized lines: the same bytes a file journal would hold. */
