@@ -35,6 +35,9 @@ const CLIENT_REQUEST_ID_RE = /^[\x21-\x7e]{1,128}$/;
  * schemas and wire mapping only: every trading decision is the engine's.
  */
 export async function buildApp(options: ApiOptions): Promise<App> {
+  let requestCounter = 0;
+  // Deterministic: the n-th request of a server gets the same ID in every run.
+  const nextRequestId = (): string => String(70_000_000_000_000_000 + (requestCounter += 1) * 1000);
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -42,9 +45,16 @@ export async function buildApp(options: ApiOptions): Promise<App> {
     genReqId: () => '',
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Errors the router raises before any route (bad percent-encoding, over-long parameters) get
+    // a v20 body too.
+    frameworkErrors: (error, _request, reply) => {
+      const tooLong = (error as { code?: string }).code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const r = reply as unknown as FastifyReply;
+      void r.header('RequestID', nextRequestId());
+      void r.code(tooLong ? 414 : 400).send({ errorMessage: tooLong ? 'A path parameter is too long' : 'The request URL is not valid' });
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  let requestCounter = 0;
   const market = createMarketData(options.engine, options.candlesPerSeriesMax);
   app.addHook('onClose', async () => market.close());
   const context: ApiContext = {
@@ -52,8 +62,7 @@ export async function buildApp(options: ApiOptions): Promise<App> {
     options,
     market,
     now: () => options.now?.() ?? options.engine.now,
-    // Deterministic: the n-th request of a server gets the same ID in every run.
-    nextRequestId: () => String(70_000_000_000_000_000 + (requestCounter += 1) * 1000),
+    nextRequestId,
   };
 
   // Before CORS, whose preflight answers early: every response carries a RequestID.
@@ -70,6 +79,8 @@ export async function buildApp(options: ApiOptions): Promise<App> {
     methods: ['PUT', 'PATCH', 'POST', 'GET', 'OPTIONS', 'DELETE'],
     allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Datetime-Format', 'OANDA-Agent', 'ClientRequestID'],
     exposedHeaders: ['RequestID', 'Location', 'Link'],
+    // An OPTIONS request that is not a CORS preflight still gets an empty 204, not a text error.
+    strictPreflight: false,
   });
 
 

@@ -23,6 +23,7 @@ export const PositionFill = literals(['DEFAULT', 'OPEN_ONLY', 'REDUCE_FIRST', 'R
 export const TriggerCondition = literals(['DEFAULT', 'INVERSE', 'BID', 'ASK', 'MID']);
 export const OrderTypeName = literals(['MARKET', 'LIMIT', 'STOP', 'MARKET_IF_TOUCHED', 'TAKE_PROFIT', 'STOP_LOSS', 'TRAILING_STOP_LOSS']);
 
+/** v20's three fields; other keys are ignored (the core keeps only these three). */
 export const ClientExtensions = Type.Object({
   id: Type.Optional(Type.String({ maxLength: 1000 })),
   tag: Type.Optional(Type.String({ maxLength: 1000 })),

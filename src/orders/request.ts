@@ -1,8 +1,9 @@
-import { Decimal, isDecimalString } from '../domain/decimal.js';
+import { Decimal, decimalOf, isDecimalString } from '../domain/decimal.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
 import { decimalToPriceInt, parsePriceInt } from '../domain/price.js';
-import { parseDateTime, type Micros } from '../domain/time.js';
+import { parseScaled } from '../domain/scaled-int.js';
+import { formatRfc3339, parseDateTime, type Micros } from '../domain/time.js';
 import type {
   ClientExtensions, OrderTransactionType, OrderType, StopLossDetails, TakeProfitDetails, TrailingStopLossDetails,
 } from '../domain/transactions.js';
@@ -80,6 +81,19 @@ export function transactionTypeOf(type: OrderType): OrderTransactionType {
   return `${type}_ORDER`;
 }
 
+const WHOLE_LIMITS = new Map<string, number | null>();
+
+/** An instrument's unit limit as a safe whole number (null when it has a fraction), parsed once. */
+function wholeLimit(text: string): number | null {
+  let n = WHOLE_LIMITS.get(text);
+  if (n === undefined) {
+    n = parseScaled(text, 0);
+    if (WHOLE_LIMITS.size >= 1024) WHOLE_LIMITS.clear();
+    WHOLE_LIMITS.set(text, n);
+  }
+  return n;
+}
+
 function isStr(value: unknown): value is string {
   return typeof value === 'string';
 }
@@ -132,10 +146,33 @@ function checkGtd(timeInForce: string, gtdTime: unknown, now: Micros): { ok: tru
   return { ok: true, gtd: t };
 }
 
+/**
+ * A DateTime as transactions carry it: RFC3339 UTC with nine digits, whatever format or offset the
+ * client sent (the response converts it back for UNIX clients). Unreadable text is echoed as is.
+ */
+function normalizeDateTime(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const t = parseDateTime(value);
+  return t === null ? value : formatRfc3339(t);
+}
+
+/**
+ * Client extensions as echoed in transactions: only v20's three fields, whatever else the client
+ * sent (an unknown key would otherwise be stored, echoed and journaled). A non-object is echoed as
+ * is so the reject shows what was refused.
+ */
+export function echoExtensions(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const v = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of ['id', 'tag', 'comment']) if (v[key] !== undefined) out[key] = v[key];
+  return out;
+}
+
 /** Copies the keys of an on-fill detail object in v20 order, with the GTC default. */
 function echoDetails(value: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of keys) if (value[k] !== undefined) out[k] = value[k];
+  for (const k of keys) if (value[k] !== undefined) out[k] = k === 'clientExtensions' ? echoExtensions(value[k]) : k === 'gtdTime' ? normalizeDateTime(value[k]) : value[k];
   if (out['timeInForce'] === undefined) out['timeInForce'] = 'GTC';
   return out;
 }
@@ -150,7 +187,7 @@ function buildEcho(type: OrderType, r: OrderRequest, tif: unknown, positionFill:
     if (type !== 'MARKET') put('price', r.price);
     if (type !== 'LIMIT') put('priceBound', r.priceBound);
     put('timeInForce', tif);
-    put('gtdTime', r.gtdTime);
+    put('gtdTime', normalizeDateTime(r.gtdTime));
     if (type !== 'MARKET') {
       put('triggerCondition', trigger);
       e['partialFill'] = 'DEFAULT';
@@ -162,10 +199,10 @@ function buildEcho(type: OrderType, r: OrderRequest, tif: unknown, positionFill:
     if (type !== 'TRAILING_STOP_LOSS') put('price', r.price);
     put('distance', r.distance);
     put('timeInForce', tif);
-    put('gtdTime', r.gtdTime);
+    put('gtdTime', normalizeDateTime(r.gtdTime));
     put('triggerCondition', trigger);
   }
-  put('clientExtensions', r.clientExtensions);
+  put('clientExtensions', echoExtensions(r.clientExtensions));
   if (entry) {
     if (r.takeProfitOnFill !== undefined && r.takeProfitOnFill !== null && typeof r.takeProfitOnFill === 'object') {
       e['takeProfitOnFill'] = echoDetails(r.takeProfitOnFill as Record<string, unknown>, ['price', 'timeInForce', 'gtdTime', 'clientExtensions']);
@@ -176,7 +213,7 @@ function buildEcho(type: OrderType, r: OrderRequest, tif: unknown, positionFill:
     if (r.trailingStopLossOnFill !== undefined && r.trailingStopLossOnFill !== null && typeof r.trailingStopLossOnFill === 'object') {
       e['trailingStopLossOnFill'] = echoDetails(r.trailingStopLossOnFill as Record<string, unknown>, ['distance', 'timeInForce', 'gtdTime', 'clientExtensions']);
     }
-    put('tradeClientExtensions', r.tradeClientExtensions);
+    put('tradeClientExtensions', echoExtensions(r.tradeClientExtensions));
   }
   return e;
 }
@@ -207,11 +244,23 @@ export function checkOrderRequest(type: OrderType, r: OrderRequest, instruments:
     instrument = r.instrument;
     if (r.units === undefined) return reject('UNITS_MISSING');
     if (!isDecimalString(r.units)) return reject('UNITS_INVALID');
-    units = new Decimal(r.units);
+    // Shared Decimals: the same unit counts and instrument limits come back on every order.
+    units = decimalOf(r.units);
     if (units.isZero()) return reject('UNITS_INVALID');
     if (units.decimalPlaces() > spec.tradeUnitsPrecision) return reject('UNITS_PRECISION_EXCEEDED');
-    if (units.abs().greaterThan(spec.maximumOrderUnits)) return reject('UNITS_LIMIT_EXCEEDED');
-    if (units.abs().lessThan(spec.minimumTradeSize)) return reject('UNITS_MINIMUM_NOT_MET');
+    const whole = parseScaled(r.units, 0);
+    const max = wholeLimit(spec.maximumOrderUnits);
+    const min = wholeLimit(spec.minimumTradeSize);
+    if (whole !== null && max !== null && min !== null) {
+      // Whole units against whole limits: the same comparisons on exact integers.
+      const size = Math.abs(whole);
+      if (size > max) return reject('UNITS_LIMIT_EXCEEDED');
+      if (size < min) return reject('UNITS_MINIMUM_NOT_MET');
+    } else {
+      const size = units.abs();
+      if (size.greaterThan(decimalOf(spec.maximumOrderUnits))) return reject('UNITS_LIMIT_EXCEEDED');
+      if (size.lessThan(decimalOf(spec.minimumTradeSize))) return reject('UNITS_MINIMUM_NOT_MET');
+    }
   } else {
     instrument = tradeInstrument;
     spec = tradeInstrument === undefined ? undefined : instruments.get(tradeInstrument);
@@ -275,10 +324,10 @@ export function checkOrderRequest(type: OrderType, r: OrderRequest, instruments:
     const tsl = checkTrailingDetails(r.trailingStopLossOnFill, spec, precision, now);
     if (!tsl.ok) return reject(tsl.reason);
     trailingStopLossOnFill = tsl.value;
-    const onFillIds = [takeProfitOnFill, stopLossOnFill, trailingStopLossOnFill]
-      .map((d) => d?.clientExtensions?.id)
-      .filter((id): id is string => id !== undefined);
-    if (new Set(onFillIds).size !== onFillIds.length) return reject('ORDERS_ON_FILL_DUPLICATE_CLIENT_ORDER_IDS');
+    const tpId = takeProfitOnFill?.clientExtensions?.id;
+    const slId = stopLossOnFill?.clientExtensions?.id;
+    const tslId = trailingStopLossOnFill?.clientExtensions?.id;
+    if ((tpId !== undefined && (tpId === slId || tpId === tslId)) || (slId !== undefined && slId === tslId)) return reject('ORDERS_ON_FILL_DUPLICATE_CLIENT_ORDER_IDS');
   }
   return {
     ok: true,
