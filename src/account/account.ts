@@ -54,19 +54,21 @@ export class Account {
 
   /** A new account: CREATE, the opening deposit and the alias, stamped at `now`. */
   static open(config: AccountConfig, instruments: ReadonlyMap<string, InstrumentSpec>, now: Micros, sink?: TransactionSink): Account {
+    // Check the whole config before the first transaction, so a refused config leaves no journal.
+    const balance = config.balance ?? '100000';
+    if (!isDecimalString(balance) || new Decimal(balance).isNegative()) throw new Error(`account ${config.id}: balance must be a non-negative decimal string`);
+    if (config.marginRate !== undefined) {
+      const rate = config.marginRate;
+      if (!isDecimalString(rate) || !new Decimal(rate).greaterThan(0) || new Decimal(rate).greaterThan(1)) throw new Error(`account ${config.id}: marginRate ${rate} is invalid`);
+    }
     const account = new Account(Account.initialState(config, instruments));
     if (sink !== undefined) account.sink = sink;
     account.clock = now;
     account.nextRollover = nextNewYorkFivePm(now);
     account.record(decideCreateAccount(new Batch(account.state, now, undefined), config.currency).transactions);
-    const balance = config.balance ?? '100000';
-    if (!isDecimalString(balance) || new Decimal(balance).isNegative()) throw new Error(`account ${config.id}: balance must be a non-negative decimal string`);
     if (!new Decimal(balance).isZero()) account.execute({ type: 'TRANSFER_FUNDS', amount: balance }, now);
     if (config.alias !== undefined) account.execute({ type: 'CONFIGURE', alias: config.alias }, now);
-    if (config.marginRate !== undefined) {
-      const outcome = account.execute({ type: 'CONFIGURE', marginRate: config.marginRate }, now);
-      if (outcome.reject !== undefined) throw new Error(`account ${config.id}: marginRate ${config.marginRate} is invalid`);
-    }
+    if (config.marginRate !== undefined) account.execute({ type: 'CONFIGURE', marginRate: config.marginRate }, now);
     return account;
   }
 

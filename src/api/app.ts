@@ -9,7 +9,7 @@ import { ApiError, FORBIDDEN, METHOD_NOT_ALLOWED, NOT_FOUND, NO_ACCOUNT, UNAUTHO
 import { parseDatetimeFormat } from './datetime.js';
 import { accountRoutes } from './routes/accounts.js';
 import { orderRoutes } from './routes/orders.js';
-import { ROUTE_PATTERNS } from './route-patterns.js';
+import { ROUTE_PATTERNS, SIM_ROUTE_PATTERNS } from './route-patterns.js';
 import { registerExtraRoutes } from './routes/index.js';
 import { createMarketData } from './market.js';
 import { simRoutes } from './sim.js';
@@ -37,7 +37,8 @@ const CLIENT_REQUEST_ID_RE = /^[\x21-\x7e]{1,128}$/;
 export async function buildApp(options: ApiOptions): Promise<App> {
   let requestCounter = 0;
   // Deterministic: the n-th request of a server gets the same ID in every run.
-  const nextRequestId = (): string => String(70_000_000_000_000_000 + (requestCounter += 1) * 1000);
+  const requestIdBase = options.requestIdBase ?? 70_000_000_000_000_000n;
+  const nextRequestId = (): string => String(requestIdBase + BigInt((requestCounter += 1) * 1000));
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -103,7 +104,7 @@ export async function buildApp(options: ApiOptions): Promise<App> {
   app.setErrorHandler((error: unknown, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const known = ROUTE_PATTERNS.some((p) => p.test(path));
+    const known = ROUTE_PATTERNS.some((p) => p.test(path)) || (options.adminToken !== undefined && SIM_ROUTE_PATTERNS.some((p) => p.test(path)));
     const e = known ? METHOD_NOT_ALLOWED() : NOT_FOUND();
     void reply.code(e.statusCode).send(e.body);
   });

@@ -30,6 +30,11 @@ export interface ApiOptions {
   /** Candles kept per instrument and granularity (S5 to H1). Default 20,000. */
   readonly candlesPerSeriesMax?: number;
   readonly bodyLimit?: number;
+  /**
+   * Where RequestIDs start counting. A restarted server passes one above the highest requestID
+   * in its journal so IDs never repeat; the default makes a fresh server's IDs the same every run.
+   */
+  readonly requestIdBase?: bigint;
 }
 
 /** What every route needs: the engine, the clock, and where the account of a request is. */

@@ -10,3 +10,8 @@ export const ROUTE_PATTERNS: readonly RegExp[] = [
   `${A}/transactions`, `${A}/transactions/[^/]+`, `${A}/transactions/idrange`, `${A}/transactions/sinceid`, `${A}/transactions/stream`,
   `${A}/pricing`, `${A}/pricing/stream`, `${A}/candles/latest`, `${A}/instruments/[^/]+/candles`, '/v3/instruments/[^/]+/candles',
 ].map((p) => new RegExp(`^${p}/?$`));
+
+/** The control API's paths, known only when it is mounted (with an admin token). */
+export const SIM_ROUTE_PATTERNS: readonly RegExp[] = [
+  '/sim/ticks', '/sim/clock', '/sim/clock/advance', '/sim/accounts', '/sim/accounts/[^/]+/(?:reset|deposit)', '/sim/journal/[^/]+',
+].map((p) => new RegExp(`^${p}/?$`));

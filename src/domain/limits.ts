@@ -12,4 +12,5 @@ export const LIMITS = {
   transactionsPageMax: 1000,
   transactionsPageDefault: 100,
   sinceIdMax: 1000,
+  ticksPerPush: 10_000,
 } as const;

@@ -92,6 +92,8 @@ class SimEngine implements Engine {
     if (existing.length > 0) {
       account = Account.replay(config, this.instruments, existing);
       account.setSink(sink);
+      // The clock never runs behind an account's own history.
+      if (account.now > this.clock) this.clock = account.now;
     } else {
       account = Account.open(config, this.instruments, this.clock, sink);
     }
