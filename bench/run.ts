@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { backtest } from './backtest.bench.js';
 import { endToEnd } from './end-to-end.bench.js';
 import { fills } from './fills.bench.js';
 import { fmtNum, machineInfo, printMachine, printTable, secondsSince, type Row, type SuiteFn } from './lib.js';
@@ -16,6 +17,7 @@ const SUITES: ReadonlyArray<readonly [string, SuiteFn]> = [
   ['end-to-end', endToEnd],
   ['fills', fills],
   ['memory', memory],
+  ['backtest', backtest],
 ];
 
 /** Quiet ticks/s count as "not falling" down to this share of the 0-order figure (run-to-run noise). */
@@ -52,6 +54,8 @@ function goals(rows: readonly Row[]): Goal[] {
     check('<= 1 KB (1,024 B) heap per pending order: account alone', 'memory.account.plain', 'bytes/order', (v) => v <= 1024),
     check('<= 1 KB (1,024 B) heap per pending order: account alone, clientExtensions', 'memory.account.ext', 'bytes/order', (v) => v <= 1024),
     check('<= 1 KB (1,024 B) heap per pending order: engine + MemoryJournal', 'memory.total.plain', 'bytes/order', (v) => v <= 1024),
+    check('>= 1,000,000 ticks/s backtest, ma-crossover on the real ticks', 'backtest.ma.run', 'ticks/s', (v) => v >= 1_000_000),
+    check('>= 1,000,000 ticks/s backtest, grid on the real ticks', 'backtest.grid.run', 'ticks/s', (v) => v >= 1_000_000),
   ];
 }
 

@@ -26,3 +26,4 @@ export { LIMITS } from './domain/limits.js';
 export type { OrderRequest } from './orders/request.js';
 export { orderMachine, type OrderState } from './orders/lifecycle.js';
 export * from './engine/feeds/index.js';
+export * from './backtest/index.js';

@@ -1,0 +1,184 @@
+import { Decimal } from '../domain/decimal.js';
+import { formatRfc3339, MICROS_PER_SECOND, type Micros } from '../domain/time.js';
+import type { Transaction } from '../domain/transactions.js';
+import type { EquityCurve } from './equity.js';
+import { dailyReturns, drawdownStats, exposure, sharpeRatio, sortinoRatio, tradeStats, type MonthlyReturn } from './metrics.js';
+import type { TradeRow } from './trades.js';
+import type { V20AccountSummary } from './v20.js';
+
+/**
+ * The statistics of one run, flat so that sweeps can rank by any of them. Money is in the account
+ * currency (rounded to 4 decimals), fractions are fractions (0.05 = 5 %, rounded to 6 decimals),
+ * durations are seconds of simulated time. Null where a figure is undefined (no losing trade for
+ * the profit factor, fewer than two days for Sharpe).
+ */
+export interface Metrics {
+  readonly startTime: string;
+  readonly endTime: string;
+  readonly ticks: number;
+  readonly initialBalance: number;
+  readonly finalBalance: number;
+  /** Balance plus unrealized P/L at the end (v20 NAV). */
+  readonly finalNAV: number;
+  /** finalNAV - initialBalance. */
+  readonly netPL: number;
+  /** netPL / initialBalance. */
+  readonly return: number;
+  readonly realizedPL: number;
+  readonly unrealizedPL: number;
+  readonly maxDrawdown: number;
+  readonly maxDrawdownAmount: number;
+  readonly maxDrawdownPeakTime: string | null;
+  readonly maxDrawdownTroughTime: string | null;
+  readonly maxDrawdownRecoveryTime: string | null;
+  readonly maxDrawdownDurationSeconds: number;
+  readonly longestDrawdownSeconds: number;
+  readonly tradingDays: number;
+  readonly sharpe: number | null;
+  readonly sortino: number | null;
+  readonly trades: number;
+  readonly closedTrades: number;
+  readonly openTrades: number;
+  readonly longTrades: number;
+  readonly shortTrades: number;
+  readonly winners: number;
+  readonly losers: number;
+  readonly winRate: number | null;
+  readonly profitFactor: number | null;
+  readonly grossProfit: number;
+  readonly grossLoss: number;
+  readonly averageWin: number | null;
+  readonly averageLoss: number | null;
+  readonly largestWin: number | null;
+  readonly largestLoss: number | null;
+  readonly expectancy: number | null;
+  readonly averageTradeSeconds: number | null;
+  readonly exposure: number;
+  /** Σ financing (DAILY_FINANCING and financing settled on fills), negative when paid. */
+  readonly financing: number;
+  /** Σ halfSpreadCost of the fills: what crossing the spread cost. */
+  readonly spreadCost: number;
+  readonly transactions: number;
+  readonly fills: number;
+  readonly rejects: number;
+}
+
+/** Every metric name, in report order (the columns of sweep.csv). */
+export const METRIC_NAMES = [
+  'startTime', 'endTime', 'ticks', 'initialBalance', 'finalBalance', 'finalNAV', 'netPL', 'return', 'realizedPL', 'unrealizedPL',
+  'maxDrawdown', 'maxDrawdownAmount', 'maxDrawdownPeakTime', 'maxDrawdownTroughTime', 'maxDrawdownRecoveryTime',
+  'maxDrawdownDurationSeconds', 'longestDrawdownSeconds', 'tradingDays', 'sharpe', 'sortino', 'trades', 'closedTrades', 'openTrades',
+  'longTrades', 'shortTrades', 'winners', 'losers', 'winRate', 'profitFactor', 'grossProfit', 'grossLoss', 'averageWin', 'averageLoss',
+  'largestWin', 'largestLoss', 'expectancy', 'averageTradeSeconds', 'exposure', 'financing', 'spreadCost', 'transactions', 'fills', 'rejects',
+] as const satisfies readonly (keyof Metrics)[];
+
+export interface MetricsInput {
+  readonly ticks: number;
+  readonly firstTickTime: Micros;
+  readonly lastTickTime: Micros;
+  readonly initialBalance: string;
+  readonly equity: EquityCurve;
+  readonly trades: readonly TradeRow[];
+  readonly summary: V20AccountSummary;
+  readonly transactions: readonly Transaction[];
+  readonly spreadCost: number;
+  readonly financing: number;
+}
+
+/** Rounds for the report; -0 becomes 0 so that the text never shows "-0". */
+export function round(value: number, decimals: number): number {
+  const r = Number(value.toFixed(decimals));
+  return r === 0 ? 0 : r;
+}
+
+function roundOrNull(value: number | null, decimals: number): number | null {
+  return value === null || !Number.isFinite(value) ? null : round(value, decimals);
+}
+
+const MONEY = 4;
+const RATIO = 6;
+
+export function computeMetrics(input: MetricsInput): Metrics {
+  const { equity, trades, summary } = input;
+  const initial = new Decimal(input.initialBalance);
+  const startEquity = equity.nav[0] ?? initial.toNumber();
+  const dd = drawdownStats(equity.time, equity.nav);
+  const daily = dailyReturns(equity.time, equity.nav, startEquity).map((d) => d.return);
+  const closed = trades.filter((t) => t.state === 'CLOSED');
+  const stats = tradeStats(closed.map((t) => Number(t.realizedPL)));
+  const intervals = trades.map((t) => [t.openTime, t.closeTime ?? input.lastTickTime] as const);
+  let durations = 0;
+  for (const t of closed) durations += (t.closeTime as Micros) - t.openTime;
+  const netPL = new Decimal(summary.NAV).minus(initial);
+  let fills = 0, rejects = 0;
+  for (const tx of input.transactions) {
+    if (tx.type === 'ORDER_FILL') fills += 1;
+    else if (tx.type.endsWith('_REJECT')) rejects += 1;
+  }
+  const time = (t: Micros | null): string | null => (t === null ? null : formatRfc3339(t));
+  return {
+    startTime: formatRfc3339(input.firstTickTime),
+    endTime: formatRfc3339(input.lastTickTime),
+    ticks: input.ticks,
+    initialBalance: round(initial.toNumber(), MONEY),
+    finalBalance: round(Number(summary.balance), MONEY),
+    finalNAV: round(Number(summary.NAV), MONEY),
+    netPL: round(netPL.toNumber(), MONEY),
+    return: initial.isZero() ? 0 : round(netPL.dividedBy(initial).toNumber(), RATIO),
+    realizedPL: round(Number(summary.pl), MONEY),
+    unrealizedPL: round(Number(summary.unrealizedPL), MONEY),
+    maxDrawdown: round(dd.maxDrawdown, RATIO),
+    maxDrawdownAmount: round(dd.maxDrawdownAmount, MONEY),
+    maxDrawdownPeakTime: time(dd.peakTime),
+    maxDrawdownTroughTime: time(dd.troughTime),
+    maxDrawdownRecoveryTime: time(dd.recoveryTime),
+    maxDrawdownDurationSeconds: round(dd.durationMicros / MICROS_PER_SECOND, 3),
+    longestDrawdownSeconds: round(dd.longestMicros / MICROS_PER_SECOND, 3),
+    tradingDays: daily.length,
+    sharpe: roundOrNull(sharpeRatio(daily), RATIO),
+    sortino: roundOrNull(sortinoRatio(daily), RATIO),
+    trades: trades.length,
+    closedTrades: closed.length,
+    openTrades: trades.length - closed.length,
+    longTrades: trades.filter((t) => t.direction === 'LONG').length,
+    shortTrades: trades.filter((t) => t.direction === 'SHORT').length,
+    winners: stats.winners,
+    losers: stats.losers,
+    winRate: roundOrNull(stats.winRate, RATIO),
+    profitFactor: roundOrNull(stats.profitFactor, RATIO),
+    grossProfit: round(stats.grossProfit, MONEY),
+    grossLoss: round(stats.grossLoss, MONEY),
+    averageWin: roundOrNull(stats.averageWin, MONEY),
+    averageLoss: roundOrNull(stats.averageLoss, MONEY),
+    largestWin: roundOrNull(stats.largestWin, MONEY),
+    largestLoss: roundOrNull(stats.largestLoss, MONEY),
+    expectancy: roundOrNull(stats.expectancy, MONEY),
+    averageTradeSeconds: closed.length === 0 ? null : round(durations / closed.length / MICROS_PER_SECOND, 3),
+    exposure: round(exposure(intervals, input.firstTickTime, input.lastTickTime), RATIO),
+    financing: round(input.financing, MONEY),
+    spreadCost: round(input.spreadCost, MONEY),
+    transactions: input.transactions.length,
+    fills,
+    rejects,
+  };
+}
+
+/** report.json: what was run, the metrics, and the monthly returns. No generation time: same run, same bytes. */
+export interface ReportJson {
+  readonly report: 'v20sim backtest';
+  readonly version: 1;
+  readonly run: {
+    readonly strategy: string;
+    readonly strategyFile: { readonly file: string; readonly sha256: string } | null;
+    readonly params: Readonly<Record<string, string | number | boolean>>;
+    readonly configDigest: string;
+    readonly ticks: ReadonlyArray<{ readonly file: string; readonly sha256: string }>;
+    readonly instruments: Readonly<Record<string, number>>;
+    readonly accountID: string;
+    readonly accountCurrency: string;
+    readonly initialBalance: string;
+    readonly equityIntervalSeconds: number;
+  };
+  readonly metrics: Metrics;
+  readonly monthlyReturns: readonly MonthlyReturn[];
+}

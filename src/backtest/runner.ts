@@ -1,0 +1,316 @@
+import { createHash } from 'node:crypto';
+import type { Account } from '../account/account.js';
+import { accountSummaryView } from '../account/views.js';
+import { Decimal, ZERO, isDecimalString } from '../domain/decimal.js';
+import type { InstrumentOverride } from '../domain/instruments.js';
+import type { Tick } from '../domain/tick.js';
+import { MICROS_PER_MINUTE, type Micros } from '../domain/time.js';
+import type { Transaction } from '../domain/transactions.js';
+import { createEngine } from '../engine/engine.js';
+import { serializeTransaction, type Journal } from '../journal/journal.js';
+import { EngineStrategyContext } from './context.js';
+import { EquityRecorder, POINT_END, POINT_FILL, POINT_INTERVAL, POINT_START, type EquityCurve, type PriceSeries } from './equity.js';
+import { computeMetrics, type Metrics } from './report.js';
+import { resolveParams } from './params.js';
+import type { Strategy, StrategyContext, StrategyDefinition, StrategyParams } from './strategy.js';
+import { tradeRows, type TradeRow } from './trades.js';
+import type { V20AccountSummary } from './v20.js';
+
+export const DEFAULT_ACCOUNT_ID = '101-004-1000001-001';
+export const DEFAULT_BALANCE = '100000';
+export const DEFAULT_EQUITY_INTERVAL: Micros = MICROS_PER_MINUTE;
+/** Most transactions one delivery round may hand to onTransaction (a strategy answering its own transactions forever). */
+export const TRANSACTIONS_PER_DELIVERY_MAX = 1_000_000;
+const DEFAULT_PROGRESS_EVERY = 1 << 16;
+
+export interface BacktestAccountOptions {
+  /** A v20 account ID (default 101-004-1000001-001). */
+  readonly id?: string;
+  /** Home currency (default USD). */
+  readonly currency?: string;
+  /** Opening deposit, a decimal string (default 100000). */
+  readonly balance?: string;
+  readonly hedgingEnabled?: boolean;
+  readonly marginRate?: string;
+}
+
+/** A tick file the run read, recorded in the report (DESIGN: a run records its data digest). */
+export interface TickSourceInfo {
+  readonly file: string;
+  readonly sha256: string;
+}
+
+export interface BacktestOptions<P extends StrategyParams = StrategyParams> {
+  readonly strategy: StrategyDefinition<P>;
+  /** Values that replace the definition's defaults (each of the default's type). */
+  readonly params?: Readonly<Record<string, unknown>>;
+  /** Quotes in time order (several files: mergeByTime). Iterated once. */
+  readonly ticks: Iterable<Tick>;
+  readonly account?: BacktestAccountOptions;
+  readonly instruments?: readonly InstrumentOverride[];
+  /** Simulated time between mark-to-market points (default one minute); points are also taken at every fill. */
+  readonly equityIntervalMicros?: Micros;
+  /** Called every `progressEvery` ticks with the count so far and the simulated time. */
+  readonly onProgress?: (ticks: number, time: Micros) => void;
+  /** A power of two (default 65,536). */
+  readonly progressEvery?: number;
+  /** Recorded in the report only. */
+  readonly sources?: readonly TickSourceInfo[];
+  /** The strategy module's file name and digest, recorded in the report only. */
+  readonly strategySource?: TickSourceInfo;
+}
+
+export interface BacktestResult {
+  readonly strategy: string;
+  readonly params: Readonly<Record<string, string | number | boolean>>;
+  readonly accountID: string;
+  readonly currency: string;
+  readonly initialBalance: string;
+  readonly equityIntervalMicros: Micros;
+  readonly sources: readonly TickSourceInfo[];
+  readonly strategySource: TickSourceInfo | undefined;
+  /** SHA-256 of the run's configuration: strategy name, parameters, account, equity interval, instrument overrides. */
+  readonly configDigest: string;
+  readonly ticks: number;
+  readonly firstTickTime: Micros;
+  readonly lastTickTime: Micros;
+  /** Ticks per instrument, by instrument name. */
+  readonly instruments: ReadonlyArray<readonly [string, number]>;
+  /** The account's transaction log, and the same serialized one per line (serializeTransaction). */
+  readonly transactions: readonly Transaction[];
+  readonly transactionLines: readonly string[];
+  readonly equity: EquityCurve;
+  readonly prices: ReadonlyMap<string, PriceSeries>;
+  readonly trades: readonly TradeRow[];
+  /** The AccountSummary after onEnd. */
+  readonly summary: V20AccountSummary;
+  readonly strategyLog: readonly string[];
+  readonly metrics: Metrics;
+}
+
+/** The engine's journal port, keeping the serialized log and queueing new transactions for the strategy. */
+class RecordingJournal implements Journal {
+  readonly lines: string[] = [];
+  readonly pending: Transaction[] = [];
+  private readonly ids: string[] = [];
+
+  append(accountId: string, transactions: readonly Transaction[]): void {
+    if (!this.ids.includes(accountId)) this.ids.push(accountId);
+    for (const tx of transactions) {
+      this.lines.push(serializeTransaction(tx));
+      this.pending.push(tx);
+    }
+  }
+
+  read(): Transaction[] {
+    return [];
+  }
+
+  accountIds(): string[] {
+    return [...this.ids];
+  }
+}
+
+export class StrategyError extends Error {
+  override readonly name = 'StrategyError';
+}
+
+function checkSync(result: unknown, strategy: string, hook: Hook): void {
+  if (typeof result === 'object' && result !== null && typeof (result as { then?: unknown }).then === 'function') {
+    throw new StrategyError(`strategy ${strategy}: ${hook} returned a Promise; hooks must be synchronous (the account answers in process)`);
+  }
+}
+
+function wrapError(error: unknown, strategy: string, hook: Hook, time: string): Error {
+  if (error instanceof StrategyError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new StrategyError(`strategy ${strategy} failed in ${hook} at ${time}: ${message}`, { cause: error });
+}
+
+/**
+ * Runs a strategy over ticks in one account, synchronously and deterministically: the same
+ * definition, parameters, options and ticks give the same transactions, equity and metrics in any
+ * process. The account is opened at the first tick's time.
+ */
+export function runBacktest<P extends StrategyParams>(options: BacktestOptions<P>): BacktestResult {
+  const definition = options.strategy;
+  const params = resolveParams(definition, options.params ?? {});
+  const interval = options.equityIntervalMicros ?? DEFAULT_EQUITY_INTERVAL;
+  if (!Number.isSafeInteger(interval) || interval <= 0) throw new Error(`equity interval must be a positive whole number of microseconds, got ${interval}`);
+  const progressEvery = options.progressEvery ?? DEFAULT_PROGRESS_EVERY;
+  if (!Number.isSafeInteger(progressEvery) || progressEvery <= 0 || (progressEvery & (progressEvery - 1)) !== 0) throw new Error('progressEvery must be a power of two');
+  const progressMask = progressEvery - 1;
+  const accountID = options.account?.id ?? DEFAULT_ACCOUNT_ID;
+  const currency = options.account?.currency ?? 'USD';
+  const balance = options.account?.balance ?? DEFAULT_BALANCE;
+  if (!isDecimalString(balance) || new Decimal(balance).isNegative()) throw new Error(`balance must be a non-negative decimal, got ${JSON.stringify(balance)}`);
+
+  const iterator = options.ticks[Symbol.iterator]();
+  let step: IteratorResult<Tick>;
+  try {
+    step = iterator.next();
+  } catch (error) {
+    iterator.return?.();
+    throw error;
+  }
+  if (step.done === true) throw new Error('the tick source holds no ticks');
+
+  try {
+    return run(options, { definition, params, interval, progressMask, accountID, currency, balance }, iterator, step);
+  } catch (error) {
+    iterator.return?.();
+    throw error;
+  }
+}
+
+type Hook = 'create' | 'onStart' | 'onTick' | 'onTransaction' | 'onEnd';
+
+/** runBacktest's options, checked. */
+interface RunSetup<P extends StrategyParams> {
+  readonly definition: StrategyDefinition<P>;
+  readonly params: P;
+  readonly interval: Micros;
+  readonly progressMask: number;
+  readonly accountID: string;
+  readonly currency: string;
+  readonly balance: string;
+}
+
+/** The run itself, from the first tick (already read); the caller closes the tick source on an error. */
+function run<P extends StrategyParams>(options: BacktestOptions<P>, setup: RunSetup<P>, iterator: Iterator<Tick>, firstStep: IteratorYieldResult<Tick>): BacktestResult {
+  const { definition, params, interval, progressMask, accountID, currency, balance } = setup;
+  const first = firstStep.value;
+  let step: IteratorResult<Tick> = firstStep;
+  const journal = new RecordingJournal();
+  const engine = createEngine({
+    accounts: [{
+      id: accountID, currency, balance,
+      ...(options.account?.hedgingEnabled === undefined ? {} : { hedgingEnabled: options.account.hedgingEnabled }),
+      ...(options.account?.marginRate === undefined ? {} : { marginRate: options.account.marginRate }),
+    }],
+    ...(options.instruments === undefined ? {} : { instruments: options.instruments }),
+    start: first.time,
+    journal,
+    seed: 0,
+  });
+  const account = engine.account(accountID) as Account;
+  const recorder = new EquityRecorder(account.state);
+  const ctx = new EngineStrategyContext<P>(engine, accountID, params);
+  let hooks: Strategy<P>;
+  try {
+    hooks = definition.create(params);
+  } catch (error) {
+    throw wrapError(error, definition.name, 'create', ctx.time);
+  }
+  if (typeof hooks !== 'object' || hooks === null) throw new StrategyError(`strategy ${definition.name}: create(params) must return an object of hooks`);
+  const onTick = hooks.onTick;
+  const onTransaction = hooks.onTransaction;
+  const name = definition.name;
+  const context = ctx as StrategyContext<P>;
+
+  const call = (hook: Hook, fn: () => unknown): void => {
+    let result: unknown;
+    try {
+      result = fn();
+    } catch (error) {
+      throw wrapError(error, name, hook, ctx.time);
+    }
+    checkSync(result, name, hook);
+  };
+
+  const pending = journal.pending;
+  const deliver = (): void => {
+    let fills = false;
+    let i = 0;
+    while (i < pending.length) {
+      const tx = pending[i] as Transaction;
+      i += 1;
+      if (tx.type === 'ORDER_FILL') fills = true;
+      if (onTransaction !== undefined) {
+        if (i > TRANSACTIONS_PER_DELIVERY_MAX) throw new StrategyError(`strategy ${name}: more than ${TRANSACTIONS_PER_DELIVERY_MAX} transactions in one delivery round; does onTransaction answer its own transactions forever?`);
+        call('onTransaction', () => onTransaction.call(hooks, tx, context));
+      }
+    }
+    pending.length = 0;
+    recorder.invalidate();
+    if (fills) recorder.record(engine.now, POINT_FILL);
+  };
+
+  const perInstrument = new Map<string, number>();
+  let lastInstrument = '';
+  let lastInstrumentCount = 0;
+  let count = 0;
+  let last = first;
+  recorder.record(first.time, POINT_START);
+  if (hooks.onStart !== undefined) call('onStart', () => hooks.onStart?.call(hooks, context));
+  deliver();
+  let nextPoint = first.time - (first.time % interval) + interval;
+  while (step.done !== true) {
+    const tick = step.value;
+    if (tick.time >= nextPoint) {
+      // The interval of the previous tick has ended: mark it at its end. Intervals without a
+      // tick (a weekend) get no point, so the curve holds no days on which nothing traded.
+      recorder.record(nextPoint, POINT_INTERVAL);
+      nextPoint = tick.time - (tick.time % interval) + interval;
+    }
+    engine.pushTick(tick);
+    if (pending.length !== 0) deliver();
+    if (onTick !== undefined) {
+      try {
+        const result: unknown = onTick.call(hooks, tick, context);
+        if (result !== undefined) checkSync(result, name, 'onTick');
+      } catch (error) {
+        throw wrapError(error, name, 'onTick', ctx.time);
+      }
+      if (pending.length !== 0) deliver();
+    }
+    if (tick.instrument !== lastInstrument) {
+      if (lastInstrumentCount > 0) perInstrument.set(lastInstrument, (perInstrument.get(lastInstrument) ?? 0) + lastInstrumentCount);
+      lastInstrument = tick.instrument;
+      lastInstrumentCount = 0;
+    }
+    lastInstrumentCount += 1;
+    count += 1;
+    last = tick;
+    if ((count & progressMask) === 0 && options.onProgress !== undefined) options.onProgress(count, tick.time);
+    step = iterator.next();
+  }
+  if (lastInstrumentCount > 0) perInstrument.set(lastInstrument, (perInstrument.get(lastInstrument) ?? 0) + lastInstrumentCount);
+  if (hooks.onEnd !== undefined) call('onEnd', () => hooks.onEnd?.call(hooks, context));
+  deliver();
+  recorder.record(engine.now, POINT_END);
+  options.onProgress?.(count, last.time);
+
+  const state = account.state;
+  const trades = tradeRows(state, account.log);
+  const summary = accountSummaryView(state) as unknown as V20AccountSummary;
+  let spreadCost = ZERO;
+  for (const tx of account.log) if (tx.type === 'ORDER_FILL') spreadCost = spreadCost.plus(tx.halfSpreadCost);
+  const instruments = [...perInstrument].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const base = {
+    strategy: name,
+    params: { ...params },
+    accountID,
+    currency,
+    initialBalance: balance,
+    equityIntervalMicros: interval,
+    sources: options.sources ?? [],
+    strategySource: options.strategySource,
+    configDigest: createHash('sha256').update(JSON.stringify({
+      strategy: name, params, account: { id: accountID, currency, balance, hedgingEnabled: options.account?.hedgingEnabled ?? false, marginRate: options.account?.marginRate ?? null },
+      equityIntervalMicros: interval, instruments: options.instruments ?? [],
+    })).digest('hex'),
+    ticks: count,
+    firstTickTime: first.time,
+    lastTickTime: last.time,
+    instruments,
+    transactions: account.log,
+    transactionLines: journal.lines,
+    equity: recorder.curve,
+    prices: recorder.prices,
+    trades,
+    summary,
+    strategyLog: ctx.logged,
+  };
+  return { ...base, metrics: computeMetrics({ ...base, spreadCost: spreadCost.toNumber(), financing: state.financing.toNumber(), transactions: account.log }) };
+}

@@ -1,0 +1,243 @@
+/**
+ * The v20 objects a strategy sends and reads, typed for strategy authors. They describe the JSON
+ * that the v3 API sends and accepts (decimals and prices as strings, DateTimes as RFC3339 strings),
+ * so code written against them works the same in a backtest, against `v20sim serve` and against
+ * OANDA. Only the fields v20sim produces are listed; OANDA may add more.
+ */
+import type { ClientExtensions, StopLossDetails, TakeProfitDetails, TrailingStopLossDetails } from '../domain/transactions.js';
+
+export type { ClientExtensions, StopLossDetails, TakeProfitDetails, TrailingStopLossDetails };
+
+/** OrderRequest fields shared by the order types that open or reduce positions. */
+interface EntryOrderFields {
+  instrument: string;
+  /** Signed: positive buys, negative sells. */
+  units: string;
+  timeInForce?: 'FOK' | 'IOC' | 'GTC' | 'GTD' | 'GFD';
+  gtdTime?: string;
+  positionFill?: 'DEFAULT' | 'OPEN_ONLY' | 'REDUCE_FIRST' | 'REDUCE_ONLY';
+  clientExtensions?: ClientExtensions;
+  takeProfitOnFill?: TakeProfitDetails;
+  stopLossOnFill?: StopLossDetails;
+  trailingStopLossOnFill?: TrailingStopLossDetails;
+  tradeClientExtensions?: ClientExtensions;
+}
+
+type TriggerCondition = 'DEFAULT' | 'INVERSE' | 'BID' | 'ASK' | 'MID';
+
+export interface MarketOrderRequest extends EntryOrderFields {
+  type: 'MARKET';
+  priceBound?: string;
+}
+
+export interface LimitOrderRequest extends EntryOrderFields {
+  type: 'LIMIT';
+  price: string;
+  triggerCondition?: TriggerCondition;
+}
+
+export interface StopOrderRequest extends EntryOrderFields {
+  type: 'STOP';
+  price: string;
+  priceBound?: string;
+  triggerCondition?: TriggerCondition;
+}
+
+export interface MarketIfTouchedOrderRequest extends EntryOrderFields {
+  type: 'MARKET_IF_TOUCHED';
+  price: string;
+  priceBound?: string;
+  triggerCondition?: TriggerCondition;
+}
+
+/** Dependent orders: they close (part of) one trade. */
+interface DependentOrderFields {
+  tradeID: string;
+  clientTradeID?: string;
+  timeInForce?: 'GTC' | 'GTD' | 'GFD';
+  gtdTime?: string;
+  triggerCondition?: TriggerCondition;
+  clientExtensions?: ClientExtensions;
+}
+
+export interface TakeProfitOrderRequest extends DependentOrderFields {
+  type: 'TAKE_PROFIT';
+  price: string;
+}
+
+export interface StopLossOrderRequest extends DependentOrderFields {
+  type: 'STOP_LOSS';
+  price?: string;
+  distance?: string;
+}
+
+export interface TrailingStopLossOrderRequest extends DependentOrderFields {
+  type: 'TRAILING_STOP_LOSS';
+  distance: string;
+}
+
+/** The body element `order` of POST /orders and PUT /orders/{orderSpecifier}. */
+export type V20OrderRequest =
+  | MarketOrderRequest | LimitOrderRequest | StopOrderRequest | MarketIfTouchedOrderRequest
+  | TakeProfitOrderRequest | StopLossOrderRequest | TrailingStopLossOrderRequest;
+
+/** An Order resource (GET /orders, /pendingOrders, /orders/{orderSpecifier}). */
+export interface V20Order {
+  id: string;
+  createTime: string;
+  type: 'MARKET' | 'LIMIT' | 'STOP' | 'MARKET_IF_TOUCHED' | 'TAKE_PROFIT' | 'STOP_LOSS' | 'TRAILING_STOP_LOSS';
+  state: 'PENDING' | 'FILLED' | 'TRIGGERED' | 'CANCELLED';
+  instrument?: string;
+  units?: string;
+  price?: string;
+  distance?: string;
+  priceBound?: string;
+  tradeID?: string;
+  clientTradeID?: string;
+  timeInForce?: string;
+  gtdTime?: string;
+  positionFill?: string;
+  triggerCondition?: string;
+  partialFill?: string;
+  initialMarketPrice?: string;
+  takeProfitOnFill?: TakeProfitDetails;
+  stopLossOnFill?: StopLossDetails;
+  trailingStopLossOnFill?: TrailingStopLossDetails;
+  trailingStopValue?: string;
+  clientExtensions?: ClientExtensions;
+  tradeClientExtensions?: ClientExtensions;
+  replacesOrderID?: string;
+  replacedByOrderID?: string;
+  fillingTransactionID?: string;
+  filledTime?: string;
+  tradeOpenedID?: string;
+  tradeReducedID?: string;
+  tradeClosedIDs?: string[];
+  cancellingTransactionID?: string;
+  cancelledTime?: string;
+}
+
+/** A Trade resource (GET /trades, /openTrades, /trades/{tradeSpecifier}). */
+export interface V20Trade {
+  id: string;
+  instrument: string;
+  price: string;
+  openTime: string;
+  state: 'OPEN' | 'CLOSED';
+  initialUnits: string;
+  initialMarginRequired: string;
+  currentUnits: string;
+  realizedPL: string;
+  unrealizedPL?: string;
+  marginUsed?: string;
+  averageClosePrice?: string;
+  closingTransactionIDs?: string[];
+  financing: string;
+  closeTime?: string;
+  clientExtensions?: ClientExtensions;
+  takeProfitOrder?: V20Order;
+  stopLossOrder?: V20Order;
+  trailingStopLossOrder?: V20Order;
+}
+
+export interface V20PositionSide {
+  units: string;
+  averagePrice?: string;
+  tradeIDs?: string[];
+  pl: string;
+  unrealizedPL: string;
+  resettablePL: string;
+  financing: string;
+  guaranteedExecutionFees: string;
+}
+
+/** A Position resource (GET /positions, /openPositions, /positions/{instrument}). */
+export interface V20Position {
+  instrument: string;
+  long: V20PositionSide;
+  short: V20PositionSide;
+  pl: string;
+  resettablePL: string;
+  financing: string;
+  commission: string;
+  guaranteedExecutionFees: string;
+  unrealizedPL: string;
+  marginUsed: string;
+}
+
+/** An AccountSummary (GET /accounts/{accountID}/summary). */
+export interface V20AccountSummary {
+  id: string;
+  alias: string;
+  currency: string;
+  balance: string;
+  createdByUserID: number;
+  createdTime: string;
+  guaranteedStopLossOrderMode: string;
+  pl: string;
+  resettablePL: string;
+  resettablePLTime: string;
+  financing: string;
+  commission: string;
+  guaranteedExecutionFees: string;
+  marginRate?: string;
+  openTradeCount: number;
+  openPositionCount: number;
+  pendingOrderCount: number;
+  hedgingEnabled: boolean;
+  unrealizedPL: string;
+  NAV: string;
+  marginUsed: string;
+  marginAvailable: string;
+  positionValue: string;
+  marginCloseoutUnrealizedPL: string;
+  marginCloseoutNAV: string;
+  marginCloseoutMarginUsed: string;
+  marginCloseoutPercent: string;
+  marginCloseoutPositionValue: string;
+  withdrawalLimit: string;
+  marginCallMarginUsed: string;
+  marginCallPercent: string;
+  lastTransactionID: string;
+}
+
+/** An Account (GET /accounts/{accountID}): the summary plus open trades, positions and pending orders. */
+export interface V20Account extends V20AccountSummary {
+  trades: V20Trade[];
+  positions: V20Position[];
+  orders: V20Order[];
+}
+
+export interface V20PriceBucket {
+  price: string;
+  liquidity: number;
+}
+
+/** A ClientPrice (GET /pricing). */
+export interface V20ClientPrice {
+  type: 'PRICE';
+  instrument: string;
+  time: string;
+  status: 'tradeable';
+  tradeable: true;
+  bids: V20PriceBucket[];
+  asks: V20PriceBucket[];
+  closeoutBid: string;
+  closeoutAsk: string;
+}
+
+/** An Instrument (GET /accounts/{accountID}/instruments). */
+export interface V20Instrument {
+  name: string;
+  type: 'CURRENCY' | 'CFD' | 'METAL';
+  displayName: string;
+  pipLocation: number;
+  displayPrecision: number;
+  tradeUnitsPrecision: number;
+  minimumTradeSize: string;
+  maximumTrailingStopDistance: string;
+  minimumTrailingStopDistance: string;
+  maximumPositionSize: string;
+  maximumOrderUnits: string;
+  marginRate: string;
+}

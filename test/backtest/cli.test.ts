@@ -1,0 +1,133 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runBacktestCommand } from '../../src/cli/backtest-command.js';
+import { memoryStream, removeTempDirs, tempDir } from './helpers.js';
+
+const MA = 'examples/strategies/ma-crossover.ts';
+const GRID = 'examples/strategies/grid.ts';
+
+async function run(args: string[], isTTY = false): Promise<{ code: number; out: string; err: string }> {
+  const stdout = memoryStream();
+  const stderr = memoryStream();
+  const code = await runBacktestCommand(args, { stdout: stdout.stream, stderr: stderr.stream, isTTY });
+  return { code, out: stdout.text(), err: stderr.text() };
+}
+
+afterAll(removeTempDirs);
+
+describe('v20sim backtest (runBacktestCommand)', () => {
+  it('runs an example strategy on the shipped sample when --ticks is left out', async () => {
+    const out = tempDir();
+    const r = await run(['--strategy', MA, '--out', out]);
+    expect(r.err).not.toContain('v20sim backtest:');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('ma-crossover: 69,104 ticks, 2024-01-02 00:00:01 to 2024-01-05 23:59:59 UTC');
+    expect(r.out).toMatch(/net P\/L\s+-?[\d,]+\.\d\d USD/);
+    expect(r.out).toMatch(/sharpe \(daily\)/);
+    expect(r.out).toContain('report.html');
+    expect(r.err).toMatch(/^backtest: ma-crossover \(instrument=EUR_USD barSeconds=300 fast=10 slow=30/);
+    expect(r.err).toMatch(/backtest: 69,104 ticks in \d+\.\d s/);
+    for (const name of ['transactions.ndjson', 'trades.csv', 'equity.csv', 'report.json', 'report.html']) expect(existsSync(path.join(out, name))).toBe(true);
+    const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as { run: { ticks: { file: string }[]; instruments: Record<string, number> }; metrics: { ticks: number } };
+    expect(report.run.ticks.map((t) => t.file)).toEqual(['sample-eurusd-usdjpy.csv.gz']);
+    expect(report.metrics.ticks).toBe(69_104);
+    expect(Object.keys(report.run.instruments)).toEqual(['EUR_USD', 'USD_JPY']);
+    const equity = readFileSync(path.join(out, 'equity.csv'), 'utf8').split('\n');
+    expect(equity[0]).toBe('time,nav,balance,unrealizedPL,drawdown,kind');
+    expect(equity[1]).toMatch(/^2024-01-02T00:00:01\.433522000Z,100000\.0000,100000\.0000,0\.0000,0\.000000,start$/);
+    expect(equity.some((line) => line.endsWith(',fill'))).toBe(true);
+  });
+
+  it('draws a progress display on a terminal and still writes the results', async () => {
+    const out = tempDir();
+    const r = await run(['--strategy', GRID, '--out', out, '--param', 'levels=3'], true);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/\r\x1b\[K69,104 ticks in \d+\.\d s/);
+    expect(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')).run.params.levels).toBe(3);
+  });
+
+  it('runs a sweep when a parameter takes several values, ranked by the chosen metric', async () => {
+    const out = tempDir();
+    const r = await run(['--strategy', MA, '--out', out, '--param', 'fast=5,10', '--param', 'slow=30', '--rank', 'netPL', '--workers', '1']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('ma-crossover: 2 runs ranked by netPL');
+    expect(r.out).toMatch(/#\s+fast\s+net P\/L/);
+    const csv = readFileSync(path.join(out, 'sweep.csv'), 'utf8').trim().split('\n');
+    expect(csv).toHaveLength(3);
+    expect(csv[0]?.startsWith('rank,index,instrument,barSeconds,fast,slow,')).toBe(true);
+    const sweep = JSON.parse(readFileSync(path.join(out, 'sweep.json'), 'utf8')) as { rankedBy: string; swept: string[]; runs: { rank: number; metrics: { netPL: number } }[] };
+    expect(sweep.rankedBy).toBe('netPL');
+    expect(sweep.swept).toEqual(['fast']);
+    expect((sweep.runs[0]?.metrics.netPL ?? 0) >= (sweep.runs[1]?.metrics.netPL ?? 0)).toBe(true);
+  });
+
+  it('reads a config file; the command line wins over it', async () => {
+    const dir = tempDir();
+    const config = path.join(dir, 'backtest.json');
+    writeFileSync(config, JSON.stringify({
+      strategy: path.resolve(MA), out: 'results', params: { fast: 8, slow: 40 }, balance: 50_000, equityInterval: '5m',
+    }));
+    const r = await run(['--config', config, '--param', 'slow=35']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(readFileSync(path.join(dir, 'results', 'report.json'), 'utf8')) as { run: { params: Record<string, unknown>; initialBalance: string; equityIntervalSeconds: number } };
+    expect(report.run.params).toMatchObject({ fast: 8, slow: 35 });
+    expect(report.run.initialBalance).toBe('50000');
+    expect(report.run.equityIntervalSeconds).toBe(300);
+  });
+
+  it('loads JavaScript strategies and TypeScript ones outside an ES module package', async () => {
+    const dir = tempDir();
+    const js = path.join(dir, 'buy-once.mjs');
+    writeFileSync(js, `export default { name: 'buy-once', params: { units: 100 }, create(p) { let done = false; return { onTick(tick, ctx) {
+      if (done || tick.instrument !== 'EUR_USD') return; done = true; ctx.createOrder({ type: 'MARKET', instrument: 'EUR_USD', units: String(p.units) }); } }; } };\n`);
+    const ts = path.join(dir, 'noop.ts');
+    writeFileSync(ts, `const params: { note: string } = { note: 'x' };\nexport default { name: 'noop', params, create: () => ({}) };\n`);
+    const a = await run(['--strategy', js, '--out', path.join(dir, 'a'), '--param', 'units=250']);
+    expect(a.code).toBe(0);
+    expect(readFileSync(path.join(dir, 'a', 'trades.csv'), 'utf8')).toMatch(/\n\d+,EUR_USD,LONG,250,/);
+    const b = await run(['--strategy', ts, '--out', path.join(dir, 'b')]);
+    expect(b.err).not.toContain('v20sim backtest:');
+    expect(b.code).toBe(0);
+  });
+
+  it('answers --help and refuses bad options with exit code 2', async () => {
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('Usage: v20sim backtest --strategy FILE');
+    const cases: [string[], RegExp][] = [
+      [[], /--strategy FILE is required/],
+      [['--strategy', MA, '--bogus'], /unknown option --bogus/],
+      [['--strategy', MA, '--param', 'nope=1'], /has no parameter "nope"; its parameters: instrument, barSeconds, fast, slow/],
+      [['--strategy', MA, '--param', 'fast=ten'], /parameter fast: expected a number/],
+      [['--strategy', MA, '--ticks'], /--ticks needs at least one file/],
+      [['--strategy', MA, '--ticks', 'missing.csv'], /tick file not found: missing.csv/],
+      [['--strategy', MA, '--rank', 'luck'], /cannot rank by "luck"/],
+      [['--strategy', MA, '--equity-interval', 'often'], /--equity-interval/],
+      [['--strategy', MA, '--format', 'xml'], /--format must be one of/],
+      [['--strategy', MA, '--balance', '-5'], /--balance must be a non-negative decimal/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err).toMatch(message);
+    }
+  });
+
+  it('exits with 1 when the strategy fails or is not a strategy', async () => {
+    const dir = tempDir();
+    const broken = path.join(dir, 'broken.mjs');
+    writeFileSync(broken, "export default { name: 'broken', params: {}, create: () => ({ onTick() { throw new Error('kaput'); } }) };\n");
+    const r = await run(['--strategy', broken, '--out', path.join(dir, 'out')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/strategy broken failed in onTick at 2024-01-02T00:00:01\.433522000Z: kaput/);
+    const notOne = path.join(dir, 'not-one.mjs');
+    writeFileSync(notOne, 'export default { hello: 1 };\n');
+    const n = await run(['--strategy', notOne]);
+    expect(n.code).toBe(1);
+    expect(n.err).toMatch(/is not a strategy: name must be a non-empty string/);
+    const missing = await run(['--strategy', path.join(dir, 'nowhere.ts')]);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/strategy file not found/);
+  });
+});
