@@ -11,7 +11,8 @@ import { decideClosePosition, decideCloseTrade, decideModifyTradeExtensions, dec
 import { evolve } from './evolve.js';
 import { cancelOrder } from './fill.js';
 import { decideDailyFinancing } from './financing.js';
-import { emptyAccountState, isAccountId, priceSlot, type AccountConfig, type AccountState } from './state.js';
+import type { InstrumentTriggers } from '../matching/trigger-index.js';
+import { emptyAccountState, isAccountId, priceSlot, type AccountConfig, type AccountState, type PriceSlot } from './state.js';
 import { executeTriggered } from './trigger.js';
 
 export type TransactionSink = (transactions: readonly Transaction[]) => void;
@@ -47,6 +48,14 @@ export class Account {
   /** The next 17:00 New York rollover, when open trades are financed. */
   private nextRollover: Micros = Number.POSITIVE_INFINITY;
   private readonly crossed: number[] = [];
+  /**
+   * The last quoted instrument's price slot and trigger book: feeds mostly repeat one instrument,
+   * and both objects live as long as the account once created (the book is remembered only once
+   * it exists).
+   */
+  private lastInstrument: string | undefined;
+  private lastSlot: PriceSlot | undefined;
+  private lastBook: InstrumentTriggers | undefined;
 
   private constructor(state: AccountState) {
     this.state = state;
@@ -143,10 +152,21 @@ export class Account {
     if (tick.time < this.clock) throw new Error(`account ${state.id}: quote at ${tick.time} is older than ${this.clock}`);
     if (state.deadlines.nextTime <= tick.time || tick.time >= this.nextRollover) this.advance(tick.time);
     this.clock = tick.time;
-    let slot = state.prices.get(tick.instrument);
-    if (slot === undefined) {
-      if (!state.instruments.has(tick.instrument)) return;
-      slot = priceSlot(state, tick.instrument);
+    const instrument = tick.instrument;
+    let slot: PriceSlot | undefined;
+    let book: InstrumentTriggers | undefined;
+    if (instrument === this.lastInstrument) {
+      slot = this.lastSlot as PriceSlot;
+      book = this.lastBook;
+    } else {
+      slot = state.prices.get(instrument);
+      if (slot === undefined) {
+        if (!state.instruments.has(instrument)) return;
+        slot = priceSlot(state, instrument);
+      }
+      this.lastInstrument = instrument;
+      this.lastSlot = slot;
+      this.lastBook = undefined;
     }
     const scale = slot.scale;
     slot.bid = Math.round(tick.bid * scale);
@@ -155,8 +175,11 @@ export class Account {
     slot.closeoutAsk = tick.closeoutAsk === undefined ? slot.ask : Math.round(tick.closeoutAsk * scale);
     slot.time = tick.time;
     slot.known = true;
-    const book = state.index.peekBook(tick.instrument);
-    if (book === undefined) return;
+    if (book === undefined) {
+      book = state.index.peekBook(instrument);
+      if (book === undefined) return;
+      this.lastBook = book;
+    }
     const crossed = this.crossed;
     // Truncating an already empty array still costs tens of nanoseconds: most quotes skip it.
     if (crossed.length !== 0) crossed.length = 0;

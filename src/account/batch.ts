@@ -7,6 +7,16 @@ import type { AccountState } from './state.js';
 type Body<T> = T extends Transaction ? Omit<T, 'id' | 'accountID' | 'userID' | 'batchID' | 'requestID' | 'time'> : never;
 export type TransactionBody = Body<Transaction>;
 
+let lastAccount: { id: string; userID: number; json: string } | undefined;
+
+/** `,"accountID":…,"userID":…` of an account's transactions (kept for the last account seen). */
+function accountJson(state: AccountState): string {
+  if (lastAccount === undefined || lastAccount.id !== state.id || lastAccount.userID !== state.userID) {
+    lastAccount = { id: state.id, userID: state.userID, json: `,"accountID":${jsonString(state.id)},"userID":${jsonValue(state.userID)}` };
+  }
+  return lastAccount.json;
+}
+
 /**
  * The transactions one command or one quote creates. Decisions never touch state directly: each
  * transaction is stamped (consecutive ID, shared batchID, simulated time) and folded in through
@@ -52,7 +62,7 @@ export class Batch {
     tx['time'] = this.time;
     const transaction = tx as unknown as T;
     evolve(this.state, transaction);
-    if (json !== undefined) rememberJson(transaction, `${json},"id":"${id}"${this.accountJson ??= `,"accountID":${jsonString(this.state.id)},"userID":${jsonValue(this.state.userID)}`},"batchID":"${this.batchID}"${this.tailJson ??= this.headerTail()}`);
+    if (json !== undefined) rememberJson(transaction, `${json},"id":"${id}"${this.accountJson ??= accountJson(this.state)},"batchID":"${this.batchID}"${this.tailJson ??= this.headerTail()}`);
     this.transactions.push(transaction);
     return transaction;
   }

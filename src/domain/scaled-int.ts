@@ -14,11 +14,6 @@ export function pow10(k: number): number {
   return POW10[k] ?? Number.NaN;
 }
 
-/** True when a and b are safe integers and so is a × b (exact in a double). */
-export function isSafeProduct(a: number, b: number): boolean {
-  return Number.isSafeInteger(a * b);
-}
-
 /**
  * n / d rounded half away from zero, as decimal.js ROUND_HALF_UP does, for a safe integer n and
  * a positive safe integer d. Exact: `%` and the division of a multiple of d are exact on doubles.
@@ -30,11 +25,15 @@ export function divRoundHalfUp(n: number, d: number): number {
   return q === 0 ? 0 : q; // never -0
 }
 
+/** "0", "0.0", "0.00" ... : zero at each precision, one shared string each. */
+const ZEROS: readonly string[] = Array.from({ length: 16 }, (_, d) => (d === 0 ? '0' : `0.${'0'.repeat(d)}`));
+
 /**
  * The integer n as n / 10^decimals with exactly `decimals` fraction digits, like Decimal#toFixed;
  * zero prints without a sign ("0.0000", never "-0.0000"), as formatAccountUnits and formatFixed do.
  */
 export function formatScaled(n: number, decimals: number): string {
+  if (n === 0) return ZEROS[decimals] ?? `0.${'0'.repeat(decimals)}`;
   const negative = n < 0;
   let digits = String(negative ? -n : n);
   if (decimals === 0) return negative ? `-${digits}` : digits;

@@ -65,7 +65,6 @@ export class InstrumentTriggers {
    * sorts by sequence. Trailing stops ratchet first, then are tested.
    */
   collectCrossed(bid: number, ask: number, out: number[]): void {
-    const heaps = this.heaps;
     const tops = this.tops;
     const bid2 = 2 * bid;
     const ask2 = 2 * ask;
