@@ -5,12 +5,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { api } from './api.bench.js';
 import { backtest } from './backtest.bench.js';
 import { endToEnd } from './end-to-end.bench.js';
 import { fills } from './fills.bench.js';
 import { fmtNum, machineInfo, printMachine, printTable, secondsSince, type Row, type SuiteFn } from './lib.js';
 import { memory } from './memory.bench.js';
 import { quietTicks } from './quiet-ticks.bench.js';
+import { streams } from './streams.bench.js';
 
 const SUITES: ReadonlyArray<readonly [string, SuiteFn]> = [
   ['quiet-ticks', quietTicks],
@@ -18,6 +20,8 @@ const SUITES: ReadonlyArray<readonly [string, SuiteFn]> = [
   ['fills', fills],
   ['memory', memory],
   ['backtest', backtest],
+  ['api', api],
+  ['streams', streams],
 ];
 
 /** Quiet ticks/s count as "not falling" down to this share of the 0-order figure (run-to-run noise). */
@@ -56,6 +60,11 @@ function goals(rows: readonly Row[]): Goal[] {
     check('<= 1 KB (1,024 B) heap per pending order: engine + MemoryJournal', 'memory.total.plain', 'bytes/order', (v) => v <= 1024),
     check('>= 1,000,000 ticks/s backtest, ma-crossover on the real ticks', 'backtest.ma.run', 'ticks/s', (v) => v >= 1_000_000),
     check('>= 1,000,000 ticks/s backtest, grid on the real ticks', 'backtest.grid.run', 'ticks/s', (v) => v >= 1_000_000),
+    check('>= 15,000 POST /orders per second over HTTP (resting LIMIT, 10 connections)', 'api.post.limit', 'req/s', (v) => v >= 15_000),
+    check('p99 under 5 ms: POST /orders (resting LIMIT; autocannon, 1 ms resolution)', 'api.post.limit.p99', 'ms', (v) => v < 5),
+    check('>= 25,000 GET /summary per second over HTTP (10 connections)', 'api.get.summary', 'req/s', (v) => v >= 25_000),
+    check('p99 under 5 ms: GET /summary (autocannon, 1 ms resolution)', 'api.get.summary.p99', 'ms', (v) => v < 5),
+    check('>= 1,000,000 transaction-stream line deliveries/s in total to 100 clients', 'streams.fanout100', 'lines/s', (v) => v >= 1_000_000),
   ];
 }
 
