@@ -11,6 +11,30 @@ export interface StreamClientOptions {
 }
 
 /**
+ * Clients that follow the same feed flush the very same line strings in the same turn: the
+ * first one's encoded bytes are kept and handed to the others, so a hundred clients cost one
+ * join and one UTF-8 encoding. Same string objects in the same order are the same bytes.
+ */
+let lastLines: readonly string[] = [];
+let lastChunk: Buffer = Buffer.alloc(0);
+
+function encodeLines(lines: readonly string[]): Buffer {
+  if (lines.length === lastLines.length) {
+    let same = true;
+    for (let i = 0; i < lines.length; i += 1) {
+      if (lines[i] !== lastLines[i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return lastChunk;
+  }
+  lastLines = lines;
+  lastChunk = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
+  return lastChunk;
+}
+
+/**
  * One NDJSON stream response (written straight to the socket after Fastify let go of it). Lines
  * are queued and written once per event-loop turn; a client that lets more than `bufferMax` bytes
  * pile up is dropped rather than buffered without end.
@@ -64,10 +88,10 @@ export class StreamClient {
   private flush(): void {
     this.flushScheduled = undefined;
     if (this.closed || this.pending.length === 0) return;
-    const text = `${this.pending.join('\n')}\n`;
+    const chunk = encodeLines(this.pending);
     this.pending = [];
     this.pendingBytes = 0;
-    this.raw.write(text);
+    this.raw.write(chunk);
     if (this.raw.writableLength > this.options.bufferMax) this.drop('slow');
   }
 
