@@ -1,6 +1,7 @@
 import type { Decimal} from '../domain/decimal.js';
 import { ZERO, formatAccountUnits, formatFixed, formatUnits } from '../domain/decimal.js';
 import { formatPriceInt } from '../domain/price.js';
+import type { InstrumentSpec } from '../domain/instruments.js';
 import type { Transaction } from '../domain/transactions.js';
 import { isTerminal } from '../orders/lifecycle.js';
 import type { AccountState, OrderRecord, PositionRecord, PositionSideRecord, TradeRecord } from './state.js';
@@ -300,3 +301,28 @@ export function accountChangesView(state: AccountState, since: readonly Transact
 }
 
 export { ZERO };
+
+/** The v20 Instrument resource of a catalogue entry, as GET /instruments serves it. */
+export function instrumentView(spec: InstrumentSpec): Json {
+  return {
+    name: spec.name,
+    type: spec.type,
+    displayName: spec.displayName,
+    pipLocation: spec.pipLocation,
+    displayPrecision: spec.displayPrecision,
+    tradeUnitsPrecision: spec.tradeUnitsPrecision,
+    minimumTradeSize: spec.minimumTradeSize,
+    maximumTrailingStopDistance: spec.maximumTrailingStopDistance,
+    minimumTrailingStopDistance: spec.minimumTrailingStopDistance,
+    maximumPositionSize: spec.maximumPositionSize,
+    maximumOrderUnits: spec.maximumOrderUnits,
+    marginRate: spec.marginRate,
+    guaranteedStopLossOrderMode: 'DISABLED',
+    tags: [],
+    financing: {
+      longRate: spec.financing.longRate,
+      shortRate: spec.financing.shortRate,
+      financingDaysOfWeek: spec.financing.financingDaysOfWeek,
+    },
+  };
+}

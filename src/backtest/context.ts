@@ -2,7 +2,9 @@ import type { Account } from '../account/account.js';
 import type { AccountCommand, Outcome } from '../account/commands.js';
 import { findOrder, findTrade } from '../account/specifiers.js';
 import { emptySide, type OrderRecord, type PositionRecord, type TradeRecord } from '../account/state.js';
-import { accountSummaryView, accountView, isOpenPosition, orderView, pendingOrders, positionView, tradeView } from '../account/views.js';
+import {
+  accountSummaryView, accountView, instrumentView as sharedInstrumentView, isOpenPosition, orderView, pendingOrders, positionView, tradeView,
+} from '../account/views.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
 import { formatPriceInt } from '../domain/price.js';
@@ -260,18 +262,5 @@ function newestFirst<T>(all: readonly T[], matches: (item: T) => boolean, count:
 
 /** The v20 Instrument resource of a catalogue entry (as GET /instruments serves it). */
 export function instrumentView(spec: InstrumentSpec): V20Instrument {
-  return {
-    name: spec.name,
-    type: spec.type,
-    displayName: spec.displayName,
-    pipLocation: spec.pipLocation,
-    displayPrecision: spec.displayPrecision,
-    tradeUnitsPrecision: spec.tradeUnitsPrecision,
-    minimumTradeSize: spec.minimumTradeSize,
-    maximumTrailingStopDistance: spec.maximumTrailingStopDistance,
-    minimumTrailingStopDistance: spec.minimumTrailingStopDistance,
-    maximumPositionSize: spec.maximumPositionSize,
-    maximumOrderUnits: spec.maximumOrderUnits,
-    marginRate: spec.marginRate,
-  };
+  return sharedInstrumentView(spec) as unknown as V20Instrument;
 }

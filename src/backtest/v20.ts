@@ -227,6 +227,7 @@ export interface V20ClientPrice {
 }
 
 /** An Instrument (GET /accounts/{accountID}/instruments). */
+/** v20 Instrument (the API also sends guaranteedStopLossOrderMode, tags and financing). */
 export interface V20Instrument {
   name: string;
   type: 'CURRENCY' | 'CFD' | 'METAL';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { accountChangesStateView, accountChangesView, accountSummaryView, accountView } from '../../account/views.js';
+import { accountChangesStateView, accountChangesView, accountSummaryView, accountView, instrumentView } from '../../account/views.js';
 import type { InstrumentSpec } from '../../domain/instruments.js';
 import { LIMITS } from '../../domain/limits.js';
 import { accountOf, baseUrlOf, lastTransactionID } from '../app.js';
@@ -8,31 +8,6 @@ import type { ApiContext } from '../context.js';
 import { RANGE_NOT_SATISFIABLE, invalidValue } from '../errors.js';
 import { replyWithOutcome } from '../outcome.js';
 import { AccountParams, TransactionId } from '../schemas.js';
-
-/** The v20 Instrument resource of a catalogue entry. */
-export function instrumentView(spec: InstrumentSpec): Record<string, unknown> {
-  return {
-    name: spec.name,
-    type: spec.type,
-    displayName: spec.displayName,
-    pipLocation: spec.pipLocation,
-    displayPrecision: spec.displayPrecision,
-    tradeUnitsPrecision: spec.tradeUnitsPrecision,
-    minimumTradeSize: spec.minimumTradeSize,
-    maximumTrailingStopDistance: spec.maximumTrailingStopDistance,
-    minimumTrailingStopDistance: spec.minimumTrailingStopDistance,
-    maximumPositionSize: spec.maximumPositionSize,
-    maximumOrderUnits: spec.maximumOrderUnits,
-    marginRate: spec.marginRate,
-    guaranteedStopLossOrderMode: 'DISABLED',
-    tags: [],
-    financing: {
-      longRate: spec.financing.longRate,
-      shortRate: spec.financing.shortRate,
-      financingDaysOfWeek: spec.financing.financingDaysOfWeek,
-    },
-  };
-}
 
 export const accountRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/accounts', async (request) => {
