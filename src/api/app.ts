@@ -67,12 +67,14 @@ export async function buildApp(options: ApiOptions): Promise<App> {
   };
 
   // Before CORS, whose preflight answers early: every response carries a RequestID.
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks are callback-style rather than async: an async hook costs a promise on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     const id = context.nextRequestId();
-    reply.header('RequestID', id);
+    void reply.header('RequestID', id);
     const clientRequestId = request.headers['clientrequestid'];
     if (typeof clientRequestId === 'string' && CLIENT_REQUEST_ID_RE.test(clientRequestId)) request.v20RequestId = clientRequestId;
     else request.v20RequestId = id;
+    done();
   });
 
   await app.register(cors, {
@@ -85,8 +87,8 @@ export async function buildApp(options: ApiOptions): Promise<App> {
   });
 
 
-  app.addHook('preSerialization', async (request, _reply, payload: unknown) => {
-    return request.v20Format === 'UNIX' ? toUnixDatetimes(payload) : payload;
+  app.addHook('preSerialization', (request, _reply, payload: unknown, done) => {
+    done(null, request.v20Format === 'UNIX' ? toUnixDatetimes(payload) : payload);
   });
 
   // Official clients send `Content-Type: application/json` with no body on cancel and close:
@@ -110,7 +112,14 @@ export async function buildApp(options: ApiOptions): Promise<App> {
   });
 
   await app.register(async (v3) => {
-    v3.addHook('onRequest', async (request) => authenticate(context, request));
+    v3.addHook('onRequest', (request, _reply, done) => {
+      try {
+        authenticate(context, request);
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
+    });
     await v3.register(accountRoutes(context));
     await v3.register(orderRoutes(context));
     await registerExtraRoutes(v3, context);
@@ -155,7 +164,7 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
 }
 
 /** Bearer token (401), Accept-Datetime-Format (400), and for account paths the account (400/403/404). */
-async function authenticate(context: ApiContext, request: FastifyRequest): Promise<void> {
+function authenticate(context: ApiContext, request: FastifyRequest): void {
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer (\S{1,512})$/.exec(header) : null;
   const grant = match === null ? undefined : context.options.tokens.find((t) => t.token === match[1]);
