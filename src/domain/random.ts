@@ -1,6 +1,6 @@
 /**
  * Seeded pseudo-random numbers for the core: xoshiro128** on 32-bit integer ops, so a seed gives
- * the same sequence on every platform and Node version. Math.random is never used because its
+ * the same sequence on every platform and Node version. The platform generator is never used: its
  * sequence cannot be replayed.
  */
 export interface Random {

@@ -3,13 +3,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Account } from '../../account/account.js';
 import { findOrder } from '../../account/specifiers.js';
-import type { OrderRecord } from '../../account/state.js';
 import { orderView, pendingOrders } from '../../account/views.js';
-import { LIMITS } from '../../domain/limits.js';
 import { parseDateTime } from '../../domain/time.js';
 import type { OrderRequest } from '../../orders/request.js';
 import { accountOf, baseUrlOf, lastTransactionID } from '../app.js';
 import type { ApiContext } from '../context.js';
+import { listPage } from '../paging.js';
 import { ApiError, invalidValue } from '../errors.js';
 import { replyWithOutcome } from '../outcome.js';
 import { AccountParams, ClientExtensions, CountQuery, InstrumentName, OrderBody, Specifier, TransactionId } from '../schemas.js';
@@ -61,37 +60,7 @@ export const orderRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => a
     },
   }, async (request, reply) => {
     const account = accountOf(request);
-    const q = request.query;
-    const count = q.count === undefined ? LIMITS.ordersPageDefault : Number(q.count);
-    if (count < 1) throw invalidValue('count');
-    if (count > LIMITS.ordersPageMax) throw new ApiError(400, { errorMessage: "Maximum value for 'count' exceeded" });
-    const state: string = q.state ?? 'PENDING';
-    const ids = q.ids === undefined ? undefined : new Set(q.ids.split(',').map(Number));
-    const before = q.beforeID === undefined ? Number.POSITIVE_INFINITY : Number(q.beforeID);
-    const matches = (o: OrderRecord): boolean =>
-      o.id < before && (state === 'ALL' || o.state === state) && (ids === undefined || ids.has(o.id)) && (q.instrument === undefined || o.instrument === q.instrument);
-    // Newest first, as v20 lists them; beforeID pages backwards and is exclusive.
-    const all = [...account.state.orders.values()];
-    const page: OrderRecord[] = [];
-    let more = false;
-    for (let i = all.length - 1; i >= 0; i -= 1) {
-      const o = all[i] as OrderRecord;
-      if (!matches(o)) continue;
-      if (page.length === count) {
-        more = true;
-        break;
-      }
-      page.push(o);
-    }
-    if (more) {
-      const params = new URLSearchParams();
-      if (q.ids !== undefined) params.set('ids', q.ids);
-      if (q.state !== undefined) params.set('state', q.state);
-      if (q.instrument !== undefined) params.set('instrument', q.instrument);
-      if (q.count !== undefined) params.set('count', q.count);
-      params.set('beforeID', String((page[page.length - 1] as OrderRecord).id));
-      void reply.header('Link', `<${baseUrlOf(context, request)}/v3/accounts/${account.id}/orders?${params.toString()}>; rel="next"`);
-    }
+    const page = listPage(context, request, reply, account, 'orders', account.state.orders.values(), request.query, 'PENDING');
     return { orders: page.map((o) => orderView(account.state, o)), lastTransactionID: lastTransactionID(account) };
   });
 

@@ -4,10 +4,10 @@ import type { Account } from '../../account/account.js';
 import { findTrade } from '../../account/specifiers.js';
 import type { TradeRecord } from '../../account/state.js';
 import { tradeView } from '../../account/views.js';
-import { LIMITS } from '../../domain/limits.js';
 import { parseDateTime } from '../../domain/time.js';
-import { accountOf, baseUrlOf, lastTransactionID } from '../app.js';
+import { accountOf, lastTransactionID } from '../app.js';
 import type { ApiContext } from '../context.js';
+import { listPage } from '../paging.js';
 import { ApiError, invalidValue } from '../errors.js';
 import { replyWithOutcome } from '../outcome.js';
 import {
@@ -63,38 +63,8 @@ export const tradeRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => a
     },
   }, async (request, reply) => {
     const account = accountOf(request);
-    const q = request.query;
-    const count = q.count === undefined ? LIMITS.ordersPageDefault : Number(q.count);
-    if (count < 1) throw invalidValue('count');
-    if (count > LIMITS.ordersPageMax) throw new ApiError(400, { errorMessage: "Maximum value for 'count' exceeded" });
     // No trade of the simulator waits for a market to open: CLOSE_WHEN_TRADEABLE matches none.
-    const state: string = q.state ?? 'OPEN';
-    const ids = q.ids === undefined ? undefined : new Set(q.ids.split(',').map(Number));
-    const before = q.beforeID === undefined ? Number.POSITIVE_INFINITY : Number(q.beforeID);
-    const matches = (t: TradeRecord): boolean =>
-      t.id < before && (state === 'ALL' || t.state === state) && (ids === undefined || ids.has(t.id)) && (q.instrument === undefined || t.instrument === q.instrument);
-    // Newest first, as v20 lists them; beforeID pages backwards and is exclusive.
-    const all = [...account.state.trades.values()];
-    const page: TradeRecord[] = [];
-    let more = false;
-    for (let i = all.length - 1; i >= 0; i -= 1) {
-      const t = all[i] as TradeRecord;
-      if (!matches(t)) continue;
-      if (page.length === count) {
-        more = true;
-        break;
-      }
-      page.push(t);
-    }
-    if (more) {
-      const params = new URLSearchParams();
-      if (q.ids !== undefined) params.set('ids', q.ids);
-      if (q.state !== undefined) params.set('state', q.state);
-      if (q.instrument !== undefined) params.set('instrument', q.instrument);
-      if (q.count !== undefined) params.set('count', q.count);
-      params.set('beforeID', String((page[page.length - 1] as TradeRecord).id));
-      void reply.header('Link', `<${baseUrlOf(context, request)}/v3/accounts/${account.id}/trades?${params.toString()}>; rel="next"`);
-    }
+    const page = listPage(context, request, reply, account, 'trades', account.state.trades.values(), request.query, 'OPEN');
     return { trades: page.map((t) => tradeView(account.state, t)), lastTransactionID: lastTransactionID(account) };
   });
 
