@@ -1,3 +1,4 @@
+import { MinHeap } from '../domain/min-heap.js';
 import type { Micros } from '../domain/time.js';
 
 interface Deadline {
@@ -10,54 +11,22 @@ interface Deadline {
  * early stay until they surface and are skipped then; the account checks the order is still pending.
  */
 export class DeadlineQueue {
-  private readonly items: Deadline[] = [];
+  private readonly heap = new MinHeap<Deadline>((a, b) => a.time < b.time || (a.time === b.time && a.orderId < b.orderId));
 
   get size(): number {
-    return this.items.length;
+    return this.heap.size;
   }
 
   /** Earliest deadline, or +Infinity: one compare per quote decides whether anything expires. */
   get nextTime(): Micros {
-    return this.items.length === 0 ? Number.POSITIVE_INFINITY : (this.items[0] as Deadline).time;
+    return this.heap.peek()?.time ?? Number.POSITIVE_INFINITY;
   }
 
   push(time: Micros, orderId: number): void {
-    const items = this.items;
-    items.push({ time, orderId });
-    let i = items.length - 1;
-    const entry = items[i] as Deadline;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      const parent = items[p] as Deadline;
-      if (!before(entry, parent)) break;
-      items[i] = parent;
-      i = p;
-    }
-    items[i] = entry;
+    this.heap.push({ time, orderId });
   }
 
   pop(): Deadline | undefined {
-    const items = this.items;
-    const top = items[0];
-    const last = items.pop();
-    if (top === undefined || last === undefined || items.length === 0) return top;
-    const n = items.length;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= n) break;
-      const r = l + 1;
-      let c = l;
-      if (r < n && before(items[r] as Deadline, items[l] as Deadline)) c = r;
-      if (!before(items[c] as Deadline, last)) break;
-      items[i] = items[c] as Deadline;
-      i = c;
-    }
-    items[i] = last;
-    return top;
+    return this.heap.pop();
   }
-}
-
-function before(a: Deadline, b: Deadline): boolean {
-  return a.time < b.time || (a.time === b.time && a.orderId < b.orderId);
 }

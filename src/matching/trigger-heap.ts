@@ -1,3 +1,5 @@
+import { MinHeap } from '../domain/min-heap.js';
+
 /**
  * A resting order's place in the trigger index. `sortKey` is arranged so that every heap is a
  * min-heap: the best threshold is on top and a tick crosses it when `sortKey <= probe`.
@@ -10,23 +12,26 @@ export interface TriggerEntry {
   live: boolean;
 }
 
+/** Best threshold first, equal thresholds in order sequence. */
+function before(a: TriggerEntry, b: TriggerEntry): boolean {
+  return a.sortKey < b.sortKey || (a.sortKey === b.sortKey && a.seq < b.seq);
+}
+
 export class TriggerHeap {
-  private readonly items: TriggerEntry[] = [];
+  private readonly heap = new MinHeap<TriggerEntry>(before);
   private dead = 0;
 
   get size(): number {
-    return this.items.length - this.dead;
+    return this.heap.size - this.dead;
   }
 
   /** Entries including not-yet-dropped dead ones (for memory accounting and tests). */
   get capacityUsed(): number {
-    return this.items.length;
+    return this.heap.size;
   }
 
   push(entry: TriggerEntry): void {
-    const items = this.items;
-    items.push(entry);
-    this.siftUp(items.length - 1);
+    this.heap.push(entry);
   }
 
   markDead(entry: TriggerEntry): void {
@@ -34,80 +39,28 @@ export class TriggerHeap {
     entry.live = false;
     this.dead += 1;
     // Keep garbage bounded: rebuild once dead entries outnumber live ones.
-    if (this.dead > 1024 && this.dead * 2 > this.items.length) this.compact();
+    if (this.dead > 1024 && this.dead * 2 > this.heap.size) {
+      this.heap.retain((e) => e.live);
+      this.dead = 0;
+    }
   }
 
   /** Top live entry, dropping dead ones on the way; undefined when empty. */
   peek(): TriggerEntry | undefined {
-    const items = this.items;
-    while (items.length > 0) {
-      const top = items[0] as TriggerEntry;
-      if (top.live) return top;
-      this.pop();
+    for (;;) {
+      const top = this.heap.peek();
+      if (top === undefined || top.live) return top;
+      this.heap.pop();
       this.dead -= 1;
     }
-    return undefined;
   }
 
   pop(): TriggerEntry | undefined {
-    const items = this.items;
-    const top = items[0];
-    const last = items.pop();
-    if (top === undefined || last === undefined) return undefined;
-    if (items.length > 0) {
-      items[0] = last;
-      this.siftDown(0);
-    }
-    return top;
+    return this.heap.pop();
   }
 
   /** Live entries in heap order (not sorted); for tests and naive cross-checks. */
   liveEntries(): TriggerEntry[] {
-    return this.items.filter((e) => e.live);
-  }
-
-  private compact(): void {
-    const live = this.items.filter((e) => e.live);
-    this.items.length = 0;
-    this.dead = 0;
-    for (const e of live) this.items.push(e);
-    for (let i = (this.items.length >> 1) - 1; i >= 0; i -= 1) this.siftDown(i);
-  }
-
-  private less(a: TriggerEntry, b: TriggerEntry): boolean {
-    return a.sortKey < b.sortKey || (a.sortKey === b.sortKey && a.seq < b.seq);
-  }
-
-  private siftUp(index: number): void {
-    const items = this.items;
-    const entry = items[index] as TriggerEntry;
-    let i = index;
-    while (i > 0) {
-      const parentIndex = (i - 1) >> 1;
-      const parent = items[parentIndex] as TriggerEntry;
-      if (!this.less(entry, parent)) break;
-      items[i] = parent;
-      i = parentIndex;
-    }
-    items[i] = entry;
-  }
-
-  private siftDown(index: number): void {
-    const items = this.items;
-    const n = items.length;
-    const entry = items[index] as TriggerEntry;
-    let i = index;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= n) break;
-      const right = left + 1;
-      let child = left;
-      if (right < n && this.less(items[right] as TriggerEntry, items[left] as TriggerEntry)) child = right;
-      const c = items[child] as TriggerEntry;
-      if (!this.less(c, entry)) break;
-      items[i] = c;
-      i = child;
-    }
-    items[i] = entry;
+    return this.heap.toArray().filter((e) => e.live);
   }
 }

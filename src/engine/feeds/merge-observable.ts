@@ -1,7 +1,7 @@
 import { Observable, type Subscription } from 'rxjs';
 import type { Tick } from '../../domain/tick.js';
 import { Fifo } from './fifo.js';
-import { MinHeap } from './heap.js';
+import { MinHeap } from '../../domain/min-heap.js';
 import { mergeByTime } from './merge.js';
 import { fromIterable$, pullSource } from './observable.js';
 

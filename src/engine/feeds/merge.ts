@@ -1,5 +1,5 @@
 import type { Tick } from '../../domain/tick.js';
-import { MinHeap } from './heap.js';
+import { MinHeap } from '../../domain/min-heap.js';
 
 /**
  * k-way merge of tick sources that are each in time order. Output is ordered by time; equal

@@ -1,4 +1,7 @@
-/** A binary min-heap ordered by `before`; small and allocation-free after growth. */
+/**
+ * A binary min-heap ordered by `before`; small and allocation-free after growth. Used by the
+ * k-way tick merge, the GTD/GFD deadline queue and the trigger index.
+ */
 export class MinHeap<T> {
   private readonly items: T[] = [];
 
@@ -34,6 +37,20 @@ export class MinHeap<T> {
     return top;
   }
 
+  /** Keeps only the items `keep` accepts and restores the heap order (O(n)). */
+  retain(keep: (item: T) => boolean): void {
+    const items = this.items;
+    let n = 0;
+    for (const item of items) if (keep(item)) items[n++] = item;
+    items.length = n;
+    for (let i = (n >> 1) - 1; i >= 0; i -= 1) this.siftDownFrom(i, items[i] as T);
+  }
+
+  /** Every item, in heap order (not sorted). */
+  toArray(): T[] {
+    return [...this.items];
+  }
+
   /** pop() then push(item) in one sift: the usual step of a k-way merge. */
   replaceTop(item: T): void {
     if (this.items.length === 0) this.items.push(item);
@@ -41,9 +58,13 @@ export class MinHeap<T> {
   }
 
   private siftDown(item: T): void {
+    this.siftDownFrom(0, item);
+  }
+
+  private siftDownFrom(start: number, item: T): void {
     const items = this.items;
     const n = items.length;
-    let i = 0;
+    let i = start;
     for (;;) {
       const left = 2 * i + 1;
       if (left >= n) break;
