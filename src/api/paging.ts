@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../account/account.js';
+import { listNewestFirst } from '../account/views.js';
 import { LIMITS } from '../domain/limits.js';
 import { baseUrlOf } from './app.js';
 import type { ApiContext } from './context.js';
@@ -14,41 +15,26 @@ export interface ListQuery {
   readonly beforeID?: string;
 }
 
-interface Listed {
-  readonly id: number;
-  readonly state: string;
-  readonly instrument: string;
-}
-
 /**
  * One page of orders or trades as v20 lists them: filtered by ids, state (default for the
  * resource) and instrument, newest first, at most `count` (default 50, at most 500), below an
  * exclusive beforeID; when more match, a `Link: <…beforeID=<lowest on page>…>; rel="next"` header
  * that keeps the other filters.
  */
-export function listPage<T extends Listed>(
+export function listPage<T extends { readonly id: number; readonly state: string; readonly instrument: string }>(
   context: ApiContext, request: FastifyRequest, reply: FastifyReply, account: Account,
   resource: 'orders' | 'trades', items: Iterable<T>, q: ListQuery, defaultState: string,
 ): T[] {
   const count = q.count === undefined ? LIMITS.ordersPageDefault : Number(q.count);
   if (count < 1) throw invalidValue('count');
   if (count > LIMITS.ordersPageMax) throw new ApiError(400, { errorMessage: "Maximum value for 'count' exceeded" });
-  const state = q.state ?? defaultState;
-  const ids = q.ids === undefined ? undefined : new Set(q.ids.split(',').map(Number));
-  const before = q.beforeID === undefined ? Number.POSITIVE_INFINITY : Number(q.beforeID);
-  const all = [...items];
-  const page: T[] = [];
-  let more = false;
-  for (let i = all.length - 1; i >= 0; i -= 1) {
-    const item = all[i] as T;
-    if (item.id >= before || (state !== 'ALL' && item.state !== state)) continue;
-    if ((ids !== undefined && !ids.has(item.id)) || (q.instrument !== undefined && item.instrument !== q.instrument)) continue;
-    if (page.length === count) {
-      more = true;
-      break;
-    }
-    page.push(item);
-  }
+  const { page, more } = listNewestFirst(items, {
+    state: q.state ?? defaultState,
+    instrument: q.instrument,
+    ids: q.ids === undefined ? undefined : new Set(q.ids.split(',').map(Number)),
+    beforeID: q.beforeID === undefined ? undefined : Number(q.beforeID),
+    count,
+  });
   if (more) {
     const params = new URLSearchParams();
     if (q.ids !== undefined) params.set('ids', q.ids);

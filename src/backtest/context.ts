@@ -1,9 +1,10 @@
 import type { Account } from '../account/account.js';
 import type { AccountCommand, Outcome } from '../account/commands.js';
 import { findOrder, findTrade } from '../account/specifiers.js';
-import { emptySide, type OrderRecord, type PositionRecord, type TradeRecord } from '../account/state.js';
+import { emptySide, type PositionRecord, type TradeRecord } from '../account/state.js';
 import {
-  accountSummaryView, accountView, instrumentView as sharedInstrumentView, isOpenPosition, orderView, pendingOrders, positionView, tradeView,
+  accountSummaryView, accountView, instrumentView as sharedInstrumentView, isOpenPosition, listNewestFirst, orderView, pendingOrders,
+  positionView, tradeView, type ListFilter,
 } from '../account/views.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
@@ -138,15 +139,10 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
 
   orders(filter: OrderFilter = {}): V20Order[] {
     const state = this.acct.state;
-    const count = pageCount(filter.count);
-    const wanted = filter.state ?? 'PENDING';
-    const ids = filter.ids === undefined ? undefined : new Set(filter.ids.map(Number));
-    const before = filter.beforeID === undefined ? Number.POSITIVE_INFINITY : Number(filter.beforeID);
-    const matches = (o: OrderRecord): boolean =>
-      o.id < before && (wanted === 'ALL' || o.state === wanted) && (ids === undefined || ids.has(o.id))
-      && (filter.instrument === undefined || o.instrument === filter.instrument);
-    return newestFirst([...state.orders.values()], matches, count).map((o) => orderView(state, o) as unknown as V20Order);
+    const { page } = listNewestFirst(state.orders.values(), listFilter(filter, 'PENDING'));
+    return page.map((x) => orderView(state, x) as unknown as V20Order);
   }
+
 
   pendingOrders(): V20Order[] {
     const state = this.acct.state;
@@ -160,15 +156,10 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
 
   trades(filter: TradeFilter = {}): V20Trade[] {
     const state = this.acct.state;
-    const count = pageCount(filter.count);
-    const wanted = filter.state ?? 'OPEN';
-    const ids = filter.ids === undefined ? undefined : new Set(filter.ids.map(Number));
-    const before = filter.beforeID === undefined ? Number.POSITIVE_INFINITY : Number(filter.beforeID);
-    const matches = (t: TradeRecord): boolean =>
-      t.id < before && (wanted === 'ALL' || t.state === wanted) && (ids === undefined || ids.has(t.id))
-      && (filter.instrument === undefined || t.instrument === filter.instrument);
-    return newestFirst([...state.trades.values()], matches, count).map((t) => tradeView(state, t) as unknown as V20Trade);
+    const { page } = listNewestFirst(state.trades.values(), listFilter(filter, 'OPEN'));
+    return page.map((x) => tradeView(state, x) as unknown as V20Trade);
   }
+
 
   openTrades(): V20Trade[] {
     const state = this.acct.state;
@@ -251,13 +242,15 @@ function pageCount(count: number | undefined): number {
   return n;
 }
 
-function newestFirst<T>(all: readonly T[], matches: (item: T) => boolean, count: number): T[] {
-  const page: T[] = [];
-  for (let i = all.length - 1; i >= 0 && page.length < count; i -= 1) {
-    const item = all[i] as T;
-    if (matches(item)) page.push(item);
-  }
-  return page;
+/** A strategy's order or trade filter as the shared list filter (v20 defaults). */
+function listFilter(filter: OrderFilter | TradeFilter, defaultState: string): ListFilter {
+  return {
+    state: filter.state ?? defaultState,
+    instrument: filter.instrument,
+    ids: filter.ids === undefined ? undefined : new Set(filter.ids.map(Number)),
+    beforeID: filter.beforeID === undefined ? undefined : Number(filter.beforeID),
+    count: pageCount(filter.count),
+  };
 }
 
 /** The v20 Instrument resource of a catalogue entry (as GET /instruments serves it). */
