@@ -1,39 +1,12 @@
 import type { Tick } from '../domain/tick.js';
 import type { Micros } from '../domain/time.js';
 import type { Engine } from '../engine/engine.js';
+import { PeekableTicks } from '../engine/feeds/index.js';
 
-/** A tick source that can be looked at before it is taken. Pulls lazily; closes the file on close(). */
-export class TickQueue {
-  private readonly iterator: Iterator<Tick>;
-  private head: Tick | undefined;
-  private done = false;
-  /** Ticks taken; ticks dropped because the clock had passed them. */
-  taken = 0;
+/** The replay source of `serve`: a peekable tick source that also steps a manual clock. */
+export class TickQueue extends PeekableTicks {
+  /** Ticks dropped because the clock had passed them. */
   skipped = 0;
-
-  constructor(source: Iterable<Tick>) {
-    this.iterator = source[Symbol.iterator]();
-  }
-
-  peek(): Tick | undefined {
-    if (this.head === undefined && !this.done) {
-      const step = this.iterator.next();
-      if (step.done === true) this.done = true;
-      else this.head = step.value;
-    }
-    return this.head;
-  }
-
-  take(): Tick | undefined {
-    const tick = this.peek();
-    if (tick !== undefined) this.taken += 1;
-    this.head = undefined;
-    return tick;
-  }
-
-  get ended(): boolean {
-    return this.peek() === undefined;
-  }
 
   /**
    * Manual stepping: feeds every tick up to `time` to the engine. Ticks older than the clock
@@ -45,12 +18,6 @@ export class TickQueue {
       if (tick.time < engine.now) this.skipped += 1;
       else engine.pushTick(tick);
     }
-  }
-
-  close(): void {
-    this.done = true;
-    this.head = undefined;
-    this.iterator.return?.();
   }
 }
 

@@ -1,6 +1,6 @@
 import type { InstrumentSpec } from '../domain/instruments.js';
 import type { Tick } from '../domain/tick.js';
-import { generateTicks, makeTick, mergeByTime, readTicks, type FeedOptions } from '../engine/feeds/index.js';
+import { PeekableTicks, generateTicks, makeTick, mergeByTime, readTicks, type FeedOptions } from '../engine/feeds/index.js';
 import type { FileSpec, PriceSourceSpec, TickSpec } from './model.js';
 
 function feedOptions(spec: FileSpec): FeedOptions {
@@ -54,34 +54,8 @@ function sourceTicks(spec: PriceSourceSpec, catalogue: ReadonlyMap<string, Instr
 }
 
 /** The scenario's price sources merged by time, pulled one tick at a time as the timeline advances. */
-export class TickFeed {
-  private readonly iterator: Iterator<Tick>;
-  private head: Tick | undefined;
-  private done = false;
-  /** Ticks handed out so far. */
-  consumed = 0;
-
+export class TickFeed extends PeekableTicks {
   constructor(sources: readonly PriceSourceSpec[], catalogue: ReadonlyMap<string, InstrumentSpec>) {
-    this.iterator = mergeByTime(sources.map((s) => sourceTicks(s, catalogue)))[Symbol.iterator]();
-  }
-
-  peek(): Tick | undefined {
-    if (this.head === undefined && !this.done) {
-      const step = this.iterator.next();
-      if (step.done === true) this.done = true;
-      else this.head = step.value;
-    }
-    return this.head;
-  }
-
-  next(): Tick | undefined {
-    const tick = this.peek();
-    this.head = undefined;
-    if (tick !== undefined) this.consumed += 1;
-    return tick;
-  }
-
-  close(): void {
-    this.iterator.return?.();
+    super(mergeByTime(sources.map((s) => sourceTicks(s, catalogue))));
   }
 }

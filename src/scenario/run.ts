@@ -171,7 +171,7 @@ class ScenarioRun {
   private feedUntil(t: Micros): number {
     let n = 0;
     for (let tick = this.feed.peek(); tick !== undefined && tick.time <= t; tick = this.feed.peek()) {
-      this.engine.pushTick(this.feed.next() as NonNullable<typeof tick>);
+      this.engine.pushTick(this.feed.take() as NonNullable<typeof tick>);
       n += 1;
     }
     return n;
@@ -197,7 +197,7 @@ class ScenarioRun {
       }
       case 'advanceTicks': {
         for (let i = 0; i < a.count; i += 1) {
-          const tick = this.feed.next();
+          const tick = this.feed.take();
           if (tick === undefined) throw new StepError(`the price source ran out after ${i} of ${a.count} ticks`);
           this.engine.pushTick(tick);
         }
@@ -205,7 +205,7 @@ class ScenarioRun {
       }
       case 'advanceEnd': {
         let n = 0;
-        for (let tick = this.feed.next(); tick !== undefined; tick = this.feed.next()) {
+        for (let tick = this.feed.take(); tick !== undefined; tick = this.feed.take()) {
           this.engine.pushTick(tick);
           n += 1;
         }

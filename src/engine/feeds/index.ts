@@ -13,3 +13,4 @@ export { EPOCH_MILLIS_THRESHOLD } from './datetime.js';
 // Building blocks for a reader of another line-based format.
 export { type LineParser, parseTickLines } from './line-ticks.js';
 export { makeTick } from './make-tick.js';
+export { PeekableTicks } from './peekable.js';
