@@ -1,14 +1,14 @@
 import { Decimal, ZERO, formatAccountUnits, formatFixed, formatUnits } from '../domain/decimal.js';
 import { baseCurrency, quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
-import { formatPriceInt, parsePriceInt } from '../domain/price.js';
+import { formatPriceInt, parsePriceInt, priceTextToInt } from '../domain/price.js';
 import { divRoundHalfUp, formatScaled, fractionDigits, parseScaled, pow10 } from '../domain/scaled-int.js';
 import { formatRfc3339, parseDateTime } from '../domain/time.js';
 import { jsonMember, jsonString } from '../domain/transaction-json.js';
 import type {
   ClientExtensions, FillPrice, HomeConversionFactors, OrderCancelTransaction, PriceBucket, OrderFillTransaction, OrderTransaction, TradeOpen, TradeReduce,
 } from '../domain/transactions.js';
-import { violatesBound } from '../matching/fill-rules.js';
+import { fillPriceAt, orderCrossedAt, violatesBound } from '../matching/fill-rules.js';
 import type { Batch } from './batch.js';
 import { stopLossPriceFromDistance } from './placement.js';
 import { instrumentSpec, type AccountState, type OrderRecord, type PriceSlot, type TradeRecord } from './state.js';
@@ -121,10 +121,9 @@ function reducibleTrades(state: AccountState, req: FillRequest, isBuy: boolean):
 
 const NO_TRADES: readonly number[] = [];
 
-function wouldCrossNow(isLongTrade: boolean, kind: 'TP' | 'SL', priceInt: number, slot: PriceSlot): boolean {
-  // The dependent order closes the trade: a long trade's TP/SL sell at the bid, a short's buy at the ask.
-  if (isLongTrade) return kind === 'TP' ? slot.bid >= priceInt : slot.bid <= priceInt;
-  return kind === 'TP' ? slot.ask <= priceInt : slot.ask >= priceInt;
+/** Whether a trade's dependent order would fire at once: it closes the trade, so it sells a long. */
+function wouldCrossNow(isLongTrade: boolean, type: 'TAKE_PROFIT' | 'STOP_LOSS', priceInt: number, slot: PriceSlot): boolean {
+  return orderCrossedAt(type, !isLongTrade, priceInt, slot.bid, slot.ask);
 }
 
 function gtdPassed(b: Batch, details: { timeInForce?: string; gtdTime?: string }): boolean {
@@ -142,21 +141,20 @@ function clientIdTaken(state: AccountState, details: { clientExtensions?: Client
 function onFillCancelReason(b: Batch, order: OrderRecord, isBuy: boolean, fillInt: number, slot: PriceSlot, precision: number): string | null {
   const tx = order.create;
   const state = b.state;
-  const scale = 10 ** precision;
   if (tx.takeProfitOnFill !== undefined) {
     const d = tx.takeProfitOnFill;
     if (gtdPassed(b, d)) return 'TAKE_PROFIT_ON_FILL_GTD_TIMESTAMP_IN_PAST';
     if (clientIdTaken(state, d)) return 'TAKE_PROFIT_ON_FILL_CLIENT_ORDER_ID_ALREADY_EXISTS';
-    if (wouldCrossNow(isBuy, 'TP', Math.round(Number(d.price) * scale), slot)) return 'TAKE_PROFIT_ON_FILL_LOSS';
+    if (wouldCrossNow(isBuy, 'TAKE_PROFIT', priceTextToInt(d.price, precision), slot)) return 'TAKE_PROFIT_ON_FILL_LOSS';
   }
   if (tx.stopLossOnFill !== undefined) {
     const d = tx.stopLossOnFill;
     if (gtdPassed(b, d)) return 'STOP_LOSS_ON_FILL_GTD_TIMESTAMP_IN_PAST';
     if (clientIdTaken(state, d)) return 'STOP_LOSS_ON_FILL_CLIENT_ORDER_ID_ALREADY_EXISTS';
     const priceInt = d.price !== undefined
-      ? Math.round(Number(d.price) * scale)
-      : isBuy ? fillInt - Math.round(Number(d.distance) * scale) : fillInt + Math.round(Number(d.distance) * scale);
-    if (wouldCrossNow(isBuy, 'SL', priceInt, slot)) return 'STOP_LOSS_ON_FILL_LOSS';
+      ? priceTextToInt(d.price, precision)
+      : isBuy ? fillInt - priceTextToInt(d.distance as string, precision) : fillInt + priceTextToInt(d.distance as string, precision);
+    if (wouldCrossNow(isBuy, 'STOP_LOSS', priceInt, slot)) return 'STOP_LOSS_ON_FILL_LOSS';
   }
   if (tx.trailingStopLossOnFill !== undefined) {
     const d = tx.trailingStopLossOnFill;
@@ -214,9 +212,9 @@ export function fillOrCancel(b: Batch, req: FillRequest): FillResult {
   const baseFactorText = factorText(state, baseCurrency(order.instrument));
   if ((!quoteIsHome && quoteFactor === null) || baseFactorText === null) return cancelled(b, order, 'MARKET_HALTED');
   const isBuy = req.units.isPositive();
-  const fillInt = isBuy ? slot.ask : slot.bid;
+  const fillInt = fillPriceAt(isBuy, slot.bid, slot.ask);
   const bound = order.create.priceBound;
-  if (bound !== undefined && violatesBound(isBuy, fillInt, Math.round(Number(bound) * 10 ** spec.displayPrecision))) return cancelled(b, order, 'BOUNDS_VIOLATION');
+  if (bound !== undefined && violatesBound(isBuy, fillInt, priceTextToInt(bound, spec.displayPrecision))) return cancelled(b, order, 'BOUNDS_VIOLATION');
   if (quoteIsHome && integerFills) {
     const result = fillWhole(b, req, spec, slot, isBuy, fillInt, baseFactorText);
     if (result !== null) return result;

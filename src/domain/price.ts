@@ -43,3 +43,13 @@ export function parsePriceInt(text: string, precision: number): number | null {
   // Prices are never negative; everything else is the scaled-integer parser's job.
   return text.charCodeAt(0) === 45 /* - */ ? null : parseScaled(text, precision);
 }
+
+/**
+ * A price a request has already checked (on the grid, not negative) onto the integer grid: the
+ * fast parser, or decimal.js for text too long for it. Throws for text off the grid.
+ */
+export function priceTextToInt(text: string, precision: number): number {
+  const value = parsePriceInt(text, precision) ?? decimalToPriceInt(new Decimal(text), precision);
+  if (value === null) throw new Error(`price ${text} is off the grid of ${precision} decimals`);
+  return value;
+}

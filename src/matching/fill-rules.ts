@@ -56,8 +56,28 @@ export function crosses(direction: Direction, watched2: number, threshold2: numb
   return direction === Direction.LE ? watched2 <= threshold2 : watched2 >= threshold2;
 }
 
+/**
+ * Whether a quote crosses a trigger: the one crossing rule. `threshold2` is the trigger price in
+ * doubled integer units (as the trigger index keeps it); bid and ask are on the integer grid.
+ */
+export function quoteCrosses(source: PriceSource, direction: Direction, threshold2: number, bid: number, ask: number): boolean {
+  return crosses(direction, watchedValue2(source, bid, ask), threshold2);
+}
+
+/**
+ * Whether an order of `orderType` at `priceInt` (integer grid) would fire at this quote, watching
+ * the side its trigger condition names. Used before an order rests, e.g. for the on-fill TP/SL a
+ * fill would create (a long trade's are sells, a short trade's buys).
+ */
+export function orderCrossedAt(
+  orderType: OrderType, isBuy: boolean, priceInt: number, bid: number, ask: number,
+  condition: TriggerCondition = 'DEFAULT', mitPriceBelowMarket = false,
+): boolean {
+  return quoteCrosses(watchedSource(isBuy, condition), triggerDirection(orderType, isBuy, mitPriceBelowMarket), 2 * priceInt, bid, ask);
+}
+
 /** Fills always take the default side: buys at the ask, sells at the bid, whatever the trigger. */
-export function fillPriceInt(isBuy: boolean, bid: number, ask: number): number {
+export function fillPriceAt(isBuy: boolean, bid: number, ask: number): number {
   return isBuy ? ask : bid;
 }
 
