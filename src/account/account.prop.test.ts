@@ -8,7 +8,7 @@ import type { Tick } from '../domain/tick.js';
 import { formatRfc3339, type Micros } from '../domain/time.js';
 import type { OrderFillTransaction, OrderTransaction, Transaction } from '../domain/transactions.js';
 import { ORDER_EVENT_TYPES, ORDER_STATES, isTerminal, nextOrderState, orderMachine, type OrderEvent, type OrderState } from '../orders/lifecycle.js';
-import { ORDER_TYPES } from '../domain/transactions.js';
+import { ORDER_TYPES } from '../domain/order-types.js';
 import { Direction } from '../matching/fill-rules.js';
 import { Account } from './account.js';
 import type { AccountCommand } from './commands.js';

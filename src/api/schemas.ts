@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { ORDER_STATE_FILTER, ORDER_TYPES, POSITION_FILL, TIME_IN_FORCE, TRIGGER_CONDITION } from '../domain/order-types.js';
 
 /**
  * Request shapes. A value of the wrong JSON type, an unknown enum or a non-numeric decimal is
@@ -18,10 +19,12 @@ function literals(values: readonly string[]): TSchema {
   return Type.Union(values.map((v) => Type.Literal(v)));
 }
 
-export const TimeInForce = literals(['GTC', 'GTD', 'GFD', 'FOK', 'IOC']);
-export const PositionFill = literals(['DEFAULT', 'OPEN_ONLY', 'REDUCE_FIRST', 'REDUCE_ONLY']);
-export const TriggerCondition = literals(['DEFAULT', 'INVERSE', 'BID', 'ASK', 'MID']);
-export const OrderTypeName = literals(['MARKET', 'LIMIT', 'STOP', 'MARKET_IF_TOUCHED', 'TAKE_PROFIT', 'STOP_LOSS', 'TRAILING_STOP_LOSS']);
+export const TimeInForce = literals(TIME_IN_FORCE);
+export const PositionFill = literals(POSITION_FILL);
+export const TriggerCondition = literals(TRIGGER_CONDITION);
+export const OrderTypeName = literals(ORDER_TYPES);
+/** The `state` query of GET orders (v20 OrderStateFilter). */
+export const OrderStateFilter = literals(ORDER_STATE_FILTER);
 
 /** v20's three fields; other keys are ignored (the core keeps only these three). */
 export const ClientExtensions = Type.Object({

@@ -3,6 +3,11 @@
  * every DateTime an RFC3339 string with nine fractional digits. Key order is construction order,
  * and construction order is fixed, so JSON.stringify of a transaction is byte-for-byte stable.
  */
+import type { OrderRejectTransactionType, OrderTransactionType } from './order-types.js';
+
+/** The order vocabulary lives with the order-type table; re-exported because transactions carry it. */
+export type { OrderRejectTransactionType, OrderTransactionType, OrderType } from './order-types.js';
+
 export interface ClientExtensions {
   id?: string;
   tag?: string;
@@ -39,12 +44,6 @@ export interface TransactionHeader {
   requestID?: string;
   time: string;
 }
-
-export type OrderTransactionType =
-  | 'MARKET_ORDER' | 'LIMIT_ORDER' | 'STOP_ORDER' | 'MARKET_IF_TOUCHED_ORDER'
-  | 'TAKE_PROFIT_ORDER' | 'STOP_LOSS_ORDER' | 'TRAILING_STOP_LOSS_ORDER';
-
-export type OrderRejectTransactionType = `${OrderTransactionType}_REJECT`;
 
 /** Creation (or rejected creation) of any order type; fields appear only where the type has them. */
 export interface OrderTransaction extends TransactionHeader {
@@ -233,14 +232,3 @@ export type Transaction =
   | DailyFinancingTransaction;
 
 export type TransactionType = Transaction['type'];
-
-export const ORDER_TYPES = ['MARKET', 'LIMIT', 'STOP', 'MARKET_IF_TOUCHED', 'TAKE_PROFIT', 'STOP_LOSS', 'TRAILING_STOP_LOSS'] as const;
-export type OrderType = (typeof ORDER_TYPES)[number];
-
-export function orderTransactionType(type: OrderType): OrderTransactionType {
-  return `${type}_ORDER`;
-}
-
-export function isOrderCreation(tx: Transaction): tx is OrderTransaction & { type: OrderTransactionType } {
-  return tx.type.endsWith('_ORDER');
-}

@@ -1,6 +1,6 @@
 import { createActor, getNextSnapshot } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { ORDER_TYPES, type OrderType } from '../domain/transactions.js';
+import { ORDER_TYPES, type OrderType } from '../domain/order-types.js';
 import {
   ORDER_EVENT_TYPES, ORDER_STATES, isTerminal, nextOrderState, orderMachine, transitionOrder, type OrderEvent, type OrderEventType, type OrderState,
 } from './lifecycle.js';

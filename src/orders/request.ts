@@ -7,7 +7,7 @@ import { formatRfc3339, parseDateTime, type Micros } from '../domain/time.js';
 import type {
   ClientExtensions, OrderTransactionType, OrderType, StopLossDetails, TakeProfitDetails, TrailingStopLossDetails,
 } from '../domain/transactions.js';
-import { ORDER_TYPES } from '../domain/transactions.js';
+import { ORDER_TYPES } from '../domain/order-types.js';
 
 /** An order request as a client sends it (body element `order`); values are unchecked. */
 export interface OrderRequest {
