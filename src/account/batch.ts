@@ -1,26 +1,34 @@
+import type { JournalEntry, TrailingStopValueRecord } from '../domain/journal-entry.js';
 import { formatRfc3339, type Micros } from '../domain/time.js';
 import { jsonString, jsonValue, rememberJson } from '../domain/transaction-json.js';
 import type { Transaction } from '../domain/transactions.js';
 import { evolve } from './evolve.js';
 import type { AccountState } from './state.js';
+import { levelFromMarket, trailingStopValueRecord } from './trailing-stops.js';
 
 type Body<T> = T extends Transaction ? Omit<T, 'id' | 'accountID' | 'userID' | 'batchID' | 'requestID' | 'time'> : never;
 export type TransactionBody = Body<Transaction>;
 
-let lastAccount: { id: string; userID: number; json: string } | undefined;
-
-/** `,"accountID":…,"userID":…` of an account's transactions (kept for the last account seen). */
+/**
+ * `,"accountID":…,"userID":…` of an account's transactions. An account ID is digits and dashes
+ * (isAccountId) and the userID a whole number, so neither needs JSON escaping.
+ */
 function accountJson(state: AccountState): string {
-  if (lastAccount === undefined || lastAccount.id !== state.id || lastAccount.userID !== state.userID) {
-    lastAccount = { id: state.id, userID: state.userID, json: `,"accountID":${jsonString(state.id)},"userID":${jsonValue(state.userID)}` };
-  }
-  return lastAccount.json;
+  return `,"accountID":"${state.id}","userID":${state.userID}`;
+}
+
+/** A journal record and how many of the batch's transactions precede it. */
+interface PlacedRecord {
+  readonly after: number;
+  readonly record: TrailingStopValueRecord;
 }
 
 /**
  * The transactions one command or one quote creates. Decisions never touch state directly: each
  * transaction is stamped (consecutive ID, shared batchID, simulated time) and folded in through
- * evolve() before the next decision, so later steps of the batch see earlier ones.
+ * evolve() at once, so later steps of the batch decide on the state the earlier ones left (a fill
+ * sees the order it fills, a stop loss on fill sees the trade). evolve() stays the only writer,
+ * and it reads the transaction alone, so the journal rebuilds exactly the state decided on.
  */
 export class Batch {
   readonly transactions: Transaction[] = [];
@@ -29,6 +37,8 @@ export class Batch {
   /** `,"accountID":…,"userID":…` and `,"requestID":…,"time":…}`: the header's fixed parts as JSON. */
   private accountJson: string | undefined;
   private tailJson: string | undefined;
+  /** Trailing stop levels set in this batch, for the journal (most batches have none). */
+  private records: PlacedRecord[] | undefined;
 
   constructor(
     readonly state: AccountState,
@@ -64,11 +74,37 @@ export class Batch {
     evolve(this.state, transaction);
     if (json !== undefined) rememberJson(transaction, `${json},"id":"${id}"${this.accountJson ??= accountJson(this.state)},"batchID":"${this.batchID}"${this.tailJson ??= this.headerTail()}`);
     this.transactions.push(transaction);
+    if (transaction.type === 'TRAILING_STOP_LOSS_ORDER') this.startTrailing(Number(id));
     return transaction;
+  }
+
+  /** A new trailing stop takes its first level from the market now (a decision: it reads the quote). */
+  private startTrailing(orderId: number): void {
+    const order = this.state.orders.get(orderId);
+    if (order === undefined) return;
+    const value2 = levelFromMarket(this.state, order);
+    if (value2 === undefined) return;
+    const record = trailingStopValueRecord(this.state, order, value2, this.time);
+    evolve(this.state, record);
+    (this.records ??= []).push({ after: this.transactions.length, record });
   }
 
   private headerTail(): string {
     const requestID = this.requestID === undefined ? '' : `,"requestID":${jsonValue(this.requestID)}`;
     return `${requestID},"time":${jsonString(this.time)}}`;
+  }
+
+  /** What the journal keeps of this batch: its transactions, each followed by the records it caused. */
+  journalEntries(): readonly JournalEntry[] {
+    const records = this.records;
+    if (records === undefined) return this.transactions;
+    const entries: JournalEntry[] = [];
+    let r = 0;
+    for (let i = 0; i <= this.transactions.length; i += 1) {
+      for (; r < records.length && (records[r] as PlacedRecord).after === i; r += 1) entries.push((records[r] as PlacedRecord).record);
+      const tx = this.transactions[i];
+      if (tx !== undefined) entries.push(tx);
+    }
+    return entries;
   }
 }

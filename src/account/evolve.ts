@@ -6,22 +6,29 @@ import type {
   OrderFillTransaction, OrderTransaction, TradeClientExtensionsModifyTransaction, TradeReduce, Transaction,
   TransferFundsTransaction, DailyFinancingTransaction,
 } from '../domain/transactions.js';
+import type { JournalEntry, TrailingStopValueRecord } from '../domain/journal-entry.js';
 import { transitionOrder } from '../orders/lifecycle.js';
-import { isDependentType, orderTypeOf, placeInIndex, removeFromIndex } from './placement.js';
+import { isDependentType, orderTypeOf, placeInIndex, removeFromIndex, trailingValue2 } from './placement.js';
 import { positionOf, type AccountState, type OrderRecord, type TradeRecord } from './state.js';
 
 /**
- * Folds one transaction into the account. This is the only code that changes an account's book:
- * decide() emits transactions and the account applies each through here, and a restart replays the
- * journal through here, so live and replayed state cannot drift apart. It reads nothing but the
- * state and the transaction (the latest quotes only seed a trailing stop's first value).
+ * Folds one journal entry into the account. This is the only code that changes an account's
+ * book: decide() emits transactions and the batch applies each through here before deciding the
+ * next step (so later steps of a batch see earlier ones), and a restart replays the journal
+ * through here, so live and replayed state cannot drift apart. It reads nothing but the state and
+ * the entry: what the market did to a trailing stop arrives as a TRAILING_STOP_VALUE record.
  */
-export function evolve(state: AccountState, tx: Transaction): AccountState {
-  const id = Number(tx.id);
+export function evolve(state: AccountState, entry: JournalEntry): AccountState {
+  if (entry.type === 'TRAILING_STOP_VALUE') return evolveTrailingStopValue(state, entry);
+  const id = Number(entry.id);
   if (id !== state.lastTransactionID + 1) {
-    throw new Error(`journal gap: transaction ${tx.id} after ${state.lastTransactionID}`);
+    throw new Error(`journal gap: transaction ${entry.id} after ${state.lastTransactionID}`);
   }
   state.lastTransactionID = id;
+  return evolveTransaction(state, entry);
+}
+
+function evolveTransaction(state: AccountState, tx: Transaction): AccountState {
   switch (tx.type) {
     case 'CREATE': return evolveCreate(state, tx);
     case 'TRANSFER_FUNDS': return evolveTransfer(state, tx);
@@ -34,10 +41,27 @@ export function evolve(state: AccountState, tx: Transaction): AccountState {
     case 'ORDER_CLIENT_EXTENSIONS_MODIFY': return evolveOrderExtensions(state, tx);
     case 'TRADE_CLIENT_EXTENSIONS_MODIFY': return evolveTradeExtensions(state, tx);
     case 'DAILY_FINANCING': return evolveFinancing(state, tx);
-    default:
-      // Rejections change nothing but the transaction counter.
+    // Rejections change nothing but the transaction counter.
+    case 'MARKET_ORDER_REJECT': case 'LIMIT_ORDER_REJECT': case 'STOP_ORDER_REJECT': case 'MARKET_IF_TOUCHED_ORDER_REJECT':
+    case 'TAKE_PROFIT_ORDER_REJECT': case 'STOP_LOSS_ORDER_REJECT': case 'TRAILING_STOP_LOSS_ORDER_REJECT':
+    case 'ORDER_CANCEL_REJECT': case 'ORDER_CLIENT_EXTENSIONS_MODIFY_REJECT': case 'TRADE_CLIENT_EXTENSIONS_MODIFY_REJECT':
+    case 'CLIENT_CONFIGURE_REJECT': case 'TRANSFER_FUNDS_REJECT':
       return state;
+    default: return assertNever(tx);
   }
+}
+
+function assertNever(tx: never): never {
+  throw new Error(`evolve: unknown transaction type ${(tx as { type?: unknown }).type as string}`);
+}
+
+/** A trailing stop's new level, as the journal recorded it. */
+function evolveTrailingStopValue(state: AccountState, record: TrailingStopValueRecord): AccountState {
+  const order = requireOrder(state, record.orderID);
+  const trailing = order.trailing;
+  if (order.state !== 'PENDING' || trailing === undefined) throw new Error(`trailing stop value for order ${record.orderID}, which is no pending trailing stop`);
+  trailing.value2 = trailingValue2(state, order.instrument, record.trailingStopValue);
+  return state;
 }
 
 function setBalance(state: AccountState, text: string): void {
@@ -303,5 +327,3 @@ function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTran
 function addTo(sum: Decimal, amount: Decimal): Decimal {
   return sum.isZero() ? amount : sum.plus(amount);
 }
-
-export type { OrderTransaction };

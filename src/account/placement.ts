@@ -1,14 +1,18 @@
 import { Decimal } from '../domain/decimal.js';
-import { parsePriceInt } from '../domain/price.js';
+import { formatPriceInt, parsePriceInt, priceTextToInt } from '../domain/price.js';
 import type { OrderTransaction } from '../domain/transactions.js';
-import { Direction, triggerDirection, watchedSource, watchedValue2, type TriggerCondition } from '../matching/fill-rules.js';
+import { Direction, crosses, triggerDirection, watchedSource, watchedValue2, type TriggerCondition } from '../matching/fill-rules.js';
+import { threshold2Of } from '../matching/trigger-index.js';
 import type { AccountState, OrderRecord, TradeRecord } from './state.js';
-import { instrumentSpec, priceSlot } from './state.js';
+import { instrumentSpec } from './state.js';
 
 /**
- * Where a pending order rests in the trigger index, derived only from its creation transaction and
- * the trade it is attached to (so replaying the journal rebuilds the same index).
+ * Where a pending order rests in the trigger index: derived only from its creation transaction, the
+ * trade it is attached to and (trailing stops) the levels the journal recorded, so replaying the
+ * journal rebuilds the same index.
  */
+
+/** A price of an order on the instrument's integer grid. */
 export function priceToInt(state: AccountState, instrument: string, price: string): number {
   const spec = instrumentSpec(state, instrument);
   const value = parsePriceInt(price, spec.displayPrecision);
@@ -23,6 +27,12 @@ export function stopLossPriceFromDistance(trade: TradeRecord, distance: string, 
   return price.toFixed(precision);
 }
 
+/**
+ * Puts a new pending order into the trigger index. A trailing stop created on fill starts the
+ * distance away from the trade's open price; any other trailing stop has no level until the
+ * market gives it one (a TRAILING_STOP_VALUE record, see trailing-stops.ts), so the index is a
+ * function of the journal alone.
+ */
 export function placeInIndex(state: AccountState, order: OrderRecord): void {
   const tx = order.create;
   const book = state.index.book(order.instrument);
@@ -30,20 +40,12 @@ export function placeInIndex(state: AccountState, order: OrderRecord): void {
   const source = watchedSource(order.isBuy, condition);
   if (order.type === 'TRAILING_STOP_LOSS') {
     const distance2 = 2 * priceToInt(state, order.instrument, tx.distance as string);
-    const direction = order.isBuy ? Direction.GE : Direction.LE;
-    // On fill, v20 measures the distance from the trade's fill price, and the stop trails the market
-    // from there; a standalone trailing stop starts from the market when it is created.
+    const direction = triggerDirection(order.type, order.isBuy, false);
     const trade = order.tradeId === undefined || tx.reason !== 'ON_FILL' ? undefined : state.trades.get(order.tradeId);
     let value2 = Number.NaN;
     if (trade !== undefined) {
       const open2 = 2 * priceToInt(state, order.instrument, trade.price);
       value2 = direction === Direction.LE ? open2 - distance2 : open2 + distance2;
-    }
-    const slot = priceSlot(state, order.instrument);
-    if (slot.known) {
-      const watched2 = watchedValue2(source, slot.bid, slot.ask);
-      const fromMarket = direction === Direction.LE ? watched2 - distance2 : watched2 + distance2;
-      if (Number.isNaN(value2) || (direction === Direction.LE ? fromMarket > value2 : fromMarket < value2)) value2 = fromMarket;
     }
     order.trailing = { orderId: order.id, seq: order.id, source, direction, distance2, value2, live: true };
     book.addTrailing(order.trailing);
@@ -58,6 +60,21 @@ export function placeInIndex(state: AccountState, order: OrderRecord): void {
   const direction = triggerDirection(order.type, order.isBuy, mitBelow);
   const entry = book.add(source, direction, 2 * priceInt, order.id, order.id);
   order.trigger = { source, direction, entry };
+}
+
+/**
+ * A trailing stop level (doubled grid units) as the journal writes it: at the display precision,
+ * with a trailing 5 when it lies half way (only a stop watching the mid price gets there).
+ */
+export function trailingValueText(value2: number, precision: number): string {
+  return value2 % 2 === 0 ? formatPriceInt(value2 / 2, precision) : formatPriceInt(value2 * 5, precision + 1);
+}
+
+/** The inverse of trailingValueText. */
+export function trailingValue2(state: AccountState, instrument: string, text: string): number {
+  const value = priceTextToInt(text, instrumentSpec(state, instrument).displayPrecision + 1);
+  if (value % 5 !== 0) throw new Error(`trailing stop value ${text} is off the ${instrument} half grid`);
+  return value / 5;
 }
 
 export function removeFromIndex(state: AccountState, order: OrderRecord): void {
@@ -96,14 +113,12 @@ export function isCrossedNow(state: AccountState, order: OrderRecord): boolean {
   const slot = state.prices.get(order.instrument);
   if (slot === undefined || !slot.known) return false;
   if (order.trigger !== undefined) {
-    const watched2 = watchedValue2(order.trigger.source, slot.bid, slot.ask);
-    const probe = order.trigger.direction === Direction.LE ? -watched2 : watched2;
-    return order.trigger.entry.sortKey <= probe;
+    const { source, direction, entry } = order.trigger;
+    return crosses(direction, watchedValue2(source, slot.bid, slot.ask), threshold2Of(direction, entry));
   }
   if (order.trailing !== undefined) {
     const t = order.trailing;
-    const watched2 = watchedValue2(t.source, slot.bid, slot.ask);
-    return t.direction === Direction.LE ? watched2 <= t.value2 : watched2 >= t.value2;
+    return crosses(t.direction, watchedValue2(t.source, slot.bid, slot.ask), t.value2);
   }
   return false;
 }

@@ -1,6 +1,11 @@
-import type { PriceSource} from './fill-rules.js';
+import type { PriceSource } from './fill-rules.js';
 import { Direction, watchedValue2 } from './fill-rules.js';
 import { TriggerHeap, type TriggerEntry } from './trigger-heap.js';
+
+/** The threshold (doubled units) of an entry that add() put into the heap of `direction`. */
+export function threshold2Of(direction: Direction, entry: TriggerEntry): number {
+  return direction === Direction.LE ? -entry.sortKey : entry.sortKey;
+}
 
 /** A trailing stop: its threshold follows the market in the winning direction only. */
 export interface TrailingEntry {
@@ -9,7 +14,10 @@ export interface TrailingEntry {
   readonly source: PriceSource;
   readonly direction: Direction;
   readonly distance2: number;
-  /** Current trailing stop value in doubled units; NaN until the first quote is seen. */
+  /**
+   * Current trailing stop value in doubled units; NaN until the market gives it one. Written only
+   * by the account's evolve(), from the journal: the index reports where a quote moves it.
+   */
   value2: number;
   live: boolean;
 }
@@ -62,9 +70,11 @@ export class InstrumentTriggers {
 
   /**
    * Pops every entry the quote crosses into `out` (order IDs), in no particular order; the caller
-   * sorts by sequence. Trailing stops ratchet first, then are tested.
+   * sorts by sequence. A trailing stop the quote moves is reported in `moved` as the pair (order
+   * ID, new value2) and tested against its new value; the level itself is the account's to write
+   * (through a journal record), so the index stays a function of the journal.
    */
-  collectCrossed(bid: number, ask: number, out: number[]): void {
+  collectCrossed(bid: number, ask: number, out: number[], moved?: number[]): void {
     const tops = this.tops;
     const bid2 = 2 * bid;
     const ask2 = 2 * ask;
@@ -82,22 +92,36 @@ export class InstrumentTriggers {
       const t = trailing[i] as TrailingEntry;
       if (!t.live) continue;
       const watched2 = watchedValue2(t.source, bid, ask);
+      let value2 = t.value2;
       if (t.direction === 0) {
         const candidate = watched2 - t.distance2;
-        if (!(t.value2 >= candidate)) t.value2 = candidate;
-        if (watched2 <= t.value2) {
+        // NaN (no level yet) compares false: the first quote sets it.
+        if (!(value2 >= candidate)) {
+          value2 = candidate;
+          this.move(t, value2, moved);
+        }
+        if (watched2 <= value2) {
           this.removeTrailing(t);
           out.push(t.orderId);
         }
       } else {
         const candidate = watched2 + t.distance2;
-        if (!(t.value2 <= candidate)) t.value2 = candidate;
-        if (watched2 >= t.value2) {
+        if (!(value2 <= candidate)) {
+          value2 = candidate;
+          this.move(t, value2, moved);
+        }
+        if (watched2 >= value2) {
           this.removeTrailing(t);
           out.push(t.orderId);
         }
       }
     }
+  }
+
+  /** Reports a trailing stop's new level; without a `moved` list (older callers) sets it here. */
+  private move(t: TrailingEntry, value2: number, moved: number[] | undefined): void {
+    if (moved === undefined) t.value2 = value2;
+    else moved.push(t.orderId, value2);
   }
 
   /** Pops the live entries of heap h the probe crosses, dropping dead ones, and refreshes its top. */
