@@ -1,4 +1,4 @@
-import { Decimal, ZERO } from '../domain/decimal.js';
+import { ZERO, type Decimal } from '../domain/decimal.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import type { Micros } from '../domain/time.js';
 import type { ClientExtensions, OrderTransaction, OrderType } from '../domain/transactions.js';
@@ -6,6 +6,7 @@ import type { Direction, PriceSource } from '../matching/fill-rules.js';
 import type { TriggerEntry } from '../matching/trigger-heap.js';
 import { TriggerIndex, type TrailingEntry } from '../matching/trigger-index.js';
 import { DeadlineQueue } from './deadlines.js';
+import { AccountMemo } from './memo.js';
 import type { OrderState } from '../orders/lifecycle.js';
 
 /** The latest quote of an instrument as this account saw it, on the integer price grid. */
@@ -134,6 +135,8 @@ export interface AccountState {
   deadlines: DeadlineQueue;
   prices: Map<string, PriceSlot>;
   instruments: ReadonlyMap<string, InstrumentSpec>;
+  /** Values the account recomputes on every fill, kept with it (never in a module). */
+  readonly memo: AccountMemo;
 }
 
 const ACCOUNT_ID_RE = /^(\d{3})-(\d{3})-(\d{1,12})-(\d{3})$/;
@@ -177,6 +180,7 @@ export function emptyAccountState(id: string, instruments: ReadonlyMap<string, I
     deadlines: new DeadlineQueue(),
     prices: new Map(),
     instruments,
+    memo: new AccountMemo(),
   };
 }
 
@@ -206,8 +210,4 @@ export function instrumentSpec(state: AccountState, instrument: string): Instrum
   const spec = state.instruments.get(instrument);
   if (spec === undefined) throw new Error(`unknown instrument reached the account core: ${instrument}`);
   return spec;
-}
-
-export function newDecimal(value: string): Decimal {
-  return new Decimal(value);
 }

@@ -1,5 +1,5 @@
 import { Decimal, ZERO } from '../domain/decimal.js';
-import { baseCurrency, quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
+import { quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
 import { scaleOf } from '../domain/price.js';
 import type { AccountState, PositionRecord, PriceSlot, TradeRecord } from './state.js';
 
@@ -7,14 +7,12 @@ import type { AccountState, PositionRecord, PriceSlot, TradeRecord } from './sta
  * Valuation of an account at the latest quotes: P/L conversion to the home currency, unrealized
  * P/L, margin and NAV by the formulas OANDA's own account snapshots reconcile to.
  */
-const SCALES = new Map<number, Decimal>();
+
+/** 10^0 .. 10^15 as Decimals: a frozen table, built once. */
+const SCALES: readonly Decimal[] = Object.freeze(Array.from({ length: 16 }, (_, i) => new Decimal(scaleOf(i))));
+
 function scaleDecimal(precision: number): Decimal {
-  let d = SCALES.get(precision);
-  if (d === undefined) {
-    d = new Decimal(scaleOf(precision));
-    SCALES.set(precision, d);
-  }
-  return d;
+  return SCALES[precision] ?? new Decimal(scaleOf(precision));
 }
 
 export function intToDecimal(value: number, precision: number): Decimal {
@@ -37,13 +35,13 @@ function knownSlot(state: AccountState, instrument: string): PriceSlot | undefin
 export function currencyToHome(state: AccountState, currency: string): Decimal | null {
   const home = state.currency;
   if (currency === home) return ONE;
-  const direct = pairName(currency, home);
+  const direct = state.memo.pairName(currency, home);
   const directSpec = state.instruments.get(direct);
   if (directSpec !== undefined) {
     const slot = knownSlot(state, direct);
     if (slot !== undefined) return midDecimal(slot, directSpec.displayPrecision);
   }
-  const inverse = pairName(home, currency);
+  const inverse = state.memo.pairName(home, currency);
   const inverseSpec = state.instruments.get(inverse);
   if (inverseSpec !== undefined) {
     const slot = knownSlot(state, inverse);
@@ -58,39 +56,21 @@ export function quoteHomeFactor(state: AccountState, instrument: string): Decima
   return currencyToHome(state, quoteCurrency(instrument));
 }
 
-export function baseHomeFactor(state: AccountState, instrument: string): Decimal | null {
-  return currencyToHome(state, baseCurrency(instrument));
+/** The text of the stricter of the instrument's rate and the account's configured rate. */
+export function effectiveMarginRateText(state: AccountState, spec: InstrumentSpec): string {
+  if (state.marginRate === undefined) return spec.marginRate;
+  const memo = state.memo;
+  const instrumentRate = memo.rateDecimalOf(spec.marginRate, decimalOfRate);
+  return memo.rateDecimalOf(state.marginRate, decimalOfRate).greaterThan(instrumentRate) ? state.marginRate : spec.marginRate;
+}
+
+function decimalOfRate(text: string): Decimal {
+  return new Decimal(text);
 }
 
 /** The stricter of the instrument's rate and the account's configured rate. */
-const RATES = new Map<string, Decimal>();
-function rateDecimal(text: string): Decimal {
-  let d = RATES.get(text);
-  if (d === undefined) {
-    d = new Decimal(text);
-    if (RATES.size < 10_000) RATES.set(text, d);
-  }
-  return d;
-}
-
-const RATE_FLOATS = new Map<string, number>();
-
-/** Number(text) of a margin rate, parsed once. */
-function rateFloat(text: string): number {
-  let f = RATE_FLOATS.get(text);
-  if (f === undefined) {
-    f = Number(text);
-    if (RATE_FLOATS.size >= 10_000) RATE_FLOATS.clear();
-    RATE_FLOATS.set(text, f);
-  }
-  return f;
-}
-
 export function effectiveMarginRate(state: AccountState, spec: InstrumentSpec): Decimal {
-  const instrumentRate = rateDecimal(spec.marginRate);
-  if (state.marginRate === undefined) return instrumentRate;
-  const accountRate = rateDecimal(state.marginRate);
-  return accountRate.greaterThan(instrumentRate) ? accountRate : instrumentRate;
+  return state.memo.rateDecimalOf(effectiveMarginRateText(state, spec), decimalOfRate);
 }
 
 export interface PositionValuation {
@@ -204,31 +184,12 @@ export function tradeMarginUsed(state: AccountState, trade: TradeRecord): Decima
   return trade.currentUnits.abs().times(midDecimal(slot, spec.displayPrecision)).times(factor).times(effectiveMarginRate(state, spec));
 }
 
-/** BASE_QUOTE, built once per pair of currencies. */
-const PAIR_NAMES = new Map<string, Map<string, string>>();
-
-function pairName(base: string, quote: string): string {
-  let byQuote = PAIR_NAMES.get(base);
-  if (byQuote === undefined) {
-    if (PAIR_NAMES.size >= 1024) PAIR_NAMES.clear();
-    byQuote = new Map();
-    PAIR_NAMES.set(base, byQuote);
-  }
-  let name = byQuote.get(quote);
-  if (name === undefined) {
-    name = `${base}_${quote}`;
-    if (byQuote.size >= 1024) byQuote.clear();
-    byQuote.set(quote, name);
-  }
-  return name;
-}
-
 export function currencyToHomeFloat(state: AccountState, currency: string): number {
   const home = state.currency;
   if (currency === home) return 1;
-  const direct = knownSlot(state, pairName(currency, home));
+  const direct = knownSlot(state, state.memo.pairName(currency, home));
   if (direct !== undefined) return (direct.bid + direct.ask) / (2 * direct.scale);
-  const inverse = knownSlot(state, pairName(home, currency));
+  const inverse = knownSlot(state, state.memo.pairName(home, currency));
   if (inverse !== undefined) return (2 * inverse.scale) / (inverse.bid + inverse.ask);
   return Number.NaN;
 }
@@ -252,7 +213,7 @@ export function approxMarginAvailable(state: AccountState): number {
     const ask = slot.ask / slot.scale;
     const mid = (slot.bid + slot.ask) / (2 * slot.scale);
     unrealized += (long.unitsFloat * bid - long.costFloat + (short.unitsFloat * ask - short.costFloat)) * factor;
-    const rate = Math.max(rateFloat(spec.marginRate), state.marginRate === undefined ? 0 : rateFloat(state.marginRate));
+    const rate = Math.max(state.memo.rateFloatOf(spec.marginRate), state.marginRate === undefined ? 0 : state.memo.rateFloatOf(state.marginRate));
     margin += Math.max(Math.abs(long.unitsFloat), Math.abs(short.unitsFloat)) * mid * factor * rate;
   }
   return state.balanceFloat + unrealized - margin;
@@ -262,21 +223,20 @@ export function approxMarginAvailable(state: AccountState): number {
  * The conversion factor as fills print it (8 decimals, "1" for the home currency). A direct pair
  * is formatted from its integer quote; only an inverse pair needs a Decimal division.
  */
-let lastFactor: { slot: PriceSlot; sum: number; text: string } | undefined;
-
 export function factorText(state: AccountState, currency: string): string | null {
   const home = state.currency;
   if (currency === home) return '1';
-  const direct = knownSlot(state, pairName(currency, home));
+  const direct = knownSlot(state, state.memo.pairName(currency, home));
   if (direct !== undefined) {
     const sum = direct.bid + direct.ask;
     // Fills in a row convert at the same quote: keep the last text.
-    if (lastFactor !== undefined && lastFactor.slot === direct && lastFactor.sum === sum) return lastFactor.text;
+    const last = state.memo.lastFactor;
+    if (last !== undefined && last.slot === direct && last.sum === sum) return last.text;
     const precision = Math.round(Math.log10(direct.scale));
     if (precision <= 7) {
       // mid = (bid + ask) / 2 = (bid + ask) × 5 at one more decimal
       const text = formatMidTimesFive(sum, precision + 1) + '0'.repeat(8 - (precision + 1));
-      lastFactor = { slot: direct, sum, text };
+      state.memo.lastFactor = { slot: direct, sum, text };
       return text;
     }
   }

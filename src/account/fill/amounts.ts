@@ -1,0 +1,199 @@
+import { Decimal, ZERO, formatAccountUnits, formatFixed, formatUnits } from '../../domain/decimal.js';
+import { formatPriceInt, parsePriceInt } from '../../domain/price.js';
+import { divRoundHalfUp, formatScaled, fractionDigits, parseScaled, pow10 } from '../../domain/scaled-int.js';
+import type { RateParts } from '../memo.js';
+import type { AccountState } from '../state.js';
+import { intToDecimal } from '../valuation.js';
+import type { FillPlan } from './plan.js';
+
+/** The quote a fill takes, on the instrument's integer grid. */
+export interface FillQuote {
+  /** The fill price: the ask for buys, the bid for sells. */
+  readonly fillInt: number;
+  readonly bid: number;
+  readonly ask: number;
+  readonly precision: number;
+}
+
+/** The effective margin rate of the instrument, as text (for the integer route) and Decimal. */
+export interface MarginRate {
+  readonly text: string;
+  readonly decimal: Decimal;
+}
+
+export interface ReductionAmounts {
+  readonly units: string;
+  readonly realizedPL: string;
+  readonly halfSpreadCost: string;
+}
+
+export interface OpeningAmounts {
+  readonly units: string;
+  readonly halfSpreadCost: string;
+  readonly initialMarginRequired: string;
+}
+
+/** Every amount a fill prints, as v20 prints it. */
+export interface FillAmounts {
+  readonly units: string;
+  readonly requestedUnits: string;
+  readonly price: string;
+  readonly pl: string;
+  readonly quotePL: string;
+  readonly accountBalance: string;
+  readonly halfSpreadCost: string;
+  /** The quote-to-home conversion factor as printed ("1" in the home currency). */
+  readonly quoteFactor: string;
+  /** One per reduction of the plan, in its order. */
+  readonly reductions: readonly ReductionAmounts[];
+  readonly opening: OpeningAmounts | undefined;
+}
+
+const NONE: readonly ReductionAmounts[] = [];
+
+/**
+ * The amounts of a planned fill. `quoteFactor` null means the instrument is quoted in the home
+ * currency: then whole units are computed on safe integers, exactly as decimal.js would round
+ * them (fill-routes.prop.test.ts checks both give the same text); anything else, or any product
+ * that would leave the safe integers, goes through decimal.js.
+ */
+export function fillAmounts(state: AccountState, plan: FillPlan, quote: FillQuote, quoteFactor: Decimal | null, rate: MarginRate, requestedUnits: Decimal): FillAmounts {
+  if (quoteFactor === null) {
+    const whole = integerAmounts(state, plan, quote, rate);
+    if (whole !== null) return whole;
+  }
+  return decimalAmounts(state, plan, quote, quoteFactor ?? ONE, rate, requestedUnits);
+}
+
+const ONE = new Decimal(1);
+
+function formatFactor(d: Decimal): string {
+  return d.equals(1) ? '1' : d.toFixed(8);
+}
+
+/** The decimal.js arithmetic: any units, any conversion factor. */
+export function decimalAmounts(state: AccountState, plan: FillPlan, quote: FillQuote, quoteFactor: Decimal, rate: MarginRate, requestedUnits: Decimal): FillAmounts {
+  const { fillInt, precision } = quote;
+  const sign = plan.isBuy ? 1 : -1;
+  const priceStr = formatPriceInt(fillInt, precision);
+  const price = intToDecimal(fillInt, precision);
+  // |fill − mid| from the integer quote: |2·fill − (bid + ask)| / (2·scale)
+  const spreadPerUnit = new Decimal(Math.abs(2 * fillInt - (quote.bid + quote.ask))).dividedBy(2 * pow10(precision)).times(quoteFactor);
+  let pl = ZERO;
+  let quotePL = ZERO;
+  let reductions: ReductionAmounts[] | undefined;
+  for (const r of plan.reductions) {
+    const perUnit = r.trade.currentUnits.isPositive() ? price.minus(r.trade.priceDecimal) : r.trade.priceDecimal.minus(price);
+    const tradeQuotePL = perUnit.times(r.units);
+    const realized = new Decimal(formatAccountUnits(tradeQuotePL.times(quoteFactor)));
+    pl = pl.plus(realized);
+    quotePL = quotePL.plus(tradeQuotePL);
+    (reductions ??= []).push({
+      units: formatUnits(r.units.times(sign)), realizedPL: formatAccountUnits(realized), halfSpreadCost: formatAccountUnits(spreadPerUnit.times(r.units)),
+    });
+  }
+  const filled = plan.reduced.plus(plan.opening);
+  let opening: OpeningAmounts | undefined;
+  if (!plan.opening.isZero()) {
+    const mid = new Decimal(quote.bid + quote.ask).dividedBy(2 * pow10(precision));
+    opening = {
+      units: formatUnits(plan.opening.times(sign)),
+      halfSpreadCost: formatAccountUnits(spreadPerUnit.times(plan.opening)),
+      initialMarginRequired: formatAccountUnits(plan.opening.times(mid).times(quoteFactor).times(rate.decimal)),
+    };
+  }
+  return {
+    units: formatUnits(filled.times(sign)),
+    requestedUnits: formatUnits(requestedUnits),
+    price: priceStr,
+    pl: reductions === undefined ? '0.0000' : formatAccountUnits(pl),
+    quotePL: formatFixed(quotePL, precision),
+    accountBalance: pl.isZero() ? state.balanceText : formatAccountUnits(state.balance.plus(pl)),
+    halfSpreadCost: formatAccountUnits(spreadPerUnit.times(filled)),
+    quoteFactor: formatFactor(quoteFactor),
+    reductions: reductions ?? NONE,
+    opening,
+  };
+}
+
+/** round(n × 10^(4 − decimals)) when n counts 10^-decimals: an amount at account precision (4). */
+function toAccountUnits(n: number, decimals: number): number {
+  return decimals >= 4 ? divRoundHalfUp(n, pow10(decimals - 4)) : n * pow10(4 - decimals);
+}
+
+/** u × num / den rounded to 4 decimals, where the value is u × num / (den × 10^decimals); NaN if unsafe. */
+function scaledRound4(product: number, decimals: number, den: number): number {
+  if (!Number.isSafeInteger(product)) return Number.NaN;
+  if (decimals >= 4) return divRoundHalfUp(product, den * pow10(decimals - 4));
+  const up = product * pow10(4 - decimals);
+  return Number.isSafeInteger(up) ? divRoundHalfUp(up, den) : Number.NaN;
+}
+
+export function parseRateParts(text: string): RateParts | null {
+  const decimals = fractionDigits(text);
+  const numerator = decimals <= 15 ? parseScaled(text, decimals) : null;
+  return numerator === null || numerator <= 0 ? null : { numerator, decimals };
+}
+
+/**
+ * The same amounts on safe integers, for whole units in an instrument quoted in the home
+ * currency; null as soon as a step would leave the safe integers.
+ */
+export function integerAmounts(state: AccountState, plan: FillPlan, quote: FillQuote, rate: MarginRate): FillAmounts | null {
+  const { fillInt, precision } = quote;
+  const requested = plan.requestedInt;
+  const opening = plan.openingInt;
+  const filledAbs = plan.reducedInt + opening;
+  if (!Number.isSafeInteger(requested) || requested === 0 || !Number.isSafeInteger(filledAbs)) return null;
+  const sum2 = quote.bid + quote.ask;
+  const spread2 = Math.abs(2 * fillInt - sum2); // |fill − mid| × 2 × 10^precision
+  const halfSpreadTotal = scaledRound4(filledAbs * spread2, precision, 2);
+  if (Number.isNaN(halfSpreadTotal)) return null;
+  let margin4 = 0;
+  if (opening !== 0) {
+    const parts = state.memo.ratePartsOf(rate.text, parseRateParts);
+    if (parts === null) return null;
+    // opening × mid × rate = opening × sum2 × numerator / (2 × 10^(precision + rate decimals))
+    margin4 = scaledRound4(opening * sum2 * parts.numerator, precision + parts.decimals, 2);
+    if (Number.isNaN(margin4)) return null;
+  }
+  const sign = plan.isBuy ? 1 : -1;
+  let quotePLPoints = 0;
+  let pl4 = 0;
+  let reductions: ReductionAmounts[] | undefined;
+  for (const r of plan.reductions) {
+    const open = parsePriceInt(r.trade.price, precision);
+    if (open === null) return null;
+    const points = (r.trade.unitsInt > 0 ? fillInt - open : open - fillInt) * r.unitsInt;
+    if (!Number.isSafeInteger(points)) return null;
+    const realized = toAccountUnits(points, precision);
+    if (!Number.isSafeInteger(realized)) return null;
+    quotePLPoints += points;
+    pl4 += realized;
+    (reductions ??= []).push({
+      units: String(r.unitsInt * sign), realizedPL: formatScaled(realized, 4), halfSpreadCost: formatScaled(scaledRound4(r.unitsInt * spread2, precision, 2), 4),
+    });
+  }
+  if (!Number.isSafeInteger(quotePLPoints) || !Number.isSafeInteger(pl4)) return null;
+  let accountBalance = state.balanceText;
+  if (pl4 !== 0) {
+    const balance4 = parseScaled(state.balanceText, 4);
+    if (balance4 === null || !Number.isSafeInteger(balance4 + pl4)) return null;
+    accountBalance = formatScaled(balance4 + pl4, 4);
+  }
+  const priceStr = formatPriceInt(fillInt, precision);
+  return {
+    units: String(filledAbs * sign),
+    requestedUnits: String(requested),
+    price: priceStr,
+    pl: reductions === undefined ? '0.0000' : formatScaled(pl4, 4),
+    quotePL: formatScaled(quotePLPoints, precision),
+    accountBalance,
+    halfSpreadCost: formatScaled(halfSpreadTotal, 4),
+    quoteFactor: '1',
+    reductions: reductions ?? NONE,
+    opening: opening === 0 ? undefined : {
+      units: String(opening * sign), halfSpreadCost: formatScaled(scaledRound4(opening * spread2, precision, 2), 4), initialMarginRequired: formatScaled(margin4, 4),
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { ZERO, type Decimal } from '../../domain/decimal.js';
+import type { AccountState, OrderRecord, TradeRecord } from '../state.js';
+
+export interface FillRequest {
+  readonly order: OrderRecord;
+  /** Signed units asked for: positive buys. */
+  readonly units: Decimal;
+  /**
+   * `units` as a safe whole number, when the caller has it at hand (NaN: not whole or too large).
+   * Absent, the fill derives it from `units` when it needs it.
+   */
+  readonly unitsInt?: number;
+  readonly reason: string;
+  /** Close exactly this trade (TP/SL/TSL, trade close). */
+  readonly closeTradeId?: number;
+  /** Close this side of the position, oldest trade first (position closeout). */
+  readonly closeSide?: 'long' | 'short';
+  readonly positionFill: string;
+  readonly clientOrderID?: string;
+}
+
+/** Units taken off one open trade. */
+export interface Reduction {
+  readonly trade: TradeRecord;
+  /** Absolute units taken off the trade. */
+  readonly units: Decimal;
+  /** `units` as a safe whole number, NaN when it is not one. */
+  readonly unitsInt: number;
+  /** Whether the reduction closes the trade. */
+  readonly closes: boolean;
+}
+
+/** Which trades a fill reduces and how much it opens: decided once, before any amount. */
+export interface FillPlan {
+  readonly isBuy: boolean;
+  /** Oldest trade first. */
+  readonly reductions: readonly Reduction[];
+  /** Σ reduction units (absolute), and as a safe whole number or NaN. */
+  readonly reduced: Decimal;
+  readonly reducedInt: number;
+  /** Absolute units that open a new trade (zero when nothing opens). */
+  readonly opening: Decimal;
+  readonly openingInt: number;
+  /** The signed units asked for as a safe whole number, NaN when they are not one. */
+  readonly requestedInt: number;
+}
+
+const NO_TRADES: readonly number[] = [];
+const NO_REDUCTIONS: readonly Reduction[] = [];
+
+/** DEFAULT means REDUCE_FIRST on netting accounts and OPEN_ONLY on hedging ones. */
+function resolvePositionFill(positionFill: string, hedging: boolean): string {
+  if (positionFill === 'DEFAULT') return hedging ? 'OPEN_ONLY' : 'REDUCE_FIRST';
+  // A netting account cannot hold both sides, so OPEN_ONLY reduces first there.
+  if (positionFill === 'OPEN_ONLY' && !hedging) return 'REDUCE_FIRST';
+  return positionFill;
+}
+
+/** A safe whole number of a Decimal, or NaN. */
+export function wholeOf(d: Decimal): number {
+  if (!d.isInteger()) return Number.NaN;
+  const n = d.toNumber();
+  return Number.isSafeInteger(n) ? n : Number.NaN;
+}
+
+/**
+ * Where a fill looks for trades to reduce: one trade (a close), one side (a position closeout) or
+ * the opposite side as positionFill says; and whether units left over may open a trade. Looks
+ * up, never creates: deciding must not touch state (a cancelled fill would leave a position
+ * replay lacks).
+ */
+function candidates(state: AccountState, req: FillRequest, isBuy: boolean): { single: TradeRecord | undefined; trades: readonly number[]; opens: boolean } {
+  if (req.closeTradeId !== undefined) return { single: state.trades.get(req.closeTradeId), trades: NO_TRADES, opens: false };
+  const position = state.positions.get(req.order.instrument);
+  if (req.closeSide !== undefined) {
+    const side = req.closeSide === 'long' ? position?.long : position?.short;
+    return { single: undefined, trades: side?.tradeIds ?? NO_TRADES, opens: false };
+  }
+  const mode = resolvePositionFill(req.positionFill, state.hedgingEnabled);
+  const opposite = mode === 'OPEN_ONLY' ? undefined : isBuy ? position?.short : position?.long;
+  return { single: undefined, trades: opposite?.tradeIds ?? NO_TRADES, opens: mode !== 'REDUCE_ONLY' };
+}
+
+/** The fill plan: reductions close the oldest open trades first; any remainder opens a trade. */
+export function planFill(state: AccountState, req: FillRequest): FillPlan {
+  const isBuy = req.units.isPositive();
+  const where = candidates(state, req, isBuy);
+  const requestedInt = req.unitsInt !== undefined && !Number.isNaN(req.unitsInt) ? req.unitsInt : wholeOf(req.units);
+  let remaining = req.units.abs();
+  let remainingInt = Math.abs(requestedInt);
+  let reductions: Reduction[] | undefined;
+  let reduced = ZERO;
+  let reducedInt = 0;
+  const count = where.single !== undefined ? 1 : where.trades.length;
+  for (let i = 0; i < count && !remaining.isZero(); i += 1) {
+    const trade = where.single ?? (state.trades.get(where.trades[i] as number) as TradeRecord);
+    if (trade.state !== 'OPEN') continue;
+    const available = trade.currentUnits.abs();
+    const closes = available.lessThanOrEqualTo(remaining);
+    const units = closes ? available : remaining;
+    const tradeInt = Math.abs(trade.unitsInt);
+    // A trade that is not a safe whole number leaves the whole plan without integers.
+    const unitsInt = Number.isNaN(tradeInt) ? Number.NaN : closes ? tradeInt : remainingInt;
+    (reductions ??= []).push({ trade, units, unitsInt, closes });
+    reduced = reduced.plus(units);
+    reducedInt += unitsInt;
+    remaining = remaining.minus(units);
+    remainingInt -= unitsInt;
+  }
+  const opening = where.opens ? remaining : ZERO;
+  return {
+    isBuy, reductions: reductions ?? NO_REDUCTIONS, reduced, reducedInt, opening, openingInt: where.opens ? remainingInt : 0, requestedInt,
+  };
+}

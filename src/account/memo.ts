@@ -1,0 +1,91 @@
+import type { Decimal } from '../domain/decimal.js';
+import type { FillPrice, HomeConversionFactors } from '../domain/transactions.js';
+
+/** A margin rate as numerator / 10^decimals, for the integer amount arithmetic. */
+export interface RateParts {
+  readonly numerator: number;
+  readonly decimals: number;
+}
+
+/** The quote a fill took, as v20 prints it, with the slot values it was printed from. */
+export interface QuoteMemo {
+  /** The price slot (by identity) the quote was read from. */
+  readonly slot: object;
+  readonly time: number;
+  readonly bid: number;
+  readonly ask: number;
+  readonly closeoutBid: number;
+  readonly closeoutAsk: number;
+  readonly precision: number;
+  readonly price: FillPrice;
+  readonly json: string;
+}
+
+export interface FactorsMemo {
+  readonly quote: string;
+  readonly base: string;
+  readonly factors: HomeConversionFactors;
+  readonly json: string;
+}
+
+/** Distinct margin-rate strings kept parsed (instrument and configured rates: a handful). */
+const RATES_MAX = 1024;
+/** Currencies kept per side of a pair name (an account sees a few dozen at most). */
+const PAIRS_MAX = 1024;
+
+/**
+ * One account's memos of values it recomputes on every fill: parsed margin rates, pair names, the
+ * last printed quote and conversion factors. Pure caches: every entry is a function of its key,
+ * so dropping them changes no output. They live with the account, never in a module, so two
+ * accounts or two engines in one process share nothing.
+ */
+export class AccountMemo {
+  private readonly rateParts = new Map<string, RateParts | null>();
+  private readonly rateDecimals = new Map<string, Decimal>();
+  private readonly rateFloats = new Map<string, number>();
+  private readonly pairs = new Map<string, Map<string, string>>();
+  /** Consecutive fills at an unchanged quote share its printed object (transactions never change). */
+  lastQuote: QuoteMemo | undefined = undefined;
+  lastFactors: FactorsMemo | undefined = undefined;
+  /** The last conversion factor text formatted from a direct pair's quote. */
+  lastFactor: { slot: object; sum: number; text: string } | undefined = undefined;
+
+  ratePartsOf(text: string, parse: (text: string) => RateParts | null): RateParts | null {
+    return remember(this.rateParts, text, parse, RATES_MAX);
+  }
+
+  rateDecimalOf(text: string, parse: (text: string) => Decimal): Decimal {
+    return remember(this.rateDecimals, text, parse, RATES_MAX);
+  }
+
+  rateFloatOf(text: string): number {
+    return remember(this.rateFloats, text, Number, RATES_MAX);
+  }
+
+  /** BASE_QUOTE, built once per pair of currencies (no new string to hash on every lookup). */
+  pairName(base: string, quote: string): string {
+    let byQuote = this.pairs.get(base);
+    if (byQuote === undefined) {
+      if (this.pairs.size >= PAIRS_MAX) this.pairs.clear();
+      byQuote = new Map();
+      this.pairs.set(base, byQuote);
+    }
+    let name = byQuote.get(quote);
+    if (name === undefined) {
+      name = `${base}_${quote}`;
+      if (byQuote.size >= PAIRS_MAX) byQuote.clear();
+      byQuote.set(quote, name);
+    }
+    return name;
+  }
+}
+
+function remember<V>(map: Map<string, V>, key: string, make: (key: string) => V, max: number): V {
+  let value = map.get(key);
+  if (value === undefined && !map.has(key)) {
+    value = make(key);
+    if (map.size >= max) map.clear();
+    map.set(key, value);
+  }
+  return value as V;
+}
