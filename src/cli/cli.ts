@@ -1,9 +1,9 @@
-import { MAIN_USAGE, SERVE_USAGE, parseServeArgs } from './args.js';
+import { serveArgsOf, serveUsageError } from './args.js';
 import { ConfigError, loadConfigFile, resolveSettings, type FileConfig } from './config.js';
-import { StartError, VERSION, randomToken, startServe, type ServeHandle, type ServeIo } from './serve.js';
+import { EXIT, parseArgv, usageMessage, type Parsed } from './program.js';
+import { StartError, randomToken, startServe, type ServeHandle, type ServeIo } from './serve.js';
 
-/** Exit codes: 0 done, 1 runtime failure, 2 invalid options or config. */
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+export { EXIT };
 
 export interface CliResult {
   /** Set when the command finished (help, version, a refusal); a server keeps running instead. */
@@ -11,27 +11,28 @@ export interface CliResult {
   readonly server?: ServeHandle;
 }
 
-/** Runs the CLI on `argv` (without node and script). Never calls process.exit itself. */
+/** Runs the CLI on `argv` (without node and script) as far as `serve`. Never calls process.exit itself. */
 export async function runCli(argv: readonly string[], io: ServeIo): Promise<CliResult> {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
-    io.out(MAIN_USAGE);
-    return { exitCode: command === undefined ? EXIT.usage : EXIT.ok };
+  const parsed = parseArgv(argv);
+  if (parsed.kind === 'print') {
+    io.out(parsed.text);
+    return { exitCode: parsed.exitCode };
   }
-  if (command === '-v' || command === '--version') {
-    io.out(VERSION);
-    return { exitCode: EXIT.ok };
-  }
-  if (command !== 'serve') {
-    io.err(`v20sim: unknown command ${JSON.stringify(command)}\n\n${MAIN_USAGE}`);
+  if (parsed.kind === 'usage') {
+    io.err(parsed.command === 'serve' ? `v20sim: ${serveUsageError(parsed).message}` : usageMessage(parsed));
     return { exitCode: EXIT.usage };
   }
+  if (parsed.command !== 'serve') {
+    io.err(`v20sim: ${parsed.command} does not run through runCli`);
+    return { exitCode: EXIT.usage };
+  }
+  return runServe(parsed, io);
+}
+
+/** `v20sim serve` with its parsed options: checks them, reads the config file and starts the server. */
+export async function runServe(parsed: Extract<Parsed, { kind: 'run' }>, io: ServeIo): Promise<CliResult> {
   try {
-    const args = parseServeArgs(rest);
-    if (args.help === true) {
-      io.out(SERVE_USAGE);
-      return { exitCode: EXIT.ok };
-    }
+    const args = serveArgsOf(parsed);
     const file: FileConfig = args.config === undefined ? {} : loadConfigFile(args.config);
     const settings = resolveSettings(file, args, randomToken, args.config);
     const server = await startServe(settings, io);

@@ -1,9 +1,10 @@
 /**
  * The v20sim command: `node --import tsx src/cli/main.ts serve ...`, `npm start`, or bin/v20sim.js.
- * The only module that touches process.argv, signals and exit codes.
+ * The only module that touches process.argv, signals and exit codes. Each command's module is
+ * loaded when that command runs, so help and usage errors load nothing but the parser.
  */
 import process from 'node:process';
-import { EXIT, runCli } from './cli.js';
+import { EXIT, parseArgv, usageMessage, type Parsed } from './program.js';
 import type { ServeHandle, ServeIo } from './serve.js';
 
 const io: ServeIo = {
@@ -16,21 +17,31 @@ const io: ServeIo = {
   },
 };
 
-const argv = process.argv.slice(2);
-const command = argv[0];
+const parsed = parseArgv(process.argv.slice(2));
 
-if (command === 'backtest') {
-  // Loaded on demand: serve does not pay for the backtest's modules, nor the other way round.
-  const { runBacktestCommand } = await import('./backtest-command.js');
-  process.exitCode = await runBacktestCommand(argv.slice(1), { stdout: process.stdout, stderr: process.stderr, isTTY: process.stderr.isTTY === true });
-} else if (command === 'scenario') {
-  const { runScenarioCommand } = await import('./scenario-command.js');
-  process.exitCode = await runScenarioCommand(argv.slice(1), { stdout: process.stdout, stderr: process.stderr });
+if (parsed.kind === 'print') {
+  io.out(parsed.text);
+  // Not process.exit(): stdout may be an asynchronous pipe with lines still to write.
+  process.exitCode = parsed.exitCode;
+} else if (parsed.kind === 'usage') {
+  if (parsed.command === 'serve') {
+    const { serveUsageError } = await import('./args.js');
+    io.err(`v20sim: ${serveUsageError(parsed).message}`);
+  } else {
+    io.err(usageMessage(parsed));
+  }
+  process.exitCode = EXIT.usage;
+} else if (parsed.command === 'backtest') {
+  const { runParsedBacktest } = await import('./backtest-command.js');
+  process.exitCode = await runParsedBacktest(parsed, { stdout: process.stdout, stderr: process.stderr, isTTY: process.stderr.isTTY === true });
+} else if (parsed.command === 'serve') {
+  await serveMain(parsed);
 } else {
-  await serveMain();
+  const { runParsedScenario } = await import('./scenario-command.js');
+  process.exitCode = await runParsedScenario(parsed, { stdout: process.stdout, stderr: process.stderr });
 }
 
-async function serveMain(): Promise<void> {
+async function serveMain(command: Extract<Parsed, { kind: 'run' }>): Promise<void> {
   process.on('uncaughtException', (error) => io.fatal(`v20sim: internal error: ${error.stack ?? String(error)}`));
   process.on('unhandledRejection', (error) => io.fatal(`v20sim: internal error: ${(error as Error).stack ?? String(error)}`));
 
@@ -55,9 +66,9 @@ async function serveMain(): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
-  const result = await runCli(argv, io);
+  const { runServe } = await import('./cli.js');
+  const result = await runServe(command, io);
   if (result.exitCode !== undefined) {
-    // Not process.exit(): stdout may be an asynchronous pipe with lines still to write.
     process.exitCode = result.exitCode;
   } else if (result.server !== undefined) {
     server = result.server;

@@ -1,37 +1,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DEFAULT_PATTERNS, expandScenarioPaths } from '../scenario/files.js';
-import { loadScenario, ScenarioInvalid, SCHEMA_URL } from '../scenario/load.js';
+import { loadScenario, ScenarioInvalid } from '../scenario/load.js';
 import { runScenarioFiles } from '../scenario/pool.js';
 import { exitCodeOf, junitReport, prettyResult, prettySummary, REPORTERS, tapReport, where, type ReporterName } from '../scenario/report.js';
 import type { ScenarioResult } from '../scenario/run.js';
+import { EXIT, UsageError, parseArgv, usageMessage, type Parsed as CommandLine } from './program.js';
+
+type RunParsed = Extract<CommandLine, { kind: 'run' }>;
 
 export interface ScenarioIo {
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream;
 }
-
-const USAGE = `Usage: v20sim scenario run [PATHS or GLOBS...] [options]
-       v20sim scenario check [PATHS or GLOBS...]
-
-Runs scenario files (YAML or JSON): accounts, prices, requests to the v3 API and the
-responses, transactions, state and stream lines they must produce.
-Default files: ${DEFAULT_PATTERNS.join(' ')}. A directory means every .yaml/.yml/.json below it.
-
-Options (run):
-  -u, --update            rewrite golden transaction logs instead of comparing them
-  -r, --reporter NAME     pretty (default), junit or tap
-  -o, --output FILE       write the report to FILE (the pretty log still goes to stdout)
-  -j, --jobs N            worker threads (default: one per core; 1 runs in this process)
-  -q, --quiet             pretty: list the steps of failing scenarios only
-      --no-color          no ANSI colours
-  -h, --help              this text
-
-check: validates the files against the schema and the references (tick files, marks,
-variables) without running them.
-
-Exit codes: 0 all passed, 1 a scenario failed, 2 an invalid file or bad usage.
-Schema for editors: ${SCHEMA_URL.pathname}`;
 
 interface Parsed {
   command: 'run' | 'check';
@@ -44,72 +25,26 @@ interface Parsed {
   color: boolean | undefined;
 }
 
-class UsageError extends Error {}
-
-function parseArgs(args: readonly string[]): Parsed | 'help' {
-  const rest = [...args];
-  const command = rest.shift();
-  if (command === undefined || command === '-h' || command === '--help' || command === 'help') return 'help';
-  if (command !== 'run' && command !== 'check') throw new UsageError(`unknown scenario command '${command}' (expected run or check)`);
-  const parsed: Parsed = { command, patterns: [], update: false, reporter: 'pretty', output: undefined, jobs: undefined, quiet: false, color: undefined };
-  const value = (flag: string): string => {
-    const v = rest.shift();
-    if (v === undefined || (v.startsWith('-') && v !== '-')) throw new UsageError(`${flag} needs a value`);
-    return v;
-  };
-  while (rest.length > 0) {
-    let arg = rest.shift() as string;
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    if (eq > 0) {
-      rest.unshift(arg.slice(eq + 1));
-      arg = arg.slice(0, eq);
-    }
-    switch (arg) {
-      case '-h':
-      case '--help':
-        return 'help';
-      case '-u':
-      case '--update':
-        parsed.update = true;
-        break;
-      case '-r':
-      case '--reporter': {
-        const name = value(arg);
-        if (!(REPORTERS as readonly string[]).includes(name)) throw new UsageError(`unknown reporter '${name}' (expected ${REPORTERS.join(', ')})`);
-        parsed.reporter = name as ReporterName;
-        break;
-      }
-      case '-o':
-      case '--output':
-        parsed.output = value(arg);
-        break;
-      case '-j':
-      case '--jobs': {
-        const text = value(arg);
-        const n = Number(text);
-        if (!Number.isInteger(n) || n < 1 || n > 1024) throw new UsageError(`--jobs must be a whole number from 1, got ${text}`);
-        parsed.jobs = n;
-        break;
-      }
-      case '-q':
-      case '--quiet':
-        parsed.quiet = true;
-        break;
-      case '--no-color':
-        parsed.color = false;
-        break;
-      case '--color':
-        parsed.color = true;
-        break;
-      case '--':
-        parsed.patterns.push(...rest.splice(0));
-        break;
-      default:
-        if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`);
-        parsed.patterns.push(arg);
-    }
+/** The checked options of a parsed `scenario run` or `scenario check`. */
+function optionsOf(parsed: RunParsed): Parsed {
+  const o = parsed.options;
+  const reporter = typeof o['reporter'] === 'string' ? o['reporter'] : 'pretty';
+  if (!(REPORTERS as readonly string[]).includes(reporter)) throw new UsageError(`unknown reporter '${reporter}' (expected ${REPORTERS.join(', ')})`);
+  let jobs: number | undefined;
+  if (typeof o['jobs'] === 'string') {
+    jobs = Number(o['jobs']);
+    if (!Number.isInteger(jobs) || jobs < 1 || jobs > 1024) throw new UsageError(`--jobs must be a whole number from 1, got ${o['jobs']}`);
   }
-  return parsed;
+  return {
+    command: parsed.command === 'scenario check' ? 'check' : 'run',
+    patterns: [...parsed.operands],
+    update: o['update'] === true,
+    reporter: reporter as ReporterName,
+    output: typeof o['output'] === 'string' ? o['output'] : undefined,
+    jobs,
+    quiet: o['quiet'] === true,
+    color: typeof o['color'] === 'boolean' ? o['color'] : undefined,
+  };
 }
 
 function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
@@ -133,18 +68,28 @@ function wantsColor(stream: NodeJS.WritableStream): boolean {
  * `v20sim scenario ...`: returns the exit code (0 passed, 1 a scenario failed, 2 an invalid file
  * or bad usage) instead of exiting, so main.ts decides when the process ends.
  */
-export async function runScenarioCommand(args: string[], io: ScenarioIo): Promise<number> {
-  let parsed: Parsed | 'help';
+export async function runScenarioCommand(args: readonly string[], io: ScenarioIo): Promise<number> {
+  const parsed = parseArgv(['scenario', ...args]);
+  if (parsed.kind === 'print') {
+    await write(io.stdout, `${parsed.text}\n`);
+    return parsed.exitCode;
+  }
+  if (parsed.kind === 'usage') {
+    await write(io.stderr, `${usageMessage(parsed)}\n`);
+    return EXIT.usage;
+  }
+  return runParsedScenario(parsed, io);
+}
+
+/** `v20sim scenario run|check` with its options parsed (see program.ts). */
+export async function runParsedScenario(command: RunParsed, io: ScenarioIo): Promise<number> {
+  let parsed: Parsed;
   try {
-    parsed = parseArgs(args);
+    parsed = optionsOf(command);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    await write(io.stderr, `v20sim scenario: ${err.message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (parsed === 'help') {
-    await write(io.stdout, `${USAGE}\n`);
-    return 0;
+    await write(io.stderr, `v20sim scenario: ${err.message}\n`);
+    return EXIT.usage;
   }
   const cwd = process.cwd();
   const patterns = parsed.patterns.length > 0 ? parsed.patterns : [...DEFAULT_PATTERNS];

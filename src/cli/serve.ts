@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { AccountConfig } from '../account/state.js';
@@ -16,6 +16,7 @@ import type { ServeSettings } from './config.js';
 import { DataDir, DataDirLockedError } from './data-dir.js';
 import { FeedPump, TickQueue, type Timers } from './pump.js';
 import { ShellEngine } from './shell-engine.js';
+import { VERSION } from './version.js';
 
 export interface ServeIo {
   out(line: string): void;
@@ -62,16 +63,6 @@ export function randomToken(): string {
   return randomBytes(24).toString('hex');
 }
 
-function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
-
-export const VERSION = version();
 
 function sha256File(file: string): string {
   const hash = createHash('sha256');

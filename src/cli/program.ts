@@ -1,0 +1,262 @@
+/**
+ * The v20sim command line: every command, option and help text, parsed by commander. This module
+ * only parses; it imports nothing of the simulator, so `v20sim --help` loads no more than this.
+ * Each command's module is loaded when that command runs (main.ts) and checks the values.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { VERSION } from './version.js';
+
+export type CommandName = 'serve' | 'backtest' | 'scenario run' | 'scenario check';
+
+/** What the command line asks for. */
+export type Parsed =
+  /** Help or the version: print `text` to stdout and exit with `exitCode`. */
+  | { readonly kind: 'print'; readonly text: string; readonly exitCode: 0 | 2 }
+  /** Bad usage: `flag` (an option or an argument; '' for none) and why; exit code 2. */
+  | { readonly kind: 'usage'; readonly command: string; readonly flag: string; readonly why: string }
+  | {
+    readonly kind: 'run';
+    readonly command: CommandName;
+    readonly options: Readonly<Record<string, unknown>>;
+    readonly operands: readonly string[];
+    /** The options on the command line (long form), e.g. to tell --generator from --no-generator. */
+    readonly given: ReadonlySet<string>;
+  };
+
+const HELP_WIDTH = 100;
+
+const SERVE_AFTER = `
+The first line printed is "listening <base URL>".
+Exit codes: 0 stopped by a signal, 1 runtime failure, 2 invalid options or config.`;
+
+const BACKTEST_DESCRIPTION = `Runs a strategy (a .ts or .js module whose default export is a StrategyDefinition) over
+recorded ticks in one simulated v20 account, and writes to the output folder:
+  transactions.ndjson  every v20 transaction of the account, one per line
+  trades.csv           every trade: entry, exit, P/L, financing, spread cost
+  equity.csv           mark-to-market equity at a fixed simulated interval and at every fill
+  report.json          net P/L, return, drawdown, Sharpe, Sortino, win rate, profit factor, ...
+  report.html          a self-contained page with charts (opens offline)
+Same inputs, same files, byte for byte.`;
+
+const BACKTEST_AFTER = `
+Examples:
+  v20sim backtest --strategy examples/strategies/ma-crossover.ts
+  v20sim backtest --strategy examples/strategies/grid.ts --ticks data/*.zip --param levels=6
+  v20sim backtest --strategy examples/strategies/ma-crossover.ts --param fast=5,10,20 --param slow=50,100 --rank sharpe
+
+Exit codes: 0 done, 1 the run failed (strategy error, unreadable data), 2 invalid options.`;
+
+const SCENARIO_DESCRIPTION = `Runs scenario files (YAML or JSON): accounts, prices, requests to the v3 API and the
+responses, transactions, state and stream lines they must produce.
+Default files: scenarios/**/*.{yaml,yml,json}. A directory means every .yaml/.yml/.json below it.`;
+
+const SCENARIO_AFTER = `
+Exit codes: 0 all passed, 1 a scenario failed, 2 an invalid file or bad usage.
+Schema for editors: schema/scenario.schema.json (in the package)`;
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+function serveCommand(): Command {
+  return new Command('serve')
+    .summary('run the v20 paper-trading server')
+    .description(`Starts an OANDA v20 compatible paper-trading server (REST and streams on one port).
+With no options: two demo accounts (USD, EUR), a printed token, seeded prices for the
+major pairs paced in real time, on http://127.0.0.1:8080.`)
+    .option('--config <file>', 'JSON or YAML config: accounts, tokens, instruments, prices, clock, ...')
+    .option('--host <host>', 'interface to listen on (default 127.0.0.1)')
+    .option('--port <n>', 'port (default 8080; 0 picks a free one)')
+    .option('--data-dir <dir>', 'journal every transaction to DIR and restore from it on start')
+    .option('--fsync', 'fdatasync each journal write (survives power loss, slower)')
+    .option('--ticks <files...>', 'replay recorded ticks (csv, ndjson, lean, truefx, histdata; .gz/.zip)')
+    .option('--format <fmt>', 'format of the --ticks files (default: detected)')
+    .option('--instrument <name>', 'instrument of --ticks files whose lines do not name one')
+    .option('--generator <seed>', 'seeded generated prices (default in live mode: seed 1, major pairs)')
+    .addOption(new Option('--no-generator', 'live mode without generated prices (push ticks via /sim/ticks)'))
+    .option('--clock <mode>', 'live (wall clock), replay (tick times at --speed), or manual (only /sim/clock/advance and /sim/ticks move time); default: replay with --ticks, else live')
+    .option('--speed <n|max>', 'replay speed factor (default 1 = real time)')
+    .option('--seed <seed>', 'run seed, recorded with the run (default 1)')
+    .option('--start <datetime>', 'simulated start time for replay/manual (RFC3339)')
+    .option('--token <token>', 'API token for every account (default: configured or random)')
+    .option('--admin-token <token>', 'token of the /sim control API (default: configured or random)')
+    .addHelpText('after', SERVE_AFTER);
+}
+
+function backtestCommand(): Command {
+  return new Command('backtest')
+    .summary('run a strategy over tick files')
+    .usage('--strategy FILE [--ticks FILE...] [options]')
+    .description(BACKTEST_DESCRIPTION)
+    .option('--strategy <file>', 'strategy module (TypeScript runs without a build step)')
+    .option('--ticks <files...>', 'tick files, merged by time (csv, ndjson, lean, truefx, histdata; plain, .gz or .zip). Default: the shipped sample (EUR_USD and USD_JPY, 2-5 January 2024, generated)')
+    .option('--format <fmt>', 'format of the tick files (default: detected per file)')
+    .option('--instrument <name>', 'instrument of tick files whose lines do not name one')
+    .option('--config <file>', 'JSON with any of: strategy, ticks, format, instrument, params, out, accountCurrency, balance, hedging, equityInterval, rank, workers (paths relative to the file; options given here win)')
+    .option('--param <name=value>', 'a strategy parameter (repeatable). Several values (a,b,c) or a range (start:stop:step) make a sweep over every combination', collect)
+    .option('--out <dir>', 'output folder (default backtest-out)')
+    .option('--account-currency <cur>', 'home currency of the account (default USD)')
+    .option('--balance <n>', 'opening balance (default 100000)')
+    .option('--hedging', 'a hedging account (long and short trades side by side)')
+    .option('--equity-interval <dur>', 'mark-to-market interval: 30s, 1m, 1h, 1d (default 1m)')
+    .option('--rank <metric>', 'sweep ranking: sharpe (default), sortino, netPL, return, maxDrawdown, profitFactor, winRate, expectancy, trades, ...')
+    .option('--workers <n>', 'threads for a sweep, this one included (default: one per core)')
+    .addHelpText('after', BACKTEST_AFTER);
+}
+
+function scenarioCommand(): Command {
+  const scenario = new Command('scenario')
+    .summary('run or check scenario files')
+    .usage('run|check [PATHS or GLOBS...] [options]')
+    .description(SCENARIO_DESCRIPTION)
+    .addHelpText('after', SCENARIO_AFTER);
+  scenario.command('run')
+    .description('Runs the scenario files and reports the results.')
+    .argument('[paths...]', 'scenario files, directories or globs')
+    .option('-u, --update', 'rewrite golden transaction logs instead of comparing them')
+    .option('-r, --reporter <name>', 'pretty (default), junit or tap')
+    .option('-o, --output <file>', 'write the report to FILE (the pretty log still goes to stdout)')
+    .option('-j, --jobs <n>', 'worker threads (default: one per core; 1 runs in this process)')
+    .option('-q, --quiet', 'pretty: list the steps of failing scenarios only')
+    .option('--color', 'ANSI colours even when stdout is not a terminal')
+    .option('--no-color', 'no ANSI colours');
+  scenario.command('check')
+    .description('Validates the files against the schema and the references (tick files, marks, variables) without running them.')
+    .argument('[paths...]', 'scenario files, directories or globs');
+  return scenario;
+}
+
+/** Options that may be given more than once (everywhere, or in one command); every other long option only once. */
+const REPEATABLE = new Set(['--param', '--ticks backtest']);
+
+function buildProgram(onRun: (command: Command, name: CommandName) => void): Command {
+  const program = new Command('v20sim')
+    .usage('<command> [options]')
+    .version(VERSION, '-v, --version', 'print the version')
+    .helpCommand(true);
+  for (const command of [serveCommand(), backtestCommand(), scenarioCommand()]) program.addCommand(command);
+  const leaves: [Command, CommandName][] = [];
+  for (const command of program.commands) {
+    if (command.commands.length === 0) leaves.push([command, command.name() as CommandName]);
+    for (const sub of command.commands) leaves.push([sub, `${command.name()} ${sub.name()}` as CommandName]);
+  }
+  for (const [command, name] of leaves) {
+    // Unknown options and stray arguments come back as operands, so the message can name them.
+    command.allowUnknownOption().allowExcessArguments().action(() => onRun(command, name));
+  }
+  const configure = (command: Command): void => {
+    command
+      .helpOption('-h, --help', 'this help')
+      .exitOverride()
+      .configureHelp({ helpWidth: HELP_WIDTH, showGlobalOptions: false })
+      .configureOutput({ writeOut: () => undefined, writeErr: () => undefined, outputError: () => undefined });
+    command.commands.forEach(configure);
+  };
+  configure(program);
+  return program;
+}
+
+/** How often each long option of `command` appears in `argv` (as --flag or --flag=value). */
+function countGiven(command: Command, argv: readonly string[]): Map<string, number> {
+  const given = new Map<string, number>();
+  for (const option of command.options) {
+    const flag = option.long;
+    if (flag === undefined) continue;
+    const count = argv.filter((arg) => arg === flag || arg.startsWith(`${flag}=`)).length;
+    if (count > 0) given.set(flag, count);
+  }
+  return given;
+}
+
+/** The help of a command (or of the program), as `--help` prints it. */
+export function helpText(path: readonly string[] = []): string {
+  let command = buildProgram(() => undefined);
+  for (const name of path) command = command.commands.find((c) => c.name() === name) ?? command;
+  return command.helpInformation().trimEnd();
+}
+
+function usageFromError(error: CommanderError, argv: readonly string[]): Parsed {
+  const command = argv[0] ?? '';
+  // Commander names the option as declared ("option '--port <n>' argument missing").
+  const option = /'(?:-\w, )?(--?[\w-]+)/.exec(error.message)?.[1] ?? '';
+  switch (error.code) {
+    case 'commander.optionMissingArgument':
+      return { kind: 'usage', command, flag: option, why: option === '--ticks' ? 'needs at least one file' : 'needs a value' };
+    case 'commander.unknownCommand':
+      return { kind: 'usage', command: command === 'scenario' ? command : '', flag: '', why: `unknown command ${JSON.stringify(/unknown command '([^']*)'/.exec(error.message)?.[1] ?? '')}` };
+    default:
+      return { kind: 'usage', command, flag: option, why: error.message.replace(/^error: /, '') };
+  }
+}
+
+/** Parses the arguments after `v20sim`. Never prints, never exits. */
+export function parseArgv(argv: readonly string[]): Parsed {
+  if (argv.length === 0) return { kind: 'print', text: helpText(), exitCode: 2 };
+  if (argv.length === 1 && argv[0] === 'scenario') return { kind: 'print', text: helpText(['scenario']), exitCode: 0 };
+  let out = '';
+  let run: Parsed | undefined;
+  const program = buildProgram((command, name) => {
+    run = checkRun(command, name, countGiven(command, argv));
+  });
+  const capture = (command: Command): void => {
+    command.configureOutput({ writeOut: (text) => void (out += text), writeErr: () => undefined, outputError: () => undefined });
+    command.commands.forEach(capture);
+  };
+  capture(program);
+  try {
+    program.parse([...argv], { from: 'user' });
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+      return { kind: 'print', text: out.trimEnd(), exitCode: 0 };
+    }
+    return usageFromError(error, argv);
+  }
+  return run ?? { kind: 'print', text: helpText(), exitCode: 2 };
+}
+
+function checkRun(command: Command, name: CommandName, given: ReadonlyMap<string, number>): Parsed {
+  const label = name.split(' ')[0] as string;
+  for (const [flag, count] of given) {
+    if (count > 1 && !REPEATABLE.has(flag) && !REPEATABLE.has(`${flag} ${name}`)) return { kind: 'usage', command: label, flag, why: 'given twice' };
+  }
+  const operands = command.args;
+  const takesPaths = name === 'scenario run' || name === 'scenario check';
+  for (const arg of operands) {
+    if (arg === '--') break;
+    if (arg.startsWith('-') && arg !== '-') return { kind: 'usage', command: label, flag: arg.split('=')[0] as string, why: 'unknown option' };
+    if (!takesPaths) return { kind: 'usage', command: label, flag: arg, why: 'unexpected argument' };
+  }
+  const options = command.opts();
+  for (const [key, value] of Object.entries(options)) {
+    // A value option followed by another option: commander takes the option as the value.
+    const values = Array.isArray(value) ? value : [value];
+    for (const v of values) {
+      if (typeof v === 'string' && v.startsWith('--') && v.length > 2) {
+        const flag = command.options.find((o) => o.attributeName() === key)?.long ?? key;
+        return { kind: 'usage', command: label, flag, why: flag === '--ticks' ? 'needs at least one file' : 'needs a value' };
+      }
+    }
+  }
+  return { kind: 'run', command: name, options, operands: operands.filter((a) => a !== '--'), given: new Set(given.keys()) };
+}
+
+/** Exit codes of every command: 0 done, 1 runtime failure, 2 invalid options or config. */
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+/** The one-line message of a usage error, prefixed with the command ("v20sim backtest: ..."). */
+export function usageMessage(parsed: Extract<Parsed, { kind: 'usage' }>): string {
+  const { command, flag, why } = parsed;
+  const see = `see v20sim ${command === '' ? '' : `${command} `}--help`;
+  let text: string;
+  if (flag === '') text = `${why} (${see})`;
+  else if (why === 'unknown option') text = `unknown option ${flag} (${see})`;
+  else if (why === 'unexpected argument') text = `unexpected argument ${JSON.stringify(flag)} (${see})`;
+  else text = `${flag} ${why}`;
+  return `v20sim${command === '' ? '' : ` ${command}`}: ${text}`;
+}
+
+/** A bad option value found after parsing (exit code 2). */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
