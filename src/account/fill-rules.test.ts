@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { orderView } from './views.js';
 import { ACCOUNT_ID, Sim, USER_ID, cancelTx, createTx, field, fillTx, iso, rejectTx, shape } from './test-helpers.js';
+import { funded, given, limitOrder, marketIfTouchedOrder, placeOrder, quote, quoted, stopOrder } from './testing/given.js';
 
 /** EUR_USD 1.10000 / 1.10020 on a fresh 100000 USD account: order IDs start at 3. */
 function eurUsd(options: ConstructorParameters<typeof Sim>[0] = {}): Sim {
@@ -145,10 +146,9 @@ describe('LIMIT orders', () => {
   });
 
   it('a buy the market gaps through fills at the better ask of that tick', () => {
-    const sim = eurUsd();
-    sim.order({ type: 'LIMIT', instrument: 'EUR_USD', units: '10000', price: '1.09950' });
-    sim.quote('EUR_USD', 1.099, 1.0992);
-    expect(sim.tx(4)).toMatchObject({ type: 'ORDER_FILL', price: '1.09920', reason: 'LIMIT_ORDER' });
+    given(funded(), quoted(1.1, 1.1002), limitOrder({ units: '10000', price: '1.09950' }))
+      .when(quote(1.099, 1.0992))
+      .then({ id: '4', type: 'ORDER_FILL', orderID: '3', price: '1.09920', reason: 'LIMIT_ORDER' });
   });
 
   it('a marketable buy fills at once at the market, not at its limit, reason LIMIT_ORDER', () => {
@@ -160,92 +160,84 @@ describe('LIMIT orders', () => {
   });
 
   it('the sell side mirrors it: bid at or above the price, gap fills at the better bid, marketable at the bid', () => {
-    const sim = eurUsd();
-    sim.order({ type: 'LIMIT', instrument: 'EUR_USD', units: '-1000', price: '1.10050' }); // 3
-    sim.order({ type: 'LIMIT', instrument: 'EUR_USD', units: '-1000', price: '1.10060' }); // 4
-    sim.quote('EUR_USD', 1.1004, 1.1006); // ask above both, bid below both
-    expect(sim.lastId).toBe(4);
-    sim.quote('EUR_USD', 1.1005, 1.1007);
-    expect(sim.tx(5)).toMatchObject({ type: 'ORDER_FILL', orderID: '3', price: '1.10050', units: '-1000' });
-    expect(sim.lastId).toBe(5);
-    sim.quote('EUR_USD', 1.1008, 1.101);
-    expect(sim.tx(6)).toMatchObject({ type: 'ORDER_FILL', orderID: '4', price: '1.10080' });
-    const out = sim.order({ type: 'LIMIT', instrument: 'EUR_USD', units: '-1000', price: '1.09000' });
-    expect(fillTx(out)).toMatchObject({ price: '1.10080', reason: 'LIMIT_ORDER', batchID: '7' });
+    given(funded(), quoted(1.1, 1.1002), limitOrder({ units: '-1000', price: '1.10050' }), limitOrder({ units: '-1000', price: '1.10060' }))
+      .when(quote(1.1004, 1.1006)) // ask above both, bid below both
+      .then()
+      .when(quote(1.1005, 1.1007))
+      .then({ id: '5', type: 'ORDER_FILL', orderID: '3', price: '1.10050', units: '-1000' })
+      .when(quote(1.1008, 1.101))
+      .then({ id: '6', type: 'ORDER_FILL', orderID: '4', price: '1.10080' })
+      .when(placeOrder({ type: 'LIMIT', units: '-1000', price: '1.09000' }))
+      .then({ type: 'LIMIT_ORDER' }, { type: 'ORDER_FILL', price: '1.10080', reason: 'LIMIT_ORDER', batchID: '7' });
   });
 });
 
 describe('STOP orders', () => {
   it('a buy stop fires when the ask reaches its price and fills at the (worse) ask', () => {
-    const sim = eurUsd();
-    const out = sim.order({ type: 'STOP', instrument: 'EUR_USD', units: '1000', price: '1.10100' });
-    expect(createTx(out)).toMatchObject({ type: 'STOP_ORDER', price: '1.10100', timeInForce: 'GTC', triggerCondition: 'DEFAULT' });
-    expect(out.transactions).toHaveLength(1);
-    sim.quote('EUR_USD', 1.1007, 1.1009);
-    expect(sim.lastId).toBe(3);
-    sim.quote('EUR_USD', 1.1011, 1.1013);
-    expect(sim.tx(4)).toMatchObject({ type: 'ORDER_FILL', orderID: '3', price: '1.10130', reason: 'STOP_ORDER', batchID: '4' });
+    given(funded(), quoted(1.1, 1.1002))
+      .when(placeOrder({ type: 'STOP', units: '1000', price: '1.10100' }))
+      .then({ id: '3', type: 'STOP_ORDER', price: '1.10100', timeInForce: 'GTC', triggerCondition: 'DEFAULT' })
+      .when(quote(1.1007, 1.1009))
+      .then()
+      .when(quote(1.1011, 1.1013))
+      .then({ id: '4', type: 'ORDER_FILL', orderID: '3', price: '1.10130', reason: 'STOP_ORDER', batchID: '4' });
   });
 
   it('a sell stop fires when the bid falls to its price and fills at the bid', () => {
-    const sim = eurUsd();
-    sim.order({ type: 'STOP', instrument: 'EUR_USD', units: '-1000', price: '1.09900' });
-    sim.quote('EUR_USD', 1.0991, 1.0993);
-    expect(sim.lastId).toBe(3);
-    sim.quote('EUR_USD', 1.0988, 1.099);
-    expect(sim.tx(4)).toMatchObject({ type: 'ORDER_FILL', price: '1.09880', units: '-1000', reason: 'STOP_ORDER' });
+    const sellStop = given(funded(), quoted(1.1, 1.1002), stopOrder({ units: '-1000', price: '1.09900' }));
+    sellStop.when(quote(1.0991, 1.0993)).then();
+    sellStop.when(quote(1.0988, 1.099)).then({ id: '4', type: 'ORDER_FILL', price: '1.09880', units: '-1000', reason: 'STOP_ORDER' });
   });
 
   it('a stop the market gaps through beyond its priceBound is cancelled BOUNDS_VIOLATION', () => {
     const sim = eurUsd();
     const out = sim.order({ type: 'STOP', instrument: 'EUR_USD', units: '1000', price: '1.10100', priceBound: '1.10120' });
     expect(createTx(out).priceBound).toBe('1.10120');
-    const t = sim.quote('EUR_USD', 1.1013, 1.1015);
-    expect(sim.tx(4)).toMatchObject({ type: 'ORDER_CANCEL', orderID: '3', reason: 'BOUNDS_VIOLATION', batchID: '4', time: iso(t) });
-    expect(sim.lastId).toBe(4);
-    expect(sim.account.state.trades.size).toBe(0);
-    expect(sim.account.state.pendingCount).toBe(0);
+    const gapped = given(funded(), quoted(1.1, 1.1002), stopOrder({ units: '1000', price: '1.10100', priceBound: '1.10120' }))
+      .when(quote(1.1013, 1.1015));
+    gapped.then({ id: '4', type: 'ORDER_CANCEL', orderID: '3', reason: 'BOUNDS_VIOLATION', batchID: '4', time: gapped.transactions[0]?.time });
+    expect(gapped.state.trades.size).toBe(0);
+    expect(gapped.state.pendingCount).toBe(0);
   });
 
   it('a stop that fires within its priceBound fills', () => {
-    const sim = eurUsd();
-    sim.order({ type: 'STOP', instrument: 'EUR_USD', units: '1000', price: '1.10100', priceBound: '1.10120' });
-    sim.quote('EUR_USD', 1.101, 1.1012);
-    expect(sim.tx(4)).toMatchObject({ type: 'ORDER_FILL', price: '1.10120' });
+    given(funded(), quoted(1.1, 1.1002), stopOrder({ units: '1000', price: '1.10100', priceBound: '1.10120' }))
+      .when(quote(1.101, 1.1012))
+      .then({ id: '4', type: 'ORDER_FILL', price: '1.10120' });
   });
 });
 
 describe('MARKET_IF_TOUCHED orders', () => {
   it('with its price below the market it fires on the way down', () => {
-    const sim = eurUsd();
-    const out = sim.order({ type: 'MARKET_IF_TOUCHED', instrument: 'EUR_USD', units: '1000', price: '1.09900' });
-    expect(createTx(out)).toMatchObject({ type: 'MARKET_IF_TOUCHED_ORDER', price: '1.09900', initialMarketPrice: '1.10020', timeInForce: 'GTC' });
-    expect(out.transactions).toHaveLength(1);
-    sim.quote('EUR_USD', 1.102, 1.1022); // up: nothing
-    sim.quote('EUR_USD', 1.0989, 1.0991);
-    expect(sim.lastId).toBe(3);
-    sim.quote('EUR_USD', 1.0987, 1.0989);
-    expect(sim.tx(4)).toMatchObject({ type: 'ORDER_FILL', price: '1.09890', reason: 'MARKET_IF_TOUCHED_ORDER' });
+    given(funded(), quoted(1.1, 1.1002))
+      .when(placeOrder({ type: 'MARKET_IF_TOUCHED', units: '1000', price: '1.09900' }))
+      .then({ id: '3', type: 'MARKET_IF_TOUCHED_ORDER', price: '1.09900', initialMarketPrice: '1.10020', timeInForce: 'GTC' })
+      .when(quote(1.102, 1.1022)) // up: nothing
+      .then()
+      .when(quote(1.0989, 1.0991))
+      .then()
+      .when(quote(1.0987, 1.0989))
+      .then({ id: '4', type: 'ORDER_FILL', price: '1.09890', reason: 'MARKET_IF_TOUCHED_ORDER' });
   });
 
   it('with its price above the market it fires on the way up (a buy MIT above acts as a stop)', () => {
-    const sim = eurUsd();
-    sim.order({ type: 'MARKET_IF_TOUCHED', instrument: 'EUR_USD', units: '1000', price: '1.10200' });
-    sim.quote('EUR_USD', 1.098, 1.0982); // down: nothing
-    sim.quote('EUR_USD', 1.1017, 1.1019);
-    expect(sim.lastId).toBe(3);
-    sim.quote('EUR_USD', 1.1019, 1.1021);
-    expect(sim.tx(4)).toMatchObject({ type: 'ORDER_FILL', price: '1.10210', reason: 'MARKET_IF_TOUCHED_ORDER' });
+    given(funded(), quoted(1.1, 1.1002), marketIfTouchedOrder({ units: '1000', price: '1.10200', initialMarketPrice: '1.10020' }))
+      .when(quote(1.098, 1.0982)) // down: nothing
+      .then()
+      .when(quote(1.1017, 1.1019))
+      .then()
+      .when(quote(1.1019, 1.1021))
+      .then({ id: '4', type: 'ORDER_FILL', price: '1.10210', reason: 'MARKET_IF_TOUCHED_ORDER' });
   });
 
   it('a sell MIT above the market fires when the bid rises to it', () => {
-    const sim = eurUsd();
-    const out = sim.order({ type: 'MARKET_IF_TOUCHED', instrument: 'EUR_USD', units: '-1000', price: '1.10100' });
-    expect(createTx(out).initialMarketPrice).toBe('1.10000');
-    sim.quote('EUR_USD', 1.1009, 1.1011);
-    expect(sim.lastId).toBe(3);
-    sim.quote('EUR_USD', 1.1012, 1.1014);
-    expect(sim.tx(4)).toMatchObject({ type: 'ORDER_FILL', price: '1.10120', units: '-1000' });
+    given(funded(), quoted(1.1, 1.1002))
+      .when(placeOrder({ type: 'MARKET_IF_TOUCHED', units: '-1000', price: '1.10100' }))
+      .then({ id: '3', type: 'MARKET_IF_TOUCHED_ORDER', initialMarketPrice: '1.10000' })
+      .when(quote(1.1009, 1.1011))
+      .then()
+      .when(quote(1.1012, 1.1014))
+      .then({ id: '4', type: 'ORDER_FILL', price: '1.10120', units: '-1000' });
   });
 
   it('without a quote it is rejected with INSTRUMENT_PRICE_UNKNOWN', () => {
@@ -266,14 +258,12 @@ describe('triggerCondition chooses the watched quote; the fill stays on the defa
     ['INVERSE', true],
     ['MID', true],
   ] as const)('buy LIMIT, %s: fires %s', (condition, fires) => {
-    const sim = new Sim();
-    sim.quote('EUR_USD', 1.1001, 1.1003);
-    const out = sim.order({ type: 'LIMIT', instrument: 'EUR_USD', units: '1000', price: '1.10000', triggerCondition: condition });
-    expect(createTx(out).triggerCondition).toBe(condition);
-    expect(out.transactions).toHaveLength(1);
-    sim.quote('EUR_USD', 1.0999, 1.1001);
-    if (fires) expect(sim.tx(4)).toMatchObject({ type: 'ORDER_FILL', price: '1.10010', reason: 'LIMIT_ORDER' });
-    else expect(sim.lastId).toBe(3);
+    const resting = given(funded(), quoted(1.1001, 1.1003))
+      .when(placeOrder({ type: 'LIMIT', units: '1000', price: '1.10000', triggerCondition: condition }))
+      .then({ id: '3', type: 'LIMIT_ORDER', triggerCondition: condition })
+      .when(quote(1.0999, 1.1001));
+    if (fires) resting.then({ id: '4', type: 'ORDER_FILL', price: '1.10010', reason: 'LIMIT_ORDER' });
+    else resting.then();
   });
 
   // Sell LIMIT at 1.10050 from 1.10000 / 1.10020, then a tick 1.10040 / 1.10060 (mid 1.10050).
@@ -284,20 +274,18 @@ describe('triggerCondition chooses the watched quote; the fill stays on the defa
     ['INVERSE', true],
     ['MID', true],
   ] as const)('sell LIMIT, %s: fires %s', (condition, fires) => {
-    const sim = eurUsd();
-    sim.order({ type: 'LIMIT', instrument: 'EUR_USD', units: '-1000', price: '1.10050', triggerCondition: condition });
-    sim.quote('EUR_USD', 1.1004, 1.1006);
-    if (fires) expect(sim.tx(4)).toMatchObject({ type: 'ORDER_FILL', price: '1.10040', units: '-1000' });
-    else expect(sim.lastId).toBe(3);
+    const crossing = given(funded(), quoted(1.1, 1.1002), limitOrder({ units: '-1000', price: '1.10050', triggerCondition: condition }))
+      .when(quote(1.1004, 1.1006));
+    if (fires) crossing.then({ id: '4', type: 'ORDER_FILL', price: '1.10040', units: '-1000' });
+    else crossing.then();
   });
 
   it('a MID-watched stop fires on a mid between grid prices', () => {
-    const sim = eurUsd();
-    sim.order({ type: 'STOP', instrument: 'EUR_USD', units: '1000', price: '1.10020', triggerCondition: 'MID' });
-    sim.quote('EUR_USD', 1.1001, 1.1002); // mid 1.100150
-    expect(sim.lastId).toBe(3);
-    sim.quote('EUR_USD', 1.1001, 1.1003); // mid 1.10020
-    expect(sim.tx(4)).toMatchObject({ type: 'ORDER_FILL', price: '1.10030' });
+    given(funded(), quoted(1.1, 1.1002), stopOrder({ units: '1000', price: '1.10020', triggerCondition: 'MID' }))
+      .when(quote(1.1001, 1.1002)) // mid 1.100150
+      .then()
+      .when(quote(1.1001, 1.1003)) // mid 1.10020
+      .then({ id: '4', type: 'ORDER_FILL', price: '1.10030' });
   });
 });
 
@@ -317,10 +305,8 @@ describe('several orders crossed by one tick', () => {
   });
 
   it('a later order at a better price still waits for the older one', () => {
-    const sim = eurUsd();
-    sim.order({ type: 'LIMIT', instrument: 'EUR_USD', units: '1000', price: '1.09950' }); // 3
-    sim.order({ type: 'LIMIT', instrument: 'EUR_USD', units: '1000', price: '1.09990' }); // 4
-    sim.quote('EUR_USD', 1.0993, 1.0995);
-    expect(sim.since(4).map((tx) => [tx.batchID, field(tx, 'orderID')])).toEqual([['5', '3'], ['6', '4']]);
+    given(funded(), quoted(1.1, 1.1002), limitOrder({ units: '1000', price: '1.09950' }), limitOrder({ units: '1000', price: '1.09990' }))
+      .when(quote(1.0993, 1.0995))
+      .then({ batchID: '5', orderID: '3' }, { batchID: '6', orderID: '4' });
   });
 });

@@ -1,7 +1,7 @@
 import { Decimal } from '../domain/decimal.js';
 import { formatPriceInt, parsePriceInt, priceTextToInt } from '../domain/price.js';
 import type { OrderTransaction } from '../domain/transactions.js';
-import { Direction, crosses, triggerDirection, watchedSource, watchedValue2, type TriggerCondition } from '../matching/fill-rules.js';
+import { Direction, quoteCrosses, triggerDirection, watchedSource, type TriggerCondition } from '../matching/fill-rules.js';
 import { threshold2Of } from '../matching/trigger-index.js';
 import type { AccountState, OrderRecord, TradeRecord } from './state.js';
 import { instrumentSpec } from './state.js';
@@ -114,11 +114,11 @@ export function isCrossedNow(state: AccountState, order: OrderRecord): boolean {
   if (slot === undefined || !slot.known) return false;
   if (order.trigger !== undefined) {
     const { source, direction, entry } = order.trigger;
-    return crosses(direction, watchedValue2(source, slot.bid, slot.ask), threshold2Of(direction, entry));
+    return quoteCrosses(source, direction, threshold2Of(direction, entry), slot.bid, slot.ask);
   }
   if (order.trailing !== undefined) {
     const t = order.trailing;
-    return crosses(t.direction, watchedValue2(t.source, slot.bid, slot.ask), t.value2);
+    return quoteCrosses(t.source, t.direction, t.value2, slot.bid, slot.ask);
   }
   return false;
 }
