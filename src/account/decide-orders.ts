@@ -6,7 +6,9 @@ import type {
 } from '../domain/transactions.js';
 import { watchedSource, watchedValue2, type TriggerCondition } from '../matching/fill-rules.js';
 import { jsonMember, jsonString } from '../domain/transaction-json.js';
-import { checkClientExtensions, checkOrderRequest, isOrderType, type OrderRequest } from '../orders/request.js';
+import { isOrderType } from '../domain/order-types.js';
+import { checkClientExtensions } from '../orders/client-extensions.js';
+import { checkOrderRequest, type OrderRequest } from '../orders/request.js';
 import type { Batch } from './batch.js';
 import type { Outcome } from './commands.js';
 import { cancelOrder, type FillResult } from './fill.js';

@@ -1,6 +1,6 @@
 import { Decimal, formatUnits, isDecimalString } from '../domain/decimal.js';
 import type { OrderTransaction, TradeClientExtensionsModifyTransaction, Transaction } from '../domain/transactions.js';
-import { checkClientExtensions } from '../orders/request.js';
+import { checkClientExtensions } from '../orders/client-extensions.js';
 import type { Batch } from './batch.js';
 import type { Outcome } from './commands.js';
 import { decideCreateOrder, accepted, rejected } from './decide-orders.js';

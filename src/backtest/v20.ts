@@ -4,18 +4,23 @@
  * so code written against them works the same in a backtest, against `v20sim serve` and against
  * OANDA. Only the fields v20sim produces are listed; OANDA may add more.
  */
+import type {
+  DependentOrderType, EntryOrderType, OrderType, PositionFill, TimeInForceOf, TriggerCondition, V20OrderState,
+} from '../domain/order-types.js';
 import type { ClientExtensions, StopLossDetails, TakeProfitDetails, TrailingStopLossDetails } from '../domain/transactions.js';
 
 export type { ClientExtensions, StopLossDetails, TakeProfitDetails, TrailingStopLossDetails };
 
 /** OrderRequest fields shared by the order types that open or reduce positions. */
-interface EntryOrderFields {
+interface EntryOrderFields<T extends EntryOrderType> {
+  type: T;
   instrument: string;
   /** Signed: positive buys, negative sells. */
   units: string;
-  timeInForce?: 'FOK' | 'IOC' | 'GTC' | 'GTD' | 'GFD';
+  /** The values v20 accepts for this order type (domain/order-types.ts). */
+  timeInForce?: TimeInForceOf<T>;
   gtdTime?: string;
-  positionFill?: 'DEFAULT' | 'OPEN_ONLY' | 'REDUCE_FIRST' | 'REDUCE_ONLY';
+  positionFill?: PositionFill;
   clientExtensions?: ClientExtensions;
   takeProfitOnFill?: TakeProfitDetails;
   stopLossOnFill?: StopLossDetails;
@@ -23,56 +28,48 @@ interface EntryOrderFields {
   tradeClientExtensions?: ClientExtensions;
 }
 
-type TriggerCondition = 'DEFAULT' | 'INVERSE' | 'BID' | 'ASK' | 'MID';
-
-export interface MarketOrderRequest extends EntryOrderFields {
-  type: 'MARKET';
+export interface MarketOrderRequest extends EntryOrderFields<'MARKET'> {
   priceBound?: string;
 }
 
-export interface LimitOrderRequest extends EntryOrderFields {
-  type: 'LIMIT';
+export interface LimitOrderRequest extends EntryOrderFields<'LIMIT'> {
   price: string;
   triggerCondition?: TriggerCondition;
 }
 
-export interface StopOrderRequest extends EntryOrderFields {
-  type: 'STOP';
+export interface StopOrderRequest extends EntryOrderFields<'STOP'> {
   price: string;
   priceBound?: string;
   triggerCondition?: TriggerCondition;
 }
 
-export interface MarketIfTouchedOrderRequest extends EntryOrderFields {
-  type: 'MARKET_IF_TOUCHED';
+export interface MarketIfTouchedOrderRequest extends EntryOrderFields<'MARKET_IF_TOUCHED'> {
   price: string;
   priceBound?: string;
   triggerCondition?: TriggerCondition;
 }
 
 /** Dependent orders: they close (part of) one trade. */
-interface DependentOrderFields {
+interface DependentOrderFields<T extends DependentOrderType> {
+  type: T;
   tradeID: string;
   clientTradeID?: string;
-  timeInForce?: 'GTC' | 'GTD' | 'GFD';
+  timeInForce?: TimeInForceOf<T>;
   gtdTime?: string;
   triggerCondition?: TriggerCondition;
   clientExtensions?: ClientExtensions;
 }
 
-export interface TakeProfitOrderRequest extends DependentOrderFields {
-  type: 'TAKE_PROFIT';
+export interface TakeProfitOrderRequest extends DependentOrderFields<'TAKE_PROFIT'> {
   price: string;
 }
 
-export interface StopLossOrderRequest extends DependentOrderFields {
-  type: 'STOP_LOSS';
+export interface StopLossOrderRequest extends DependentOrderFields<'STOP_LOSS'> {
   price?: string;
   distance?: string;
 }
 
-export interface TrailingStopLossOrderRequest extends DependentOrderFields {
-  type: 'TRAILING_STOP_LOSS';
+export interface TrailingStopLossOrderRequest extends DependentOrderFields<'TRAILING_STOP_LOSS'> {
   distance: string;
 }
 
@@ -85,8 +82,8 @@ export type V20OrderRequest =
 export interface V20Order {
   id: string;
   createTime: string;
-  type: 'MARKET' | 'LIMIT' | 'STOP' | 'MARKET_IF_TOUCHED' | 'TAKE_PROFIT' | 'STOP_LOSS' | 'TRAILING_STOP_LOSS';
-  state: 'PENDING' | 'FILLED' | 'TRIGGERED' | 'CANCELLED';
+  type: OrderType;
+  state: V20OrderState;
   instrument?: string;
   units?: string;
   price?: string;
