@@ -1,25 +1,33 @@
 import { getNextSnapshot, setup } from 'xstate';
-import type { OrderType } from '../domain/transactions.js';
+import { ORDER_TYPE_RULES, ORDER_TYPES, type OrderType, type V20OrderState } from '../domain/order-types.js';
 
-export type OrderState = 'PENDING' | 'TRIGGERED' | 'FILLED' | 'CANCELLED';
-export const ORDER_STATES: readonly OrderState[] = ['PENDING', 'TRIGGERED', 'FILLED', 'CANCELLED'];
+/**
+ * The states an order passes through: v20's OrderState without TRIGGERED. v20 shows no triggered
+ * phase for these order types: its TransactionType has no transaction that marks an order
+ * triggered, so a pending order that the market reaches gets its ORDER_FILL or ORDER_CANCEL in the
+ * same batch (spec/oanda-v20-openapi.json, TransactionType; a stop whose fill breaks its priceBound
+ * goes straight to ORDER_CANCEL with BOUNDS_VIOLATION); observed fills go PENDING -> FILLED and
+ * TRIGGERED has no documented lifecycle (spec/oanda-v20-facts.md, "OrderState"); the interface
+ * shows PENDING, FILLED and cancelled only (spec/v3-interface.md, "States and transitions"). An
+ * account is the fold of its journal, so a state that no transaction enters could only exist live
+ * and never after a replay. TRIGGERED remains a valid wire value and filter (ORDER_STATE in
+ * domain/order-types.ts) that no order is in.
+ */
+export const ORDER_STATES = ['PENDING', 'FILLED', 'CANCELLED'] as const satisfies readonly V20OrderState[];
+export type OrderState = (typeof ORDER_STATES)[number];
 
 /**
  * Lifecycle events. Only lifecycle changes are events; price ticks never reach the machine (the
- * trigger index decides which order a tick crosses, then the order gets TRIGGER or FILL).
+ * trigger index decides which order a tick crosses, and that order's FILL or CANCEL follows).
  */
-export type OrderEvent =
-  | { type: 'TRIGGER' }
-  | { type: 'FILL' }
-  | { type: 'CANCEL' }
-  | { type: 'MODIFY' };
-export type OrderEventType = OrderEvent['type'];
-export const ORDER_EVENT_TYPES: readonly OrderEventType[] = ['TRIGGER', 'FILL', 'CANCEL', 'MODIFY'];
+export const ORDER_EVENT_TYPES = ['FILL', 'CANCEL', 'MODIFY'] as const;
+export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
+export type OrderEvent = { type: OrderEventType };
 
 /**
- * One order's lifecycle in v20 terms. A MARKET order is filled or cancelled in the batch that
- * creates it, so it never triggers; pending types may pass through TRIGGERED (a stop whose fill is
- * checked against its price bound). FILLED and CANCELLED are final: nothing leaves them.
+ * One order's lifecycle in v20 terms. Every order may be filled or cancelled while pending (a
+ * MARKET order in the batch that creates it). Only types a client can address while pending (v20
+ * CancellableOrderType, ORDER_TYPE_RULES cancellable) take MODIFY. FILLED and CANCELLED are final.
  */
 export const orderMachine = setup({
   types: {
@@ -28,7 +36,7 @@ export const orderMachine = setup({
     input: {} as { orderType: OrderType },
   },
   guards: {
-    restsOnBook: ({ context }) => context.orderType !== 'MARKET',
+    clientCanModify: ({ context }) => ORDER_TYPE_RULES[context.orderType].cancellable,
   },
 }).createMachine({
   id: 'order',
@@ -37,85 +45,44 @@ export const orderMachine = setup({
   states: {
     PENDING: {
       on: {
-        TRIGGER: { target: 'TRIGGERED', guard: 'restsOnBook' },
         FILL: 'FILLED',
         CANCEL: 'CANCELLED',
-        MODIFY: 'PENDING',
+        MODIFY: { target: 'PENDING', guard: 'clientCanModify' },
       },
     },
-    TRIGGERED: { on: { FILL: 'FILLED', CANCEL: 'CANCELLED' } },
     FILLED: { type: 'final' },
     CANCELLED: { type: 'final' },
   },
 });
 
-/** The machine's answers, indexed [order type][state][event] by small integers; undefined = refused. */
-type TransitionTable = readonly (readonly (readonly (OrderState | undefined)[])[])[];
-
-const ALL_TYPES: readonly OrderType[] = ['MARKET', 'LIMIT', 'STOP', 'MARKET_IF_TOUCHED', 'TAKE_PROFIT', 'STOP_LOSS', 'TRAILING_STOP_LOSS'];
-
-/** Position of a value in its list (switches on interned strings: no hashing); -1 for anything else. */
-function typeIndex(orderType: OrderType): number {
-  switch (orderType) {
-    case 'MARKET': return 0;
-    case 'LIMIT': return 1;
-    case 'STOP': return 2;
-    case 'MARKET_IF_TOUCHED': return 3;
-    case 'TAKE_PROFIT': return 4;
-    case 'STOP_LOSS': return 5;
-    case 'TRAILING_STOP_LOSS': return 6;
-    default: return -1;
-  }
-}
-
-function stateIndex(state: OrderState): number {
-  switch (state) {
-    case 'PENDING': return 0;
-    case 'TRIGGERED': return 1;
-    case 'FILLED': return 2;
-    case 'CANCELLED': return 3;
-    default: return -1;
-  }
-}
-
-function eventIndex(event: OrderEventType): number {
-  switch (event) {
-    case 'TRIGGER': return 0;
-    case 'FILL': return 1;
-    case 'CANCEL': return 2;
-    case 'MODIFY': return 3;
-    default: return -1;
-  }
-}
+type ByEvent = Readonly<Partial<Record<OrderEventType, OrderState>>>;
+type TransitionTable = Readonly<Record<OrderType, Readonly<Record<OrderState, ByEvent>>>>;
 
 /**
  * Evaluates the machine once for every (order type, state, event) and keeps the answers. Guards
  * read only the order type, so the table is the machine: an order's state change costs three
- * array reads instead of an actor (about 12 µs to create and 4 KB to keep per order).
+ * property reads instead of an actor (about 12 µs to create and 4 KB to keep per order).
  */
-function compile(orderTypes: readonly OrderType[]): TransitionTable {
-  const table: (OrderState | undefined)[][][] = [];
-  for (const orderType of orderTypes) {
-    const byState: (OrderState | undefined)[][] = [];
-    for (const state of ORDER_STATES) {
+function compile(): TransitionTable {
+  const byType = ORDER_TYPES.map((orderType) => {
+    const byState = ORDER_STATES.map((state) => {
       const snapshot = orderMachine.resolveState({ value: state, context: { orderType } });
-      const byEvent: (OrderState | undefined)[] = [];
-      for (const eventType of ORDER_EVENT_TYPES) {
-        const event = { type: eventType } as OrderEvent;
-        byEvent[eventIndex(eventType)] = snapshot.can(event) ? getNextSnapshot(orderMachine, snapshot, event).value as OrderState : undefined;
+      const byEvent: Partial<Record<OrderEventType, OrderState>> = {};
+      for (const type of ORDER_EVENT_TYPES) {
+        if (snapshot.can({ type })) byEvent[type] = getNextSnapshot(orderMachine, snapshot, { type }).value as OrderState;
       }
-      byState[stateIndex(state)] = byEvent;
-    }
-    table[typeIndex(orderType)] = byState;
-  }
-  return table;
+      return [state, Object.freeze(byEvent)] as const;
+    });
+    return [orderType, Object.freeze(Object.fromEntries(byState) as Record<OrderState, ByEvent>)] as const;
+  });
+  return Object.freeze(Object.fromEntries(byType) as Record<OrderType, Record<OrderState, ByEvent>>);
 }
 
-const TABLE = compile(ALL_TYPES);
+const TABLE = compile();
 
 /** The state after `event`, or undefined when the machine does not accept it in `state`. */
 export function nextOrderState(orderType: OrderType, state: OrderState, event: OrderEventType): OrderState | undefined {
-  return TABLE[typeIndex(orderType)]?.[stateIndex(state)]?.[eventIndex(event)];
+  return TABLE[orderType]?.[state]?.[event];
 }
 
 /** As nextOrderState, for callers that have already decided the event is legal: a refusal is a bug. */
