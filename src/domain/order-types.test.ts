@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   ON_FILL_DEFAULT_TIME_IN_FORCE, ON_FILL_TIME_IN_FORCE, ORDER_FILL_REASON, ORDER_STATE, ORDER_STATE_FILTER, ORDER_TYPE_RULES,
-  ORDER_TYPES, POSITION_FILL, TIME_IN_FORCE, TRIGGER_CONDITION, isEntryType, isOrderType, orderTransactionType, type OrderType,
+  ORDER_TYPES, POSITION_FILL, TIME_IN_FORCE, TRIGGER_CONDITION, isEntryType, isOrderType, orderTransactionType, orderTypeOfTransaction, type OrderType,
 } from './order-types.js';
 
 /** src/domain -> repository root -> its sibling `shared/spec`. */
@@ -125,6 +125,8 @@ describe.each(ORDER_TYPES)('%s: the row is its OpenAPI request definition', (typ
     expect(orderTransactionType(type)).toBe(rule.transactionType);
     expect(transactionTypes).toContain(rule.transactionType);
     expect(transactionTypes).toContain(`${rule.transactionType}_REJECT`);
+    expect(orderTypeOfTransaction(rule.transactionType)).toBe(type);
+    expect(orderTypeOfTransaction(`${rule.transactionType}_REJECT`)).toBe(type);
     expect(rule.fillReason).toBe(rule.transactionType);
     expect(ORDER_FILL_REASON).toContain(rule.fillReason);
   });
@@ -138,6 +140,10 @@ describe('the table', () => {
       expect(Object.isFrozen(ORDER_TYPE_RULES[type])).toBe(true);
       expect(Object.isFrozen(ORDER_TYPE_RULES[type].timeInForce)).toBe(true);
     }
+  });
+
+  it('orderTypeOfTransaction refuses anything but an order creation or reject', () => {
+    expect(() => orderTypeOfTransaction('ORDER_FILL' as never)).toThrow('not an order transaction type: ORDER_FILL');
   });
 
   it('isOrderType accepts exactly the rows', () => {

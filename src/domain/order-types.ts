@@ -143,6 +143,18 @@ export function orderTransactionType<T extends OrderType>(type: T): Rules[T]['tr
   return ORDER_TYPE_RULES[type].transactionType;
 }
 
+const TYPE_BY_TRANSACTION_TYPE: ReadonlyMap<string, OrderType> = new Map(ORDER_TYPES.flatMap((type) => {
+  const transactionType = ORDER_TYPE_RULES[type].transactionType;
+  return [[transactionType, type], [`${transactionType}_REJECT`, type]] as const;
+}));
+
+/** The order type a creation or reject transaction is about (LIMIT_ORDER and LIMIT_ORDER_REJECT -> LIMIT). */
+export function orderTypeOfTransaction(transactionType: OrderTransactionType | OrderRejectTransactionType): OrderType {
+  const type = TYPE_BY_TRANSACTION_TYPE.get(transactionType);
+  if (type === undefined) throw new Error(`not an order transaction type: ${transactionType}`);
+  return type;
+}
+
 function deepFreeze<T extends object>(value: T): T {
   for (const inner of Object.values(value)) if (typeof inner === 'object' && inner !== null) deepFreeze(inner as object);
   return Object.freeze(value);
