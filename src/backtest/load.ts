@@ -20,11 +20,6 @@ export function isTypeScriptFile(file: string): boolean {
   return TS_RE.test(file.replace(/[?#].*$/s, ''));
 }
 
-/** The URL of tsx's ESM API, for code (workers) that must load TypeScript modules itself. */
-export function tsxApiUrl(): string {
-  return import.meta.resolve('tsx/esm/api');
-}
-
 /** Imports a module by file URL: TypeScript through tsx's tsImport, JavaScript with import(). */
 export async function importModule(url: string): Promise<unknown> {
   if (isTypeScriptFile(url)) {

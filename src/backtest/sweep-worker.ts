@@ -1,26 +1,17 @@
-import { parentPort, workerData } from 'node:worker_threads';
 import { loadStrategy } from './load.js';
-import { runSweepJob, type FromWorker, type SweepSpec, type ToWorker } from './sweep.js';
+import { runSweepJob, type SweepRow, type SweepTask } from './sweep.js';
+import type { StrategyDefinition } from './strategy.js';
 
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.stack ?? error.message) : String(error);
-}
+/** The strategy of each module a worker has loaded, so it loads once per worker, not per run. */
+const loaded = new Map<string, Promise<StrategyDefinition>>();
 
-/** A sweep worker: loads the strategy once, then runs each job it is sent and answers with its row. */
-export function sweepWorkerMain(): void {
-  const port = parentPort;
-  if (port === null) throw new Error('sweepWorkerMain runs in a worker thread');
-  const { spec } = workerData as { spec: SweepSpec };
-  const send = (message: FromWorker): void => port.postMessage(message);
-  loadStrategy(spec.strategyFile).then((definition) => {
-    port.on('message', (message: ToWorker) => {
-      if (message.type !== 'job') return;
-      try {
-        send({ type: 'result', row: runSweepJob(spec, definition, message.job) });
-      } catch (error) {
-        send({ type: 'error', index: message.job.index, message: describe(error) });
-      }
-    });
-    send({ type: 'ready' });
-  }, (error: unknown) => send({ type: 'error', index: null, message: describe(error) }));
+/** Runs one job of a sweep in a worker thread and answers with its row (plain data). */
+export async function runSweepTask(task: SweepTask): Promise<SweepRow | null> {
+  let definition = loaded.get(task.spec.strategyFile);
+  if (definition === undefined) {
+    definition = loadStrategy(task.spec.strategyFile);
+    loaded.set(task.spec.strategyFile, definition);
+  }
+  const strategy = await definition;
+  return task.job === undefined ? null : runSweepJob(task.spec, strategy, task.job);
 }

@@ -1,6 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Worker } from 'node:worker_threads';
 import type { Micros } from '../domain/time.js';
 import type { FeedFormat } from '../engine/feeds/index.js';
 import { csvField, fmtNumber, fmtOptional, fmtPercent, textTable } from './format.js';
@@ -8,7 +7,7 @@ import { describeSources, loadStrategy, openTicks } from './load.js';
 import { METRIC_NAMES, type Metrics } from './report.js';
 import { runBacktest, type BacktestAccountOptions } from './runner.js';
 import type { ParamValue, StrategyDefinition } from './strategy.js';
-import { startModuleWorker } from './worker.js';
+import { modulePool } from '../workers/pool.js';
 
 /** Everything a run of a sweep needs besides its parameters; plain data, so it can go to a worker. */
 export interface SweepSpec {
@@ -24,6 +23,12 @@ export interface SweepSpec {
 export interface SweepJob {
   readonly index: number;
   readonly params: Readonly<Record<string, ParamValue>>;
+}
+
+/** One run of a sweep for a worker thread (sweep-worker.ts); `job` absent = only load the strategy. */
+export interface SweepTask {
+  readonly spec: SweepSpec;
+  readonly job?: SweepJob;
 }
 
 export interface SweepRow {
@@ -64,25 +69,22 @@ export interface SweepOptions {
   readonly onWorkerReady?: (worker: number) => void;
 }
 
-/** Messages between the sweep and its workers. */
-export type ToWorker = { readonly type: 'job'; readonly job: SweepJob };
-export type FromWorker =
-  | { readonly type: 'ready' }
-  | { readonly type: 'result'; readonly row: SweepRow }
-  | { readonly type: 'error'; readonly index: number | null; readonly message: string };
-
-/** Worker jobs sent ahead: one running and one waiting, so a worker never idles while this thread is busy. */
+/** Worker jobs in flight per worker thread: one running and one waiting, so a worker never idles while this thread is busy. */
 const JOBS_AHEAD = 2;
 
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+function runFailed(index: number, error: unknown): Error {
+  return new Error(`sweep run ${index} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+}
+
 /**
  * Runs every job on `workers` threads: this one (which has the strategy loaded and warm already)
- * and workers - 1 worker threads, each taking the next job as it finishes one. Each run is
- * deterministic and independent, so the rows are the same whatever ran where; they come back in
- * job order. With workers = 1 every job runs here, one after another.
+ * and a pool of workers - 1 worker threads, each lane taking the next job as it finishes one. Each
+ * run is deterministic and independent, so the rows are the same whatever ran where; they come
+ * back in job order. With workers = 1 every job runs here, one after another.
  */
 export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], options: SweepOptions): Promise<SweepRow[]> {
   const total = jobs.length;
@@ -90,77 +92,47 @@ export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], optio
   const position = new Map(jobs.map((job, i) => [job.index, i]));
   const threads = Math.max(1, Math.min(options.workers, total));
   const definition = await loadStrategy(spec.strategyFile);
-  const workers: Worker[] = [];
   let next = 0;
   let done = 0;
   let failure: Error | undefined;
-  let settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
-  const finished = new Promise<void>((resolve, reject) => {
-    settle = { resolve, reject };
-  });
-  // A failure may come while this thread is between jobs, before it awaits `finished`.
-  finished.catch(() => undefined);
-  const fail = (error: Error): void => {
-    if (failure !== undefined) return;
-    failure = error;
-    for (const w of workers) void w.terminate();
-    settle?.reject(error);
-  };
+  const take = (): SweepJob | undefined => (failure === undefined ? jobs[next++] : undefined);
   const record = (row: SweepRow): void => {
     const at = position.get(row.index);
-    if (at === undefined) return fail(new Error(`sweep: a result for an unknown run ${row.index}`));
+    if (at === undefined) throw new Error(`sweep: a result for an unknown run ${row.index}`);
     rows[at] = row;
     done += 1;
     options.onResult?.(row, done, total);
-    if (done === total) settle?.resolve();
   };
-  const feed = (worker: Worker): void => {
-    const job = jobs[next];
-    if (job === undefined) return;
-    next += 1;
-    worker.postMessage({ type: 'job', job } satisfies ToWorker);
+  const pool = threads > 1 ? modulePool<SweepTask, SweepRow | null>(new URL(`./sweep-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url), 'runSweepTask', threads - 1) : undefined;
+  const runLane = async (lane: number): Promise<void> => {
+    if (pool === undefined) return;
+    await pool.run({ spec });
+    if (lane % JOBS_AHEAD === 0) options.onWorkerReady?.(lane / JOBS_AHEAD);
+    for (let job = take(); job !== undefined; job = take()) {
+      const index = job.index;
+      record(await pool.run({ spec, job }).catch((error: unknown) => {
+        throw runFailed(index, error);
+      }) as SweepRow);
+    }
   };
-  for (let w = 0; w < threads - 1; w += 1) {
-    const worker = startModuleWorker('sweep-worker', 'sweepWorkerMain', { spec });
-    workers.push(worker);
-    worker.on('message', (message: FromWorker) => {
-      if (failure !== undefined) return;
-      if (message.type === 'ready') {
-        options.onWorkerReady?.(w);
-        for (let k = 0; k < JOBS_AHEAD; k += 1) feed(worker);
-      } else if (message.type === 'error') {
-        const job = message.index === null ? '' : ` (run ${message.index})`;
-        fail(new Error(`sweep worker failed${job}: ${message.message}`));
-      } else {
-        record(message.row);
-        feed(worker);
-      }
-    });
-    worker.on('error', (error) => fail(error));
-    worker.on('exit', (code) => {
-      if (failure === undefined && done < total && code !== 0) fail(new Error(`sweep worker stopped with exit code ${code}`));
-    });
-  }
+  const lanes = Array.from({ length: pool === undefined ? 0 : (threads - 1) * JOBS_AHEAD }, (_, i) => runLane(i).catch((error: unknown) => {
+    failure ??= error instanceof Error ? error : new Error(String(error));
+  }));
   try {
     // This thread takes jobs too, and between them lets the workers' answers in.
-    while (failure === undefined) {
-      const job = jobs[next];
-      if (job === undefined) break;
-      next += 1;
-      let row: SweepRow;
+    for (let job = take(); job !== undefined; job = take()) {
       try {
-        row = runSweepJob(spec, definition, job);
+        record(runSweepJob(spec, definition, job));
       } catch (error) {
-        fail(new Error(`sweep run ${job.index} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
-        break;
+        failure ??= runFailed(job.index, error);
       }
-      record(row);
-      if (workers.length > 0) await yieldToEventLoop();
+      if (pool !== undefined) await yieldToEventLoop();
     }
-    await finished;
+    await Promise.all(lanes);
+    if (failure !== undefined) throw failure;
     return rows;
   } finally {
-    for (const w of workers) void w.terminate();
+    await pool?.destroy();
   }
 }
 

@@ -1,10 +1,9 @@
-import { workerData } from 'node:worker_threads';
 import { readTicks } from '../engine/feeds/index.js';
 import { DONE, type TickCountInput } from './tick-count.js';
 
 /** Worker side of startTickCount: parses every file and stores the count in shared memory. */
-export function tickCountMain(): void {
-  const { input, shared } = workerData as { input: TickCountInput; shared: SharedArrayBuffer };
+export function countTicks(task: { input: TickCountInput; shared: SharedArrayBuffer }): void {
+  const { input, shared } = task;
   const cells = new BigInt64Array(shared);
   const opts = { ...(input.format === undefined ? {} : { format: input.format }), ...(input.instrument === undefined ? {} : { instrument: input.instrument }) };
   let count = 0;

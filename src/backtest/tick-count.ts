@@ -1,5 +1,5 @@
 import type { FeedFormat } from '../engine/feeds/index.js';
-import { startModuleWorker } from './worker.js';
+import { modulePool } from '../workers/pool.js';
 
 /** Tick files to count, with the options they are read with. */
 export interface TickCountInput {
@@ -14,8 +14,7 @@ export interface TickCount {
   stop(): void;
 }
 
-const COUNTING = 0n;
-const DONE = 1n;
+export const DONE = 1n;
 
 /**
  * Counts the ticks of the files on a worker thread while the backtest runs, for a progress bar
@@ -25,13 +24,11 @@ const DONE = 1n;
 export function startTickCount(input: TickCountInput): TickCount {
   const shared = new SharedArrayBuffer(16);
   const cells = new BigInt64Array(shared);
-  const worker = startModuleWorker('tick-count-worker', 'tickCountMain', { input, shared });
-  worker.unref();
-  worker.on('error', () => undefined); // best effort: without a count the bar shows no end
+  const module = new URL(`./tick-count-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+  const pool = modulePool<{ input: TickCountInput; shared: SharedArrayBuffer }, void>(module, 'countTicks', 1);
+  pool.run({ input, shared }).catch(() => undefined); // best effort: without a count the bar shows no end
   return {
     total: () => (Atomics.load(cells, 0) === DONE ? Number(Atomics.load(cells, 1)) : undefined),
-    stop: () => void worker.terminate(),
+    stop: () => void pool.destroy(),
   };
 }
-
-export { COUNTING, DONE };

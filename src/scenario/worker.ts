@@ -1,16 +1,17 @@
-import { parentPort } from 'node:worker_threads';
 import { runScenarioFile } from './run-file.js';
-import type { WorkerReply, WorkerTask } from './pool.js';
+import type { ScenarioResult } from './run.js';
+
+/** One scenario file for a worker of the pool (pool.ts). */
+export interface ScenarioTask {
+  readonly file: string;
+  readonly cwd: string;
+  readonly update: boolean;
+}
 
 /**
- * A worker of the scenario pool: runs the files it is sent, one at a time, and posts each result
- * back. Results are plain data, so a file gives the same result here as in the main thread.
+ * Runs one file in a worker thread. Results are plain data, so a file gives the same result here
+ * as in the main thread.
  */
-const port = parentPort;
-if (port === null) throw new Error('scenario worker: not started as a worker thread');
-port.on('message', (task: WorkerTask) => {
-  runScenarioFile(task.file, task.cwd, { update: task.update }).then(
-    (result) => port.postMessage({ id: task.id, result } satisfies WorkerReply),
-    (err: unknown) => port.postMessage({ id: task.id, error: err instanceof Error ? `${err.name}: ${err.message}\n${err.stack ?? ''}` : String(err) } satisfies WorkerReply),
-  );
-});
+export function runScenarioTask(task: ScenarioTask): Promise<ScenarioResult> {
+  return runScenarioFile(task.file, task.cwd, { update: task.update });
+}

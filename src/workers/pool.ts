@@ -1,0 +1,42 @@
+/**
+ * Worker threads for the shell's parallel work (scenario files, sweep runs), on tinypool. A task is
+ * plain data in and plain data out, so a result does not depend on the thread that computed it.
+ */
+import { Tinypool } from 'tinypool';
+
+export interface ModulePool<Task, Result> {
+  run(task: Task): Promise<Result>;
+  destroy(): Promise<void>;
+}
+
+/**
+ * The module tinypool's workers load. From the built package that is the compiled module itself.
+ * From the TypeScript sources (tsx, vitest) a worker cannot load a .ts file on Node 20 (an
+ * `--import tsx` in the worker's execArgv is ignored), so the workers load a small module that
+ * registers tsx and forwards the one exported function to the real module.
+ */
+function workerModule(module: URL, exportName: string): URL {
+  if (!module.pathname.endsWith('.ts')) return module;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const source = [
+    `const ready = import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(module.href)}); });`,
+    `export async function ${exportName}(task) { return (await ready).${exportName}(task); }`,
+  ].join('\n');
+  return new URL(`data:text/javascript,${encodeURIComponent(source)}`);
+}
+
+/** A pool of up to `threads` workers running `exportName(task)` of `module` (a file URL beside the caller). */
+export function modulePool<Task, Result>(module: URL, exportName: string, threads: number): ModulePool<Task, Result> {
+  if (!/^[A-Za-z_$][\w$]*$/.test(exportName)) throw new Error(`not an export name: ${exportName}`);
+  const pool = new Tinypool({
+    filename: workerModule(module, exportName),
+    name: exportName,
+    // Every worker starts now and stays until destroy(), keeping its loaded modules warm between tasks.
+    minThreads: Math.max(1, threads),
+    maxThreads: Math.max(1, threads),
+  });
+  return {
+    run: (task) => pool.run(task) as Promise<Result>,
+    destroy: () => pool.destroy(),
+  };
+}
