@@ -3,13 +3,14 @@ import { parseScaled } from '../domain/scaled-int.js';
 import { nextNewYorkFivePm, parseDateTime } from '../domain/time.js';
 import type {
   ClientConfigureTransaction, CreateTransaction, OrderCancelTransaction, OrderClientExtensionsModifyTransaction,
-  OrderFillTransaction, OrderTransaction, TradeClientExtensionsModifyTransaction, TradeReduce, Transaction,
+  OrderFillTransaction, OrderTransaction, TradeClientExtensionsModifyTransaction, TradeOpen, TradeReduce, Transaction,
   TransferFundsTransaction, DailyFinancingTransaction,
 } from '../domain/transactions.js';
 import type { JournalEntry, TrailingStopValueRecord } from '../domain/journal-entry.js';
+import { isEntryType, type OrderType } from '../domain/order-types.js';
 import { transitionOrder } from '../orders/lifecycle.js';
-import { isDependentType, orderTypeOf, placeInIndex, removeFromIndex, trailingValue2 } from './placement.js';
-import { positionOf, type AccountState, type OrderRecord, type TradeRecord } from './state.js';
+import { orderTypeOf, placeInIndex, removeFromIndex, trailingValue2 } from './placement.js';
+import { positionOf, type AccountState, type OrderRecord, type PositionRecord, type TradeRecord } from './state.js';
 
 /**
  * Folds one journal entry into the account. This is the only code that changes an account's
@@ -35,7 +36,7 @@ function evolveTransaction(state: AccountState, tx: Transaction): AccountState {
     case 'CLIENT_CONFIGURE': return evolveConfigure(state, tx);
     case 'MARKET_ORDER': case 'LIMIT_ORDER': case 'STOP_ORDER': case 'MARKET_IF_TOUCHED_ORDER':
     case 'TAKE_PROFIT_ORDER': case 'STOP_LOSS_ORDER': case 'TRAILING_STOP_LOSS_ORDER':
-      return evolveOrderCreate(state, tx);
+      return evolveOrderCreate(state, tx, orderTypeOf(tx.type));
     case 'ORDER_FILL': return evolveFill(state, tx);
     case 'ORDER_CANCEL': return evolveCancel(state, tx);
     case 'ORDER_CLIENT_EXTENSIONS_MODIFY': return evolveOrderExtensions(state, tx);
@@ -88,8 +89,7 @@ function evolveConfigure(state: AccountState, tx: ClientConfigureTransaction): A
   return state;
 }
 
-function evolveOrderCreate(state: AccountState, tx: OrderTransaction): AccountState {
-  const type = orderTypeOf(tx);
+function evolveOrderCreate(state: AccountState, tx: OrderTransaction, type: OrderType): AccountState {
   const tradeId = tx.tradeID === undefined ? undefined : Number(tx.tradeID);
   const trade = tradeId === undefined ? undefined : state.trades.get(tradeId);
   const instrument = tx.instrument ?? trade?.instrument;
@@ -115,7 +115,7 @@ function evolveOrderCreate(state: AccountState, tx: OrderTransaction): AccountSt
   if (order.clientExtensions?.id !== undefined) state.clientOrderIds.set(order.clientExtensions.id, order.id);
   if (type === 'MARKET') return state; // filled or cancelled within this batch
   state.pendingCount += 1;
-  if (trade !== undefined && isDependentType(type)) {
+  if (trade !== undefined && !isEntryType(type)) {
     if (type === 'TAKE_PROFIT') trade.takeProfitOrderID = order.id;
     else if (type === 'STOP_LOSS') trade.stopLossOrderID = order.id;
     else trade.trailingStopLossOrderID = order.id;
@@ -226,42 +226,7 @@ function evolveFill(state: AccountState, tx: OrderFillTransaction): AccountState
   const opened = tx.tradeOpened;
   if (opened !== undefined) {
     order.tradeOpenedID = opened.tradeID;
-    const units = decimalOf(opened.units);
-    const price = decimalOf(opened.price);
-    const unitsInt = parseScaled(opened.units, 0) ?? Number.NaN;
-    // Number(text) of a whole number is that number: no second parse.
-    const unitsFloat = Number.isNaN(unitsInt) ? Number(opened.units) : unitsInt;
-    const trade: TradeRecord = {
-      id: Number(opened.tradeID),
-      instrument: tx.instrument,
-      price: opened.price,
-      priceDecimal: price,
-      openTime: tx.time,
-      initialUnits: units,
-      initialMarginRequired: opened.initialMarginRequired,
-      currentUnits: units,
-      unitsInt,
-      realizedPL: ZERO,
-      financing: ZERO,
-      state: 'OPEN',
-      closeTime: undefined,
-      closingTransactionIDs: [],
-      closedValue: ZERO,
-      closedUnits: ZERO,
-      clientExtensions: opened.clientExtensions,
-      takeProfitOrderID: undefined,
-      stopLossOrderID: undefined,
-      trailingStopLossOrderID: undefined,
-    };
-    state.trades.set(trade.id, trade);
-    state.openTradeCount += 1;
-    if (trade.clientExtensions?.id !== undefined) state.clientTradeIds.set(trade.clientExtensions.id, trade.id);
-    const side = units.isPositive() ? position.long : position.short;
-    side.units = addTo(side.units, units);
-    side.cost = addTo(side.cost, units.times(price));
-    side.unitsFloat += unitsFloat;
-    side.costFloat += unitsFloat * Number(opened.price);
-    side.tradeIds.push(trade.id);
+    openTrade(state, tx, opened, position);
   }
   if (tx.pl !== '0.0000') {
     const pl = new Decimal(tx.pl);
@@ -273,6 +238,45 @@ function evolveFill(state: AccountState, tx: OrderFillTransaction): AccountState
   setBalance(state, tx.accountBalance);
   finishOrder(state, order);
   return state;
+}
+
+function openTrade(state: AccountState, tx: OrderFillTransaction, opened: TradeOpen, position: PositionRecord): void {
+  const units = decimalOf(opened.units);
+  const price = decimalOf(opened.price);
+  const unitsInt = parseScaled(opened.units, 0) ?? Number.NaN;
+  // Number(text) of a whole number is that number: no second parse.
+  const unitsFloat = Number.isNaN(unitsInt) ? Number(opened.units) : unitsInt;
+  const trade: TradeRecord = {
+    id: Number(opened.tradeID),
+    instrument: tx.instrument,
+    price: opened.price,
+    priceDecimal: price,
+    openTime: tx.time,
+    initialUnits: units,
+    initialMarginRequired: opened.initialMarginRequired,
+    currentUnits: units,
+    unitsInt,
+    realizedPL: ZERO,
+    financing: ZERO,
+    state: 'OPEN',
+    closeTime: undefined,
+    closingTransactionIDs: [],
+    closedValue: ZERO,
+    closedUnits: ZERO,
+    clientExtensions: opened.clientExtensions,
+    takeProfitOrderID: undefined,
+    stopLossOrderID: undefined,
+    trailingStopLossOrderID: undefined,
+  };
+  state.trades.set(trade.id, trade);
+  state.openTradeCount += 1;
+  if (trade.clientExtensions?.id !== undefined) state.clientTradeIds.set(trade.clientExtensions.id, trade.id);
+  const side = units.isPositive() ? position.long : position.short;
+  side.units = addTo(side.units, units);
+  side.cost = addTo(side.cost, units.times(price));
+  side.unitsFloat += unitsFloat;
+  side.costFloat += unitsFloat * Number(opened.price);
+  side.tradeIds.push(trade.id);
 }
 
 function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTransaction, closes: boolean): void {

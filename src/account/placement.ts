@@ -1,6 +1,6 @@
 import { Decimal } from '../domain/decimal.js';
 import { formatPriceInt, parsePriceInt, priceTextToInt } from '../domain/price.js';
-import type { OrderTransaction } from '../domain/transactions.js';
+import type { OrderTransactionType } from '../domain/transactions.js';
 import { Direction, quoteCrosses, triggerDirection, watchedSource, type TriggerCondition } from '../matching/fill-rules.js';
 import { threshold2Of } from '../matching/trigger-index.js';
 import type { AccountState, OrderRecord, TradeRecord } from './state.js';
@@ -89,23 +89,17 @@ export function removeFromIndex(state: AccountState, order: OrderRecord): void {
   }
 }
 
-export function isDependentType(type: string): boolean {
-  return type === 'TAKE_PROFIT' || type === 'STOP_LOSS' || type === 'TRAILING_STOP_LOSS';
-}
-
-export function orderTypeOf(tx: OrderTransaction): OrderRecord['type'] {
-  // The literals themselves (not slices of tx.type): later compares and lookups are by identity.
-  switch (tx.type) {
-    case 'MARKET_ORDER': case 'MARKET_ORDER_REJECT': return 'MARKET';
-    case 'LIMIT_ORDER': case 'LIMIT_ORDER_REJECT': return 'LIMIT';
-    case 'STOP_ORDER': case 'STOP_ORDER_REJECT': return 'STOP';
-    case 'MARKET_IF_TOUCHED_ORDER': case 'MARKET_IF_TOUCHED_ORDER_REJECT': return 'MARKET_IF_TOUCHED';
-    case 'TAKE_PROFIT_ORDER': case 'TAKE_PROFIT_ORDER_REJECT': return 'TAKE_PROFIT';
-    case 'STOP_LOSS_ORDER': case 'STOP_LOSS_ORDER_REJECT': return 'STOP_LOSS';
-    case 'TRAILING_STOP_LOSS_ORDER': case 'TRAILING_STOP_LOSS_ORDER_REJECT': return 'TRAILING_STOP_LOSS';
+/** The order type a creation transaction creates (the literals themselves: later compares are by identity). */
+export function orderTypeOf(type: OrderTransactionType): OrderRecord['type'] {
+  switch (type) {
+    case 'MARKET_ORDER': return 'MARKET';
+    case 'LIMIT_ORDER': return 'LIMIT';
+    case 'STOP_ORDER': return 'STOP';
+    case 'MARKET_IF_TOUCHED_ORDER': return 'MARKET_IF_TOUCHED';
+    case 'TAKE_PROFIT_ORDER': return 'TAKE_PROFIT';
+    case 'STOP_LOSS_ORDER': return 'STOP_LOSS';
+    case 'TRAILING_STOP_LOSS_ORDER': return 'TRAILING_STOP_LOSS';
   }
-  const t = (tx.type as string).endsWith('_REJECT') ? (tx.type as string).slice(0, -'_REJECT'.length) : tx.type;
-  return t.slice(0, -'_ORDER'.length) as OrderRecord['type'];
 }
 
 /** Whether the order, resting where placeInIndex put it, is crossed by the latest quote. */
