@@ -48,20 +48,28 @@ export function formatUnits(value: Decimal): string {
   return value.isZero() ? '0' : value.toFixed();
 }
 
-/** Distinct strings decimalOf keeps before it starts over (a bound, not a tuning knob). */
-const PARSED_CACHE_MAX = 4096;
-const PARSED = new Map<string, Decimal>();
+/** The Decimal of a wire string. The caller has checked that `text` is a decimal string. */
+export function decimalOf(text: string): Decimal {
+  return new Decimal(text);
+}
+
+/** Distinct strings a DecimalMemo keeps before it starts over (a bound, not a tuning knob). */
+const MEMO_MAX = 4096;
 
 /**
- * The Decimal of a wire string, shared between callers: Decimals are immutable, and the same unit
- * counts and prices recur on every fill. The caller has checked that `text` is a decimal string.
+ * Decimals of wire strings, shared between callers: Decimals are immutable, and the same unit
+ * counts and prices recur on every fill. One per account (AccountMemo), never per module.
  */
-export function decimalOf(text: string): Decimal {
-  let d = PARSED.get(text);
-  if (d === undefined) {
-    d = new Decimal(text);
-    if (PARSED.size >= PARSED_CACHE_MAX) PARSED.clear();
-    PARSED.set(text, d);
+export class DecimalMemo {
+  private readonly parsed = new Map<string, Decimal>();
+
+  of(text: string): Decimal {
+    let d = this.parsed.get(text);
+    if (d === undefined) {
+      d = new Decimal(text);
+      if (this.parsed.size >= MEMO_MAX) this.parsed.clear();
+      this.parsed.set(text, d);
+    }
+    return d;
   }
-  return d;
 }

@@ -99,28 +99,13 @@ export function isInstrumentName(value: unknown): value is string {
   return typeof value === 'string' && INSTRUMENT_NAME_RE.test(value);
 }
 
-/** Instrument names already split, so the fill path does not slice a new string per fill. */
-const CURRENCY_SPLITS = new Map<string, readonly [string, string]>();
-/** Distinct names kept split (instruments per engine are bounded far below this). */
-const CURRENCY_SPLITS_MAX = 4096;
-
-function split(name: string): readonly [string, string] {
-  let pair = CURRENCY_SPLITS.get(name);
-  if (pair === undefined) {
-    const at = name.indexOf('_');
-    pair = [name.slice(0, at), name.slice(at + 1)];
-    if (CURRENCY_SPLITS.size >= CURRENCY_SPLITS_MAX) CURRENCY_SPLITS.clear();
-    CURRENCY_SPLITS.set(name, pair);
-  }
-  return pair;
-}
-
+/** The currencies of an instrument name are the parts around its underscore (EUR_USD). */
 export function baseCurrency(name: string): string {
-  return split(name)[0];
+  return name.slice(0, name.indexOf('_'));
 }
 
 export function quoteCurrency(name: string): string {
-  return split(name)[1];
+  return name.slice(name.indexOf('_') + 1);
 }
 
 /**

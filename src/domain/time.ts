@@ -15,42 +15,47 @@ function pad(value: number, width: number): string {
   return String(value).padStart(width, '0');
 }
 
-let lastFormatted: Micros = Number.NaN;
-let lastText = '';
-/** The UTC day of the last uncached format, and its text up to the time ("2016-10-24T"). */
-let lastDay = Number.NaN;
-let lastDayText = '';
 /** "00" .. "99" and "000" .. "999". */
 const TWO_DIGITS: readonly string[] = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
 const THREE_DIGITS: readonly string[] = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
 const SECONDS_PER_DAY = 86_400;
+/** Days from 0000-03-01 to 1970-01-01, and the days of one 400-year Gregorian era. */
+const EPOCH_SHIFT_DAYS = 719_468;
+const DAYS_PER_ERA = 146_097;
+
+/**
+ * "yyyy-mm-ddT" of a day counted from 1970-01-01, by calendar arithmetic (the proleptic Gregorian
+ * calendar, as Date uses); null outside years 0000..9999, which ISO prints with six digits.
+ */
+function dayText(day: number): string | null {
+  const z = day + EPOCH_SHIFT_DAYS;
+  const era = Math.floor(z / DAYS_PER_ERA);
+  const doe = z - era * DAYS_PER_ERA;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const date = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  if (year < 0 || year > 9999) return null;
+  const y = year >= 1000 ? String(year) : String(year).padStart(4, '0');
+  return `${y}-${TWO_DIGITS[month] as string}-${TWO_DIGITS[date] as string}T`;
+}
 
 /** `2016-10-24T21:48:18.593753000Z`: nine fractional digits, as v20 prints them. */
 export function formatRfc3339(t: Micros): string {
-  // Many transactions share a timestamp (one quote filling many orders): keep the last one.
-  if (t === lastFormatted) return lastText;
-  lastText = formatRfc3339Uncached(t);
-  lastFormatted = t;
-  return lastText;
-}
-
-function formatRfc3339Uncached(t: Micros): string {
   const ms = Math.floor(t / 1000);
   const micros = t - ms * 1000;
   const second = Math.floor(ms / 1000);
   const day = Math.floor(second / SECONDS_PER_DAY);
-  if (day !== lastDay) {
-    const iso = new Date(day * SECONDS_PER_DAY * 1000).toISOString(); // yyyy-mm-ddT00:00:00.000Z, computed from the argument
-    // Years outside 0000..9999 print with six digits and a sign: no shortcut for those.
-    if (iso.length !== 24) return `${new Date(ms).toISOString().slice(0, 23)}${pad(micros, 3)}000Z`;
-    lastDayText = iso.slice(0, 11);
-    lastDay = day;
-  }
+  const date = dayText(day);
+  // Years outside 0000..9999 print with six digits and a sign: no shortcut for those.
+  if (date === null) return `${new Date(ms).toISOString().slice(0, 23)}${pad(micros, 3)}000Z`;
   const inDay = second - day * SECONDS_PER_DAY;
   const hour = Math.floor(inDay / 3600);
   const minute = Math.floor((inDay - hour * 3600) / 60);
   const sec = inDay - hour * 3600 - minute * 60;
-  return `${lastDayText}${TWO_DIGITS[hour] as string}:${TWO_DIGITS[minute] as string}:${TWO_DIGITS[sec] as string}.${THREE_DIGITS[ms - second * 1000] as string}${THREE_DIGITS[micros] as string}000Z`;
+  return `${date}${TWO_DIGITS[hour] as string}:${TWO_DIGITS[minute] as string}:${TWO_DIGITS[sec] as string}.${THREE_DIGITS[ms - second * 1000] as string}${THREE_DIGITS[micros] as string}000Z`;
 }
 
 /** `1491201560.000000000`: seconds since epoch with nine decimals. */
