@@ -223,7 +223,6 @@ export interface V20ClientPrice {
   closeoutAsk: string;
 }
 
-/** An Instrument (GET /accounts/{accountID}/instruments). */
 /** v20 Instrument (the API also sends guaranteedStopLossOrderMode, tags and financing). */
 export interface V20Instrument {
   name: string;

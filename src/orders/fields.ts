@@ -15,15 +15,16 @@ export function isOneOf<T extends string>(values: readonly T[], value: unknown):
 
 export type PriceCheck = { ok: true; int: number } | { ok: false; reason: 'INVALID' | 'PRECISION' };
 
-export function checkPrice(value: unknown, precision: number, allowZero = false): PriceCheck {
+/** A positive price (or distance) on the instrument's grid, as an integer count of its smallest step. */
+export function checkPrice(value: unknown, precision: number): PriceCheck {
   if (!isDecimalString(value)) return { ok: false, reason: 'INVALID' };
   if (!value.startsWith('-')) {
     // The common case, without building a Decimal; refusals fall through to say why.
     const fast = parsePriceInt(value, precision);
-    if (fast !== null && (fast !== 0 || allowZero)) return { ok: true, int: fast };
+    if (fast !== null && fast !== 0) return { ok: true, int: fast };
   }
   const d = new Decimal(value);
-  if (d.isNegative() || (!allowZero && d.isZero())) return { ok: false, reason: 'INVALID' };
+  if (d.isNegative() || d.isZero()) return { ok: false, reason: 'INVALID' };
   const int = decimalToPriceInt(d, precision);
   if (int === null) return { ok: false, reason: 'PRECISION' };
   if (!Number.isSafeInteger(int)) return { ok: false, reason: 'INVALID' };
