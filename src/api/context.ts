@@ -1,4 +1,3 @@
-import type { Account } from '../account/account.js';
 import type { Micros } from '../domain/time.js';
 import type { Engine } from '../engine/engine.js';
 import type { MarketData } from './market.js';
@@ -43,9 +42,4 @@ export interface ApiContext {
   readonly options: ApiOptions;
   readonly market: MarketData;
   now(): Micros;
-  nextRequestId(): string;
-}
-
-export interface AccountRequestState {
-  account: Account;
 }

@@ -1,40 +1,30 @@
 import type { Subscription } from 'rxjs';
 import type { InstrumentSpec } from '../domain/instruments.js';
-import { formatPriceInt, scaleOf, toPriceInt } from '../domain/price.js';
+import { scaleOf, toPriceInt } from '../domain/price.js';
 import type { Tick } from '../domain/tick.js';
-import { formatDateTime, type DatetimeFormat, type Micros } from '../domain/time.js';
 import type { Engine } from '../engine/engine.js';
+import type { Quote, QuoteSource } from '../v3/price.js';
 import { STORED_GRANULARITIES, STORED_LENGTH, isStored, type Alignment, type Granularity, type StoredGranularity } from './candles/granularity.js';
 import { alignedCandles, selectCandles, type CandleSelection, type CandleWindow } from './candles/select.js';
 import { CandleSeries, type CandleList } from './candles/series.js';
 
-/** Liquidity shown on every price bucket (one tier, as fills print it). */
-export const SHOWN_LIQUIDITY = 10_000_000;
-
-/** The latest quote of an instrument, on its price grid (integers at displayPrecision). */
-export interface Quote {
-  readonly instrument: string;
-  readonly time: Micros;
+/** The latest quote of an instrument, with the order in which the market data saw it. */
+export interface MarketQuote extends Quote {
   /** Order in which the market data saw the quote, over all instruments (1, 2, ...). */
   readonly seq: number;
-  readonly precision: number;
-  readonly bid: number;
-  readonly ask: number;
-  readonly closeoutBid: number;
-  readonly closeoutAsk: number;
 }
 
 /**
  * What the API knows of the market beyond the accounts: the latest quote of every instrument and
  * the candles built from the quotes seen. Fed from the engine's price Observable.
  */
-export interface MarketData {
+export interface MarketData extends QuoteSource {
   /** Stops listening to the engine. */
   close(): void;
   /** The latest quote of an instrument, or undefined before its first one. */
-  latest(instrument: string): Quote | undefined;
+  latest(instrument: string): MarketQuote | undefined;
   /** The quote a tick makes (unknown instruments: undefined), without recording it. */
-  quoteOf(tick: Tick, seq?: number): Quote | undefined;
+  quoteOf(tick: Tick, seq?: number): MarketQuote | undefined;
   /**
    * Candles of an instrument seen so far, picked by v20's from/to/count rules. Granularities up
    * to H1 are kept tick by tick; H2 to M are folded from H1 at the requested alignment.
@@ -42,26 +32,10 @@ export interface MarketData {
   candles(instrument: string, granularity: Granularity, alignment: Alignment, window: CandleWindow): CandleSelection;
 }
 
-/** The v20 ClientPrice of a quote, DateTimes in the client's format. */
-export function clientPrice(quote: Quote, format: DatetimeFormat = 'RFC3339'): Record<string, unknown> {
-  const p = quote.precision;
-  return {
-    type: 'PRICE',
-    instrument: quote.instrument,
-    time: formatDateTime(quote.time, format),
-    status: 'tradeable',
-    tradeable: true,
-    bids: [{ price: formatPriceInt(quote.bid, p), liquidity: SHOWN_LIQUIDITY }],
-    asks: [{ price: formatPriceInt(quote.ask, p), liquidity: SHOWN_LIQUIDITY }],
-    closeoutBid: formatPriceInt(quote.closeoutBid, p),
-    closeoutAsk: formatPriceInt(quote.closeoutAsk, p),
-  };
-}
-
 interface InstrumentMarket {
   readonly spec: InstrumentSpec;
   readonly scale: number;
-  latest: Quote | undefined;
+  latest: MarketQuote | undefined;
   /** One series per stored granularity, in STORED_GRANULARITIES order. */
   readonly series: readonly CandleSeries[];
 }
@@ -88,7 +62,7 @@ export function createMarketData(engine: Engine, candlesPerSeriesMax?: number): 
     return m;
   }
 
-  function quoteIn(m: InstrumentMarket, tick: Tick, n: number): Quote {
+  function quoteIn(m: InstrumentMarket, tick: Tick, n: number): MarketQuote {
     const bid = toPriceInt(tick.bid, m.scale);
     const ask = toPriceInt(tick.ask, m.scale);
     return {

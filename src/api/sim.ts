@@ -1,22 +1,25 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Account } from '../account/account.js';
-import type { AccountCommand, Outcome } from '../account/commands.js';
-import { isAccountId, type AccountConfig } from '../account/state.js';
+import type { FastifyRequest } from 'fastify';
+import { isAccountId } from '../account/state.js';
 import { accountSummaryView } from '../account/views.js';
-import { Decimal, isDecimalString } from '../domain/decimal.js';
-import { baseCurrency, quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
+import { isDecimalString } from '../domain/decimal.js';
 import { LIMITS } from '../domain/limits.js';
 import type { Tick } from '../domain/tick.js';
 import { formatRfc3339, MICROS_PER_SECOND, parseDateTime, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
+import type { AccountView } from '../engine/engine.js';
 import { serializeTransaction } from '../journal/journal.js';
+import { checkAccountConfig, checkBalance } from '../v3/account-config.js';
+import { transferFundsCommand } from '../v3/commands.js';
+import { NO_ACCOUNT, UNAUTHORIZED, V20Error, invalidValue } from '../v3/errors.js';
+import type { V3Call } from '../v3/call.js';
+import { resetAccount } from '../v3/reset.js';
+import { outcomeResponse } from '../v3/response.js';
 import type { ApiContext } from './context.js';
 import { parseDatetimeFormat } from './datetime.js';
-import { ApiError, NO_ACCOUNT, UNAUTHORIZED, invalidValue } from './errors.js';
-import { replyWithOutcome } from './outcome.js';
+import { sendV20 } from './http-call.js';
 
 /** Limits of the control API (candidates for domain/limits.ts). */
 export const SIM_LIMITS = {
@@ -39,70 +42,17 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function invalid(field: string, why?: string): ApiError {
+function invalid(field: string, why?: string): V20Error {
   if (why === undefined) return invalidValue(field);
-  return new ApiError(400, { errorMessage: `Invalid value specified for '${field}': ${why}` });
+  return new V20Error(400, { errorMessage: `Invalid value specified for '${field}': ${why}` });
 }
 
-function conflict(message: string): ApiError {
-  return new ApiError(409, { errorMessage: message });
+function conflict(message: string): V20Error {
+  return new V20Error(409, { errorMessage: message });
 }
 
 function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
-}
-
-/** Currencies an account may be denominated in: those the instrument catalogue can convert. */
-export function knownCurrencies(instruments: ReadonlyMap<string, InstrumentSpec>): Set<string> {
-  const out = new Set<string>();
-  for (const name of instruments.keys()) {
-    out.add(baseCurrency(name));
-    out.add(quoteCurrency(name));
-  }
-  return out;
-}
-
-const ACCOUNT_KEYS = new Set(['id', 'currency', 'alias', 'hedgingEnabled', 'marginRate', 'balance']);
-
-/** A non-negative amount of account currency with at most 4 decimals (numbers are accepted). */
-export function checkBalance(value: unknown): string | null {
-  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-  if (!isDecimalString(text) || text.startsWith('-') || text.startsWith('+')) return null;
-  const amount = new Decimal(text);
-  return amount.decimalPlaces() > 4 ? null : text;
-}
-
-/**
- * An AccountConfig from untrusted JSON, checked so that opening the account cannot fail half-way:
- * returns the config, or the field at fault and why. Shared with the CLI's config file checks.
- */
-export function checkAccountConfig(value: unknown, instruments: ReadonlyMap<string, InstrumentSpec>, keys: ReadonlySet<string> = ACCOUNT_KEYS): AccountConfig | { field: string; why: string } {
-  if (!isObject(value)) return { field: '', why: 'must be an object' };
-  for (const key of Object.keys(value)) if (!keys.has(key)) return { field: key, why: 'unknown field' };
-  const { id, currency, alias, hedgingEnabled, marginRate, balance } = value;
-  if (typeof id !== 'string' || !isAccountId(id)) return { field: 'id', why: 'must look like 101-004-1435156-001' };
-  if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return { field: 'currency', why: 'must be a three-letter currency code such as USD' };
-  if (!knownCurrencies(instruments).has(currency)) return { field: 'currency', why: `no instrument quotes ${currency}, so its P/L could not be converted` };
-  const config: { -readonly [K in keyof AccountConfig]: AccountConfig[K] } = { id, currency };
-  if (alias !== undefined) {
-    if (typeof alias !== 'string' || alias.length > LIMITS.aliasLength) return { field: 'alias', why: `must be a string of at most ${LIMITS.aliasLength} characters` };
-    config.alias = alias;
-  }
-  if (hedgingEnabled !== undefined) {
-    if (typeof hedgingEnabled !== 'boolean') return { field: 'hedgingEnabled', why: 'must be true or false' };
-    config.hedgingEnabled = hedgingEnabled;
-  }
-  if (marginRate !== undefined) {
-    const ok = isDecimalString(marginRate) && new Decimal(marginRate).greaterThan(0) && new Decimal(marginRate).lessThanOrEqualTo(1);
-    if (!ok) return { field: 'marginRate', why: 'must be a decimal string in (0, 1], e.g. "0.02"' };
-    config.marginRate = marginRate;
-  }
-  if (balance !== undefined) {
-    const text = checkBalance(balance);
-    if (text === null) return { field: 'balance', why: 'must be a non-negative decimal with at most 4 decimals, e.g. "100000"' };
-    config.balance = text;
-  }
-  return config;
 }
 
 function parsePrice(value: unknown, field: string): number {
@@ -157,7 +107,7 @@ function parseTicks(body: unknown, context: ApiContext): Tick[] {
   return ticks;
 }
 
-function accountParam(context: ApiContext, request: FastifyRequest): Account {
+function accountParam(context: ApiContext, request: FastifyRequest): AccountView {
   const id = (request.params as { accountID?: string }).accountID ?? '';
   if (!isAccountId(id)) throw invalidValue('accountID');
   const account = context.engine.account(id);
@@ -175,77 +125,16 @@ function timeBody(context: ApiContext): Json {
   return { time: formatRfc3339(context.engine.now) };
 }
 
-/** The opening deposit: the amount of the account's first funds transfer, else 0. */
-function openingBalance(account: Account): string {
-  for (const tx of account.log) if (tx.type === 'TRANSFER_FUNDS') return tx.amount ?? '0';
-  return '0';
-}
-
-/**
- * Reset = what a trader would do by hand, written as ordinary transactions: close every position
- * at market, cancel every pending order, then transfer funds so the balance is the opening
- * deposit (or `balance`). The journal stays append-only and IDs keep counting, so a reset
- * replays like any other history. Refused (409, nothing done) while an open position's
- * instrument has no price to close at.
- */
-function resetAccount(context: ApiContext, request: FastifyRequest, reply: FastifyReply, account: Account): FastifyReply {
-  const body = bodyObject(request.body);
-  for (const key of Object.keys(body)) if (key !== 'balance') throw invalid(key, 'unknown field');
-  let target: string;
-  if (body['balance'] === undefined) target = openingBalance(account);
-  else {
-    const text = checkBalance(body['balance']);
-    if (text === null) throw invalid('balance', 'must be a non-negative decimal with at most 4 decimals');
-    target = text;
-  }
-  const state = account.state;
-  const closes: { instrument: string; long: boolean; short: boolean }[] = [];
-  for (const position of state.positions.values()) {
-    const long = !position.long.units.isZero();
-    const short = !position.short.units.isZero();
-    if (!long && !short) continue;
-    if (state.prices.get(position.instrument)?.known !== true) {
-      throw conflict(`Cannot reset ${account.id}: there is no price for ${position.instrument} to close its position at; push a tick first`);
-    }
-    closes.push({ instrument: position.instrument, long, short });
-  }
-  const transactions: Transaction[] = [];
-  const run = (command: AccountCommand): Outcome => {
-    const outcome = context.engine.execute(account.id, command, { requestID: request.v20RequestId as string, now: context.now() });
-    transactions.push(...outcome.transactions);
-    return outcome;
+/** A v3 call on an account named in a /sim path. */
+function simCall(context: ApiContext, request: FastifyRequest, accountID: string): V3Call {
+  return {
+    engine: context.engine,
+    accountID,
+    requestID: request.v20RequestId,
+    get now() {
+      return context.now();
+    },
   };
-  const fail = (what: string, outcome: Outcome): FastifyReply => reply.code(409).send({
-    errorMessage: `Reset of ${account.id} stopped: ${what}: ${outcome.reject?.errorMessage ?? outcome.invalid?.errorMessage ?? 'refused'}`,
-    transactions,
-    lastTransactionID: String(state.lastTransactionID),
-  });
-  for (const c of closes) {
-    const command: AccountCommand = { type: 'CLOSE_POSITION', instrument: c.instrument };
-    if (c.long) command.longUnits = 'ALL';
-    if (c.short) command.shortUnits = 'ALL';
-    const outcome = run(command);
-    if (outcome.reject !== undefined || outcome.invalid !== undefined) return fail(`closing ${c.instrument}`, outcome);
-  }
-  // Dependent orders went with their trades; what is left are entry orders.
-  const pending: number[] = [];
-  for (const order of state.orders.values()) if (order.state === 'PENDING') pending.push(order.id);
-  for (const id of pending) {
-    if (state.orders.get(id)?.state !== 'PENDING') continue;
-    const outcome = run({ type: 'CANCEL_ORDER', orderSpecifier: String(id) });
-    if (outcome.reject !== undefined || outcome.invalid !== undefined) return fail(`cancelling order ${id}`, outcome);
-  }
-  const delta = new Decimal(target).minus(state.balance);
-  if (!delta.isZero()) {
-    const outcome = run({ type: 'TRANSFER_FUNDS', amount: delta.toFixed(), comment: 'v20sim reset' });
-    if (outcome.reject !== undefined || outcome.invalid !== undefined) return fail('restoring the balance', outcome);
-  }
-  return reply.code(200).send({
-    transactions,
-    relatedTransactionIDs: transactions.map((t) => t.id),
-    account: accountSummaryView(state),
-    lastTransactionID: String(state.lastTransactionID),
-  });
 }
 
 function* exportLines(log: readonly Transaction[]): Generator<string> {
@@ -319,7 +208,18 @@ export const simRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => asy
     return reply.code(201).send({ account: accountSummaryView(account.state), lastTransactionID: String(account.state.lastTransactionID) });
   });
 
-  app.post('/accounts/:accountID/reset', async (request, reply) => resetAccount(context, request, reply, accountParam(context, request)));
+  app.post('/accounts/:accountID/reset', async (request, reply) => {
+    const account = accountParam(context, request);
+    const body = bodyObject(request.body);
+    for (const key of Object.keys(body)) if (key !== 'balance') throw invalid(key, 'unknown field');
+    let balance: string | undefined;
+    if (body['balance'] !== undefined) {
+      const text = checkBalance(body['balance']);
+      if (text === null) throw invalid('balance', 'must be a non-negative decimal with at most 4 decimals');
+      balance = text;
+    }
+    return sendV20(reply, resetAccount(simCall(context, request, account.id), balance));
+  });
 
   app.post('/accounts/:accountID/deposit', async (request, reply) => {
     const account = accountParam(context, request);
@@ -333,10 +233,8 @@ export const simRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => asy
     if (comment !== undefined && (typeof comment !== 'string' || comment.length > SIM_LIMITS.commentLength)) {
       throw invalid('comment', `must be a string of at most ${SIM_LIMITS.commentLength} characters`);
     }
-    const command: AccountCommand = { type: 'TRANSFER_FUNDS', amount };
-    if (typeof comment === 'string') command.comment = comment;
-    const outcome = context.engine.execute(account.id, command, { requestID: request.v20RequestId as string, now: context.now() });
-    return replyWithOutcome(reply, account, outcome, { successStatus: 200, notFoundIs404: false });
+    const outcome = transferFundsCommand(simCall(context, request, account.id), amount, typeof comment === 'string' ? comment : undefined);
+    return sendV20(reply, outcomeResponse(account.state.lastTransactionID, outcome, { successStatus: 200, notFoundIs404: false }));
   });
 
   app.get('/journal/:accountID', async (request, reply) => {

@@ -3,7 +3,7 @@ import { dirname, extname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { AccountConfig } from '../account/state.js';
 import type { TokenGrant } from '../api/context.js';
-import { checkAccountConfig } from '../api/sim.js';
+import { checkAccountConfig } from '../v3/account-config.js';
 import { isDecimalString } from '../domain/decimal.js';
 import { buildCatalogue, isInstrumentName, type InstrumentOverride, type InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';

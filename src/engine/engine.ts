@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import { Account } from '../account/account.js';
 import type { AccountCommand, Outcome } from '../account/commands.js';
-import type { AccountConfig } from '../account/state.js';
+import type { AccountConfig, AccountState } from '../account/state.js';
 import { buildCatalogue, type InstrumentOverride, type InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
 import type { Tick } from '../domain/tick.js';
@@ -31,6 +31,17 @@ export interface AccountTransaction {
   readonly transaction: Transaction;
 }
 
+/**
+ * What the engine shows of an account: its book and its log, to read. Every change goes through
+ * `execute`, `pushTick` or `advanceTo`, so that it is decided, journaled and published.
+ */
+export interface AccountView {
+  readonly id: string;
+  readonly state: Readonly<AccountState>;
+  /** The transaction log: transaction N is at index N - 1. */
+  readonly log: readonly Transaction[];
+}
+
 export interface Engine {
   readonly instruments: ReadonlyMap<string, InstrumentSpec>;
   readonly journal: Journal;
@@ -38,7 +49,7 @@ export interface Engine {
   /** The simulated clock: the latest tick or advance. */
   readonly now: Micros;
   accountIds(): string[];
-  account(id: string): Account | undefined;
+  account(id: string): AccountView | undefined;
   /** Runs a command at the simulated time (or at `now` when given, never earlier). */
   execute(accountId: string, command: AccountCommand, options?: { requestID?: string; now?: Micros }): Outcome;
   /** Feeds one quote to every account. Ticks must come in time order. */
@@ -52,7 +63,7 @@ export interface Engine {
   /** Every quote the engine consumes. */
   readonly prices$: Observable<Tick>;
   /** Opens another account at the current simulated time. */
-  openAccount(config: AccountConfig): Account;
+  openAccount(config: AccountConfig): AccountView;
 }
 
 function digest(value: unknown): string {
@@ -83,7 +94,7 @@ class SimEngine implements Engine {
     return this.clock;
   }
 
-  openAccount(config: AccountConfig): Account {
+  openAccount(config: AccountConfig): AccountView {
     if (this.accounts.has(config.id)) throw new Error(`account ${config.id} exists already`);
     if (this.accounts.size >= LIMITS.accountsPerEngine) throw new Error(`at most ${LIMITS.accountsPerEngine} accounts`);
     const existing = this.journal.read(config.id);
@@ -112,7 +123,7 @@ class SimEngine implements Engine {
     return this.accountList.map((a) => a.id);
   }
 
-  account(id: string): Account | undefined {
+  account(id: string): AccountView | undefined {
     return this.accounts.get(id);
   }
 

@@ -3,15 +3,15 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { formatDateTime } from '../../domain/time.js';
-import { accountOf } from '../app.js';
+import { V20Error } from '../../v3/errors.js';
+import { clientPrice } from '../../v3/price.js';
+import { parseInstruments } from '../../v3/pricing.js';
 import type { ApiContext } from '../context.js';
-import { ApiError } from '../errors.js';
-import { clientPrice } from '../market.js';
+import { accountOf } from '../http-call.js';
 import { AccountParams } from '../schemas.js';
 import { StreamRegistry } from '../stream/registry.js';
-import { parseInstruments } from './pricing.js';
 
-const TOO_MANY_STREAMS = (): ApiError => new ApiError(429, { errorMessage: 'Too many active streams' });
+const TOO_MANY_STREAMS = (): V20Error => new V20Error(429, { errorMessage: 'Too many active streams' });
 
 /** Takes the response over from Fastify: the headers it gathered (RequestID, CORS) plus ours. */
 function streamHeaders(reply: FastifyReply): OutgoingHttpHeaders {
@@ -52,7 +52,7 @@ export const streamRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => 
     },
   }, async (request, reply) => {
     accountOf(request);
-    const instruments = parseInstruments(context, request.query.instruments, 'instruments');
+    const instruments = parseInstruments(context.engine, request.query.instruments, 'instruments');
     if (registry.full) throw TOO_MANY_STREAMS();
     const format = request.v20Format ?? 'RFC3339';
     const client = registry.open(reply.raw, streamHeaders(reply), () =>

@@ -1,209 +1,33 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Account } from '../../account/account.js';
-import { LIMITS } from '../../domain/limits.js';
-import { formatRfc3339, parseDateTime, type Micros } from '../../domain/time.js';
-import type { Transaction } from '../../domain/transactions.js';
-import { accountOf, baseUrlOf, lastTransactionID } from '../app.js';
+import { getTransaction, getTransactionRange, getTransactionsSince, listTransactionPages } from '../../v3/transactions.js';
 import type { ApiContext } from '../context.js';
-import { ApiError, RANGE_NOT_SATISFIABLE, invalidValue } from '../errors.js';
+import { callOf, sendV20 } from '../http-call.js';
 import { AccountParams, TransactionId } from '../schemas.js';
-
-/** Every v20 TransactionType. */
-const TRANSACTION_TYPES = [
-  'CREATE', 'CLOSE', 'REOPEN', 'CLIENT_CONFIGURE', 'CLIENT_CONFIGURE_REJECT', 'TRANSFER_FUNDS', 'TRANSFER_FUNDS_REJECT',
-  'MARKET_ORDER', 'MARKET_ORDER_REJECT', 'FIXED_PRICE_ORDER', 'LIMIT_ORDER', 'LIMIT_ORDER_REJECT', 'STOP_ORDER', 'STOP_ORDER_REJECT',
-  'MARKET_IF_TOUCHED_ORDER', 'MARKET_IF_TOUCHED_ORDER_REJECT', 'TAKE_PROFIT_ORDER', 'TAKE_PROFIT_ORDER_REJECT',
-  'STOP_LOSS_ORDER', 'STOP_LOSS_ORDER_REJECT', 'GUARANTEED_STOP_LOSS_ORDER', 'GUARANTEED_STOP_LOSS_ORDER_REJECT',
-  'TRAILING_STOP_LOSS_ORDER', 'TRAILING_STOP_LOSS_ORDER_REJECT', 'ORDER_FILL', 'ORDER_CANCEL', 'ORDER_CANCEL_REJECT',
-  'ORDER_CLIENT_EXTENSIONS_MODIFY', 'ORDER_CLIENT_EXTENSIONS_MODIFY_REJECT', 'TRADE_CLIENT_EXTENSIONS_MODIFY',
-  'TRADE_CLIENT_EXTENSIONS_MODIFY_REJECT', 'MARGIN_CALL_ENTER', 'MARGIN_CALL_EXTEND', 'MARGIN_CALL_EXIT', 'DELAYED_TRADE_CLOSURE',
-  'DAILY_FINANCING', 'DIVIDEND_ADJUSTMENT', 'RESET_RESETTABLE_PL',
-] as const;
-
-/** The one-cancels-all filters v20 lists although no transaction type matches them. */
-const OCA_FILTERS = ['ONE_CANCELS_ALL_ORDER', 'ONE_CANCELS_ALL_ORDER_REJECT', 'ONE_CANCELS_ALL_ORDER_TRIGGERED'] as const;
-
-/**
- * v20's group filters (its docs name them only): ORDER = transactions that create, cancel, fill
- * or modify orders, their rejections included; FUNDING = money in and out (transfers, financing,
- * dividends); ADMIN = account administration (create, close, reopen, configure, P/L reset,
- * margin calls).
- */
-const GROUPS: Readonly<Record<string, ReadonlySet<string>>> = {
-  ORDER: new Set(TRANSACTION_TYPES.filter((t) => /_ORDER(_REJECT)?$/.test(t) || t.startsWith('ORDER_'))),
-  FUNDING: new Set(['TRANSFER_FUNDS', 'TRANSFER_FUNDS_REJECT', 'DAILY_FINANCING', 'DIVIDEND_ADJUSTMENT']),
-  ADMIN: new Set(['CREATE', 'CLOSE', 'REOPEN', 'CLIENT_CONFIGURE', 'CLIENT_CONFIGURE_REJECT', 'RESET_RESETTABLE_PL', 'MARGIN_CALL_ENTER', 'MARGIN_CALL_EXTEND', 'MARGIN_CALL_EXIT']),
-};
-
-const FILTERS: ReadonlySet<string> = new Set([...TRANSACTION_TYPES, ...OCA_FILTERS, ...Object.keys(GROUPS)]);
-
-/** Most page URLs one listing returns; narrow the range or raise pageSize beyond it. */
-export const TRANSACTION_PAGES_MAX = 100_000;
-
-type TypeFilter = (type: string) => boolean;
-
-/** A csv of TransactionFilter values: the filters as given, and a predicate (undefined: all). */
-function parseTypeFilter(text: string | undefined): { filters: string[]; matches: TypeFilter } | undefined {
-  if (text === undefined) return undefined;
-  const filters = text.split(',');
-  const types = new Set<string>();
-  for (const f of filters) {
-    if (!FILTERS.has(f)) throw invalidValue('type');
-    const group = GROUPS[f];
-    if (group === undefined) types.add(f);
-    else for (const t of group) types.add(t);
-  }
-  return { filters, matches: (type) => types.has(type) };
-}
-
-function noSuchTransaction(account: Account): ApiError {
-  return new ApiError(404, { errorCode: 'NO_SUCH_TRANSACTION', errorMessage: 'The Transaction ID specified does not exist', lastTransactionID: lastTransactionID(account) });
-}
-
-const INVALID_PAGESIZE = (): ApiError => new ApiError(400, { errorCode: 'INVALID_PAGESIZE', errorMessage: 'The specified page size is invalid' });
-
-function parsePageSize(text: string | undefined): number {
-  if (text === undefined) return LIMITS.transactionsPageDefault;
-  if (!/^\d{1,7}$/.test(text)) throw INVALID_PAGESIZE();
-  const n = Number(text);
-  if (n < 1 || n > LIMITS.transactionsPageMax) throw INVALID_PAGESIZE();
-  return n;
-}
-
-function parseTime(text: string | undefined, field: string): Micros | undefined {
-  if (text === undefined) return undefined;
-  const t = parseDateTime(text);
-  if (t === null) throw invalidValue(field);
-  return t;
-}
-
-function timeOf(tx: Transaction): Micros {
-  const t = parseDateTime(tx.time, 'RFC3339');
-  if (t === null) throw new Error(`transaction ${tx.id} has an unreadable time: ${tx.time}`);
-  return t;
-}
-
-/** First log index whose transaction time is >= t (or > t when strict); times never decrease. */
-function firstAtOrAfter(log: readonly Transaction[], t: Micros, strict: boolean): number {
-  let lo = 0;
-  let hi = log.length;
-  while (lo < hi) {
-    const m = (lo + hi) >>> 1;
-    const v = timeOf(log[m] as Transaction);
-    if (strict ? v > t : v >= t) hi = m;
-    else lo = m + 1;
-  }
-  return lo;
-}
 
 const TypeQuery = Type.Optional(Type.String({ maxLength: 10_000 }));
 
-export const transactionRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => async (app) => {
-  app.get('/accounts/:accountID/transactions', {
-    schema: {
-      params: AccountParams,
-      querystring: Type.Object({
-        from: Type.Optional(Type.String({ maxLength: 40 })),
-        to: Type.Optional(Type.String({ maxLength: 40 })),
-        pageSize: Type.Optional(Type.String({ maxLength: 40 })),
-        type: TypeQuery,
-      }),
-    },
-  }, async (request) => {
-    const account = accountOf(request);
-    const q = request.query;
-    const log = account.log;
-    const pageSize = parsePageSize(q.pageSize);
-    const filter = parseTypeFilter(q.type);
-    const created = log.length === 0 ? 0 : timeOf(log[0] as Transaction);
-    const from = parseTime(q.from, 'from') ?? created;
-    const to = parseTime(q.to, 'to') ?? context.now();
-    if (from > to) throw RANGE_NOT_SATISFIABLE("The 'from' time is after the 'to' time");
+const TransactionsQuery = Type.Object({
+  from: Type.Optional(Type.String({ maxLength: 40 })),
+  to: Type.Optional(Type.String({ maxLength: 40 })),
+  pageSize: Type.Optional(Type.String({ maxLength: 40 })),
+  type: TypeQuery,
+});
 
-    // Transactions of the window: log[lo..hi), then the matching ones' count and ID span.
-    const lo = firstAtOrAfter(log, from, false);
-    const hi = firstAtOrAfter(log, to, true);
-    let count = 0;
-    let firstId = 0;
-    let lastId = 0;
-    if (filter === undefined) {
-      count = Math.max(0, hi - lo);
-      firstId = lo + 1;
-      lastId = hi;
-    } else {
-      for (let i = lo; i < hi; i += 1) {
-        if (!filter.matches((log[i] as Transaction).type)) continue;
-        count += 1;
-        if (firstId === 0) firstId = i + 1;
-        lastId = i + 1;
-      }
-    }
-    const pages: string[] = [];
-    if (count > 0) {
-      const pageCount = Math.ceil((lastId - firstId + 1) / pageSize);
-      if (pageCount > TRANSACTION_PAGES_MAX) throw RANGE_NOT_SATISFIABLE(`The range spans more than ${TRANSACTION_PAGES_MAX} pages; narrow it or raise pageSize`);
-      const base = `${baseUrlOf(context, request)}/v3/accounts/${account.id}/transactions/idrange`;
-      const typeParam = filter === undefined ? '' : `&type=${filter.filters.join(',')}`;
-      for (let start = firstId; start <= lastId; start += pageSize) {
-        pages.push(`${base}?from=${start}&to=${Math.min(start + pageSize - 1, lastId)}${typeParam}`);
-      }
-    }
-    const body: Record<string, unknown> = { from: formatRfc3339(from), to: formatRfc3339(to), pageSize };
-    if (filter !== undefined) body['type'] = filter.filters;
-    body['count'] = count;
-    body['pages'] = pages;
-    body['lastTransactionID'] = lastTransactionID(account);
-    return body;
-  });
+/** Transactions endpoints of the v3 API (the stream is in streams.ts). */
+export const transactionRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => async (app) => {
+  app.get('/accounts/:accountID/transactions', { schema: { params: AccountParams, querystring: TransactionsQuery } }, async (request, reply) =>
+    sendV20(reply, listTransactionPages(callOf(context, request), request.query)));
 
   app.get('/accounts/:accountID/transactions/idrange', {
-    schema: {
-      params: AccountParams,
-      querystring: Type.Object({ from: TransactionId, to: TransactionId, type: TypeQuery }),
-    },
-  }, async (request) => {
-    const account = accountOf(request);
-    const filter = parseTypeFilter(request.query.type);
-    const last = account.state.lastTransactionID;
-    const from = Number(request.query.from);
-    const requestedTo = Number(request.query.to);
-    if (from > requestedTo) throw RANGE_NOT_SATISFIABLE("The 'from' ID is greater than the 'to' ID");
-    if (from > last) throw RANGE_NOT_SATISFIABLE(`The 'from' ID is beyond the last transaction ${last}`);
-    // A 'to' past the end reads to the end; what remains may hold at most one page (1000 IDs).
-    const to = Math.min(requestedTo, last);
-    if (to - from + 1 > LIMITS.transactionsPageMax) throw RANGE_NOT_SATISFIABLE(`The range holds more than ${LIMITS.transactionsPageMax} transactions`);
-    const slice = account.log.slice(from - 1, to);
-    return { transactions: filter === undefined ? slice : slice.filter((tx) => filter.matches(tx.type)), lastTransactionID: String(last) };
-  });
+    schema: { params: AccountParams, querystring: Type.Object({ from: TransactionId, to: TransactionId, type: TypeQuery }) },
+  }, async (request, reply) => sendV20(reply, getTransactionRange(callOf(context, request), request.query)));
 
   app.get('/accounts/:accountID/transactions/sinceid', {
-    schema: {
-      params: AccountParams,
-      querystring: Type.Object({ id: Type.String({ pattern: '^(0|[1-9]\\d{0,15})$' }), type: TypeQuery }),
-    },
-  }, async (request) => {
-    const account = accountOf(request);
-    const filter = parseTypeFilter(request.query.type);
-    const last = account.state.lastTransactionID;
-    const id = Number(request.query.id);
-    if (id > last) throw RANGE_NOT_SATISFIABLE(`The ID is beyond the last transaction ${last}`);
-    const log = account.log;
-    const transactions: Transaction[] = [];
-    for (let i = id; i < log.length && transactions.length < LIMITS.sinceIdMax; i += 1) {
-      const tx = log[i] as Transaction;
-      if (filter === undefined || filter.matches(tx.type)) transactions.push(tx);
-    }
-    return { transactions, lastTransactionID: String(last) };
-  });
+    schema: { params: AccountParams, querystring: Type.Object({ id: Type.String({ pattern: '^(0|[1-9]\\d{0,15})$' }), type: TypeQuery }) },
+  }, async (request, reply) => sendV20(reply, getTransactionsSince(callOf(context, request), request.query)));
 
   app.get('/accounts/:accountID/transactions/:transactionID', {
     schema: { params: Type.Object({ accountID: AccountParams.properties.accountID, transactionID: TransactionId }) },
-  }, async (request) => {
-    const account = accountOf(request);
-    const id = Number(request.params.transactionID);
-    const tx = id <= account.log.length ? account.log[id - 1] : undefined;
-    if (tx === undefined) throw noSuchTransaction(account);
-    return { transaction: tx, lastTransactionID: lastTransactionID(account) };
-  });
+  }, async (request, reply) => sendV20(reply, getTransaction(callOf(context, request), request.params.transactionID)));
 };

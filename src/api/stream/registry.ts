@@ -7,7 +7,7 @@ import type { Engine } from '../../engine/engine.js';
 import { serializeTransaction } from '../../journal/journal.js';
 import type { ApiContext } from '../context.js';
 import { toUnixDatetimes } from '../datetime.js';
-import { clientPrice } from '../market.js';
+import { clientPrice } from '../../v3/price.js';
 import { StreamClient } from './client.js';
 
 /** Most stream clients (transactions and pricing together) one server keeps open at once. */

@@ -1,0 +1,45 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AccountView } from '../engine/engine.js';
+import type { V3Call } from '../v3/call.js';
+import { NO_ACCOUNT } from '../v3/errors.js';
+import type { V20Response } from '../v3/response.js';
+import type { ApiContext } from './context.js';
+
+/** The account of an account-scoped request, found by the auth hook. */
+export function accountOf(request: FastifyRequest): AccountView {
+  const account = request.v20Account;
+  if (account === null) throw NO_ACCOUNT();
+  return account;
+}
+
+export function baseUrlOf(context: ApiContext, request: FastifyRequest): string {
+  if (context.options.baseUrl !== undefined) return context.options.baseUrl;
+  const host = request.headers.host ?? '127.0.0.1';
+  return `${request.protocol}://${host}`;
+}
+
+/**
+ * The v3 call of an account-scoped request. The time and the base URL are read when an operation
+ * needs them (a live server's clock is the wall clock; most requests build no URL).
+ */
+export function callOf(context: ApiContext, request: FastifyRequest): V3Call {
+  const account = accountOf(request);
+  return {
+    engine: context.engine,
+    accountID: account.id,
+    requestID: request.v20RequestId,
+    get now() {
+      return context.now();
+    },
+    get baseUrl() {
+      return baseUrlOf(context, request);
+    },
+  };
+}
+
+/** Sends a v3 operation's answer: its headers, status and body. */
+export function sendV20(reply: FastifyReply, response: V20Response): FastifyReply {
+  const headers = response.headers;
+  if (headers !== undefined) for (const name in headers) void reply.header(name, headers[name]);
+  return reply.code(response.status).send(response.body);
+}

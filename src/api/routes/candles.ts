@@ -1,0 +1,49 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type TSchema } from 'typebox';
+import { GRANULARITIES, WEEKDAYS } from '../candles/granularity.js';
+import { candles, latestCandles, type CandleQueryValues } from '../candles/query.js';
+import type { ApiContext } from '../context.js';
+import { AccountParams, InstrumentName } from '../schemas.js';
+
+function literals(values: readonly string[]): TSchema {
+  return Type.Union(values.map((v) => Type.Literal(v)));
+}
+
+const Bool = literals(['true', 'false']);
+
+const CandleQuery = Type.Object({
+  price: Type.Optional(Type.String({ maxLength: 3 })),
+  granularity: Type.Optional(literals(GRANULARITIES)),
+  count: Type.Optional(Type.String({ pattern: '^\\d{1,9}$' })),
+  from: Type.Optional(Type.String({ maxLength: 40 })),
+  to: Type.Optional(Type.String({ maxLength: 40 })),
+  smooth: Type.Optional(Bool),
+  includeFirst: Type.Optional(Bool),
+  dailyAlignment: Type.Optional(Type.String({ pattern: '^\\d{1,2}$' })),
+  alignmentTimezone: Type.Optional(Type.String({ maxLength: 64 })),
+  weeklyAlignment: Type.Optional(literals(WEEKDAYS)),
+  units: Type.Optional(Type.String({ maxLength: 64 })),
+});
+
+const LatestCandlesQuery = Type.Object({
+  candleSpecifications: Type.String({ maxLength: 10_000 }),
+  units: Type.Optional(Type.String({ maxLength: 64 })),
+  smooth: Type.Optional(Bool),
+  dailyAlignment: Type.Optional(Type.String({ pattern: '^\\d{1,2}$' })),
+  alignmentTimezone: Type.Optional(Type.String({ maxLength: 64 })),
+  weeklyAlignment: Type.Optional(literals(WEEKDAYS)),
+});
+
+/** Candle endpoints of the v3 API, built from the quotes the server has seen. */
+export const candleRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => async (app) => {
+  app.get('/instruments/:instrument/candles', {
+    schema: { params: Type.Object({ instrument: InstrumentName }), querystring: CandleQuery },
+  }, async (request) => candles(context, request.params.instrument, request.query as CandleQueryValues));
+
+  app.get('/accounts/:accountID/instruments/:instrument/candles', {
+    schema: { params: Type.Object({ accountID: AccountParams.properties.accountID, instrument: InstrumentName }), querystring: CandleQuery },
+  }, async (request) => candles(context, request.params.instrument, request.query as CandleQueryValues));
+
+  app.get('/accounts/:accountID/candles/latest', { schema: { params: AccountParams, querystring: LatestCandlesQuery } }, async (request) =>
+    latestCandles(context, request.query as CandleQueryValues & { candleSpecifications: string }));
+};

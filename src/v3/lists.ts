@@ -1,0 +1,45 @@
+import type { AccountState, OrderRecord, TradeRecord } from '../account/state.js';
+import { pendingOrders } from '../account/views.js';
+
+/** What GET orders / GET trades filter on, already checked. */
+export interface ListFilter {
+  /** A state name, or 'ALL'. */
+  readonly state: string;
+  readonly instrument?: string | undefined;
+  readonly ids?: ReadonlySet<number> | undefined;
+  /** Exclusive upper bound on IDs. */
+  readonly beforeID?: number | undefined;
+  readonly count: number;
+}
+
+/**
+ * Orders or trades as v20 lists them: matching the filter, newest first, at most `count`;
+ * `more` says whether another page would follow.
+ */
+export function listNewestFirst<T extends { readonly id: number; readonly state: string; readonly instrument: string }>(
+  items: Iterable<T>, filter: ListFilter,
+): { page: T[]; more: boolean } {
+  const all = [...items];
+  const before = filter.beforeID ?? Number.POSITIVE_INFINITY;
+  const page: T[] = [];
+  for (let i = all.length - 1; i >= 0; i -= 1) {
+    const item = all[i] as T;
+    if (item.id >= before || (filter.state !== 'ALL' && item.state !== filter.state)) continue;
+    if ((filter.ids !== undefined && !filter.ids.has(item.id)) || (filter.instrument !== undefined && item.instrument !== filter.instrument)) continue;
+    if (page.length === filter.count) return { page, more: true };
+    page.push(item);
+  }
+  return { page, more: false };
+}
+
+/** GET pendingOrders: every pending order, newest first (no paging). */
+export function pendingOrdersNewestFirst(state: AccountState): OrderRecord[] {
+  return pendingOrders(state).reverse();
+}
+
+/** GET openTrades: every open trade, newest first (no paging). */
+export function openTradesNewestFirst(state: AccountState): TradeRecord[] {
+  const open: TradeRecord[] = [];
+  for (const trade of state.trades.values()) if (trade.state === 'OPEN') open.push(trade);
+  return open.reverse();
+}

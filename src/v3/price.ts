@@ -1,0 +1,64 @@
+import type { AccountState } from '../account/state.js';
+import { factorText } from '../account/valuation.js';
+import { baseCurrency, quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
+import { SHOWN_LIQUIDITY } from '../domain/liquidity.js';
+import { formatPriceInt } from '../domain/price.js';
+import { formatDateTime, type DatetimeFormat, type Micros } from '../domain/time.js';
+
+/** A quote of an instrument on its price grid (integers at displayPrecision). */
+export interface Quote {
+  readonly instrument: string;
+  readonly time: Micros;
+  readonly precision: number;
+  readonly bid: number;
+  readonly ask: number;
+  readonly closeoutBid: number;
+  readonly closeoutAsk: number;
+}
+
+/** Where the latest quote of an instrument comes from (the API's market data, an account's prices). */
+export interface QuoteSource {
+  latest(instrument: string): Quote | undefined;
+}
+
+/** The v20 ClientPrice of a quote, DateTimes in the client's format. */
+export function clientPrice(quote: Quote, format: DatetimeFormat = 'RFC3339'): Record<string, unknown> {
+  const p = quote.precision;
+  return {
+    type: 'PRICE',
+    instrument: quote.instrument,
+    time: formatDateTime(quote.time, format),
+    status: 'tradeable',
+    tradeable: true,
+    bids: [{ price: formatPriceInt(quote.bid, p), liquidity: SHOWN_LIQUIDITY }],
+    asks: [{ price: formatPriceInt(quote.ask, p), liquidity: SHOWN_LIQUIDITY }],
+    closeoutBid: formatPriceInt(quote.closeoutBid, p),
+    closeoutAsk: formatPriceInt(quote.closeoutAsk, p),
+  };
+}
+
+/** The latest quote an account has seen of an instrument, or undefined before its first one. */
+export function accountQuote(state: AccountState, instrument: string): Quote | undefined {
+  const slot = state.prices.get(instrument);
+  const spec = state.instruments.get(instrument);
+  if (slot === undefined || !slot.known || spec === undefined) return undefined;
+  return {
+    instrument, time: slot.time, precision: spec.displayPrecision,
+    bid: slot.bid, ask: slot.ask, closeoutBid: slot.closeoutBid, closeoutAsk: slot.closeoutAsk,
+  };
+}
+
+/** Home conversion factors of every currency of the catalogue the account can convert. */
+export function homeConversions(state: AccountState, catalogue: ReadonlyMap<string, InstrumentSpec>): Record<string, string>[] {
+  const currencies: string[] = [];
+  for (const name of catalogue.keys()) {
+    for (const c of [baseCurrency(name), quoteCurrency(name)]) if (!currencies.includes(c)) currencies.push(c);
+  }
+  const out: Record<string, string>[] = [];
+  for (const currency of currencies) {
+    const factor = factorText(state, currency);
+    if (factor === null) continue;
+    out.push({ currency, accountGain: factor, accountLoss: factor, positionValue: factor });
+  }
+  return out;
+}

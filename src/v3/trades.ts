@@ -1,0 +1,53 @@
+import type { Outcome } from '../account/commands.js';
+import { findTrade } from '../account/specifiers.js';
+import { tradeView } from '../account/views.js';
+import { accountOf, type V3Call } from './call.js';
+import { closeTradeCommand, setTradeOrdersCommand, tradeClientExtensionsCommand, type TradeOrdersBody } from './commands.js';
+import { noSuch } from './errors.js';
+import { openTradesNewestFirst } from './lists.js';
+import { listPage, type ListQuery } from './paging.js';
+import { answer, ok, outcomeResponse, type V20Response } from './response.js';
+
+/** Trades endpoints of the v3 API. */
+
+function respond(call: V3Call, outcome: Outcome): V20Response {
+  return answer(() => outcomeResponse(accountOf(call).state.lastTransactionID, outcome, { successStatus: 200, notFoundIs404: true }));
+}
+
+/** GET trades: default state OPEN. No trade waits for a market to open: CLOSE_WHEN_TRADEABLE matches none. */
+export function listTrades(call: V3Call, query: ListQuery): V20Response {
+  return answer(() => {
+    const { state } = accountOf(call);
+    const { page, headers } = listPage(call, 'trades', state.trades.values(), query, 'OPEN');
+    return ok({ trades: page.map((t) => tradeView(state, t)), lastTransactionID: String(state.lastTransactionID) }, headers);
+  });
+}
+
+export function listOpenTrades(call: V3Call): V20Response {
+  return answer(() => {
+    const { state } = accountOf(call);
+    return ok({ trades: openTradesNewestFirst(state).map((t) => tradeView(state, t)), lastTransactionID: String(state.lastTransactionID) });
+  });
+}
+
+export function getTrade(call: V3Call, tradeSpecifier: string): V20Response {
+  return answer(() => {
+    const { state } = accountOf(call);
+    const trade = findTrade(state, tradeSpecifier);
+    if (trade === undefined) throw noSuch('TRADE', state.lastTransactionID);
+    return ok({ trade: tradeView(state, trade), lastTransactionID: String(state.lastTransactionID) });
+  });
+}
+
+/** PUT trades/{tradeSpecifier}/close; no body closes the whole trade. */
+export function closeTrade(call: V3Call, tradeSpecifier: string, body: { readonly units?: unknown } | null | undefined): V20Response {
+  return respond(call, closeTradeCommand(call, tradeSpecifier, body?.units));
+}
+
+export function setTradeClientExtensions(call: V3Call, tradeSpecifier: string, body: { readonly clientExtensions?: unknown }): V20Response {
+  return respond(call, tradeClientExtensionsCommand(call, tradeSpecifier, body.clientExtensions));
+}
+
+export function setTradeOrders(call: V3Call, tradeSpecifier: string, body: TradeOrdersBody): V20Response {
+  return respond(call, setTradeOrdersCommand(call, tradeSpecifier, body));
+}
