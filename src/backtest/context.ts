@@ -1,17 +1,19 @@
-import type { Account } from '../account/account.js';
-import type { AccountCommand, Outcome } from '../account/commands.js';
+import type { Outcome } from '../account/commands.js';
 import { findOrder, findTrade } from '../account/specifiers.js';
-import { emptySide, type PositionRecord, type TradeRecord } from '../account/state.js';
-import {
-  accountSummaryView, accountView, instrumentView as sharedInstrumentView, isOpenPosition, listNewestFirst, orderView, pendingOrders,
-  positionView, tradeView, type ListFilter,
-} from '../account/views.js';
+import { accountSummaryView, accountView, instrumentView as sharedInstrumentView, isOpenPosition, orderView, positionView, tradeView } from '../account/views.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
-import { formatPriceInt } from '../domain/price.js';
-import { formatRfc3339, parseDateTime, type Micros } from '../domain/time.js';
+import { formatRfc3339, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
-import type { Engine } from '../engine/engine.js';
+import type { AccountView, Engine } from '../engine/engine.js';
+import type { V3Call } from '../v3/call.js';
+import {
+  cancelOrderCommand, closePositionCommand, closeTradeCommand, createOrderCommand, orderClientExtensionsCommand, replaceOrderCommand,
+  setTradeOrdersCommand, tradeClientExtensionsCommand,
+} from '../v3/commands.js';
+import { listNewestFirst, openTradesNewestFirst, pendingOrdersNewestFirst, type ListFilter } from '../v3/lists.js';
+import { positionOrFlat } from '../v3/positions.js';
+import { accountQuote, clientPrice } from '../v3/price.js';
 import type {
   ClosePositionRequest, OrderFilter, StrategyContext, StrategyParams, TradeFilter, TradeOrdersRequest,
 } from './strategy.js';
@@ -21,25 +23,18 @@ import type {
 
 /** Most lines a strategy may log in one run (DESIGN: every collection has a named maximum). */
 export const STRATEGY_LOG_LINES_MAX = 100_000;
-/** v20 shows unlimited top-of-book liquidity as one bucket of this size (as fills do). */
-const SHOWN_LIQUIDITY = 10_000_000;
-
-function invalid(field: string): Outcome {
-  return { transactions: [], response: {}, invalid: { errorMessage: `Invalid value specified for '${field}'` } };
-}
-
 const ID_RE = /^[1-9]\d{0,15}$/;
 
 /**
- * The v3 operations of one account, in process. Writes go through engine.execute at the simulated
- * time, with the same checks the HTTP adapter makes before it (an instrument the engine does not
- * trade, a DateTime it cannot read: 400 with no transaction); reads are the v20 views.
+ * The v3 operations of one account, in process: the same operations the HTTP adapter calls, at
+ * the simulated time (writes answer with their Outcome, reads with the v20 objects).
  */
 export class EngineStrategyContext<P extends StrategyParams> implements StrategyContext<P> {
   readonly accountID: string;
   readonly params: Readonly<P>;
   private readonly engine: Engine;
-  private readonly acct: Account;
+  private readonly acct: AccountView;
+  private readonly call: V3Call;
   private readonly logLines: string[] = [];
 
   constructor(engine: Engine, accountID: string, params: Readonly<P>) {
@@ -49,6 +44,7 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
     this.acct = account;
     this.accountID = accountID;
     this.params = params;
+    this.call = { engine, accountID };
   }
 
   get now(): Micros {
@@ -64,69 +60,36 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
     return this.logLines;
   }
 
-  private execute(command: AccountCommand): Outcome {
-    return this.engine.execute(this.accountID, command);
-  }
-
-  private checkOrder(order: V20OrderRequest): Outcome | undefined {
-    if (typeof order !== 'object' || order === null) return invalid('order');
-    const fields = order as unknown as Record<string, unknown>;
-    const instrument = fields['instrument'];
-    if (typeof instrument === 'string' && !this.engine.instruments.has(instrument)) return invalid('order.instrument');
-    const dated: [string, unknown][] = [
-      ['order.gtdTime', fields['gtdTime']],
-      ['order.takeProfitOnFill.gtdTime', (fields['takeProfitOnFill'] as { gtdTime?: unknown } | undefined)?.gtdTime],
-      ['order.stopLossOnFill.gtdTime', (fields['stopLossOnFill'] as { gtdTime?: unknown } | undefined)?.gtdTime],
-      ['order.trailingStopLossOnFill.gtdTime', (fields['trailingStopLossOnFill'] as { gtdTime?: unknown } | undefined)?.gtdTime],
-    ];
-    for (const [field, value] of dated) {
-      if (typeof value === 'string' && parseDateTime(value) === null) return invalid(field);
-    }
-    return undefined;
-  }
-
   createOrder(order: V20OrderRequest): Outcome {
-    return this.checkOrder(order) ?? this.execute({ type: 'CREATE_ORDER', order });
+    return createOrderCommand(this.call, order);
   }
 
   replaceOrder(orderSpecifier: string, order: V20OrderRequest): Outcome {
-    return this.checkOrder(order) ?? this.execute({ type: 'REPLACE_ORDER', orderSpecifier, order });
+    return replaceOrderCommand(this.call, orderSpecifier, order);
   }
 
   cancelOrder(orderSpecifier: string): Outcome {
-    return this.execute({ type: 'CANCEL_ORDER', orderSpecifier });
+    return cancelOrderCommand(this.call, orderSpecifier);
   }
 
   setOrderClientExtensions(orderSpecifier: string, body: { clientExtensions?: ClientExtensions; tradeClientExtensions?: ClientExtensions }): Outcome {
-    return this.execute({
-      type: 'MODIFY_ORDER_CLIENT_EXTENSIONS', orderSpecifier, clientExtensions: body.clientExtensions, tradeClientExtensions: body.tradeClientExtensions,
-    });
+    return orderClientExtensionsCommand(this.call, orderSpecifier, body);
   }
 
   closeTrade(tradeSpecifier: string, units?: string): Outcome {
-    return this.execute({ type: 'CLOSE_TRADE', tradeSpecifier, units: units ?? 'ALL' });
+    return closeTradeCommand(this.call, tradeSpecifier, units ?? 'ALL');
   }
 
   setTradeOrders(tradeSpecifier: string, orders: TradeOrdersRequest): Outcome {
-    for (const key of ['takeProfit', 'stopLoss', 'trailingStopLoss'] as const) {
-      const gtdTime = orders[key]?.gtdTime;
-      if (typeof gtdTime === 'string' && parseDateTime(gtdTime) === null) return invalid(`${key}.gtdTime`);
-    }
-    return this.execute({
-      type: 'SET_TRADE_ORDERS', tradeSpecifier, takeProfit: orders.takeProfit, stopLoss: orders.stopLoss, trailingStopLoss: orders.trailingStopLoss,
-    });
+    return setTradeOrdersCommand(this.call, tradeSpecifier, orders);
   }
 
   setTradeClientExtensions(tradeSpecifier: string, clientExtensions: ClientExtensions): Outcome {
-    return this.execute({ type: 'MODIFY_TRADE_CLIENT_EXTENSIONS', tradeSpecifier, clientExtensions });
+    return tradeClientExtensionsCommand(this.call, tradeSpecifier, clientExtensions);
   }
 
   closePosition(instrument: string, request: ClosePositionRequest): Outcome {
-    if (!this.engine.instruments.has(instrument)) return invalid('instrument');
-    return this.execute({
-      type: 'CLOSE_POSITION', instrument, longUnits: request.longUnits, shortUnits: request.shortUnits,
-      longClientExtensions: request.longClientExtensions, shortClientExtensions: request.shortClientExtensions,
-    });
+    return closePositionCommand(this.call, instrument, request);
   }
 
   account(): V20Account {
@@ -143,10 +106,9 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
     return page.map((x) => orderView(state, x) as unknown as V20Order);
   }
 
-
   pendingOrders(): V20Order[] {
     const state = this.acct.state;
-    return pendingOrders(state).reverse().map((o) => orderView(state, o) as unknown as V20Order);
+    return pendingOrdersNewestFirst(state).map((o) => orderView(state, o) as unknown as V20Order);
   }
 
   order(orderSpecifier: string): V20Order | undefined {
@@ -160,12 +122,9 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
     return page.map((x) => tradeView(state, x) as unknown as V20Trade);
   }
 
-
   openTrades(): V20Trade[] {
     const state = this.acct.state;
-    const open: TradeRecord[] = [];
-    for (const trade of state.trades.values()) if (trade.state === 'OPEN') open.push(trade);
-    return open.reverse().map((t) => tradeView(state, t) as unknown as V20Trade);
+    return openTradesNewestFirst(state).map((t) => tradeView(state, t) as unknown as V20Trade);
   }
 
   trade(tradeSpecifier: string): V20Trade | undefined {
@@ -185,8 +144,7 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
 
   position(instrument: string): V20Position {
     const state = this.acct.state;
-    const record: PositionRecord = state.positions.get(instrument) ?? { instrument, long: emptySide(), short: emptySide() };
-    return positionView(state, record) as unknown as V20Position;
+    return positionView(state, positionOrFlat(state, instrument)) as unknown as V20Position;
   }
 
   pricing(instruments: readonly string[]): V20ClientPrice[] {
@@ -199,22 +157,8 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
   }
 
   price(instrument: string): V20ClientPrice | undefined {
-    const state = this.acct.state;
-    const slot = state.prices.get(instrument);
-    const spec = state.instruments.get(instrument);
-    if (slot === undefined || !slot.known || spec === undefined) return undefined;
-    const p = spec.displayPrecision;
-    return {
-      type: 'PRICE',
-      instrument,
-      time: formatRfc3339(slot.time),
-      status: 'tradeable',
-      tradeable: true,
-      bids: [{ price: formatPriceInt(slot.bid, p), liquidity: SHOWN_LIQUIDITY }],
-      asks: [{ price: formatPriceInt(slot.ask, p), liquidity: SHOWN_LIQUIDITY }],
-      closeoutBid: formatPriceInt(slot.closeoutBid, p),
-      closeoutAsk: formatPriceInt(slot.closeoutAsk, p),
-    };
+    const quote = accountQuote(this.acct.state, instrument);
+    return quote === undefined ? undefined : (clientPrice(quote) as unknown as V20ClientPrice);
   }
 
   instrument(name: string): V20Instrument | undefined {
