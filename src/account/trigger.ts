@@ -7,7 +7,8 @@ import type { OrderRecord } from './state.js';
 
 /**
  * A resting order the market has reached: entry orders fill their units; TP/SL/TSL close the
- * remaining units of their trade.
+ * remaining units of their trade. The fill or cancel is the order's only lifecycle change: v20 has
+ * no triggered phase to pass through first (orders/lifecycle.ts says why).
  */
 export function executeTriggered(b: Batch, order: OrderRecord): FillResult {
   const reason = ORDER_TYPE_RULES[order.type].fillReason;
