@@ -6,7 +6,8 @@
  *   core:  domain <- orders <- matching <- account <- engine, and domain <- journal <- engine
  *   v3:    the v3 operations every adapter shares; uses the core, never an adapter
  *   shell: api, backtest, scenario use the core and v3, and each other only through a folder's
- *          index.ts; cli wires everything; src/index.ts is the library's entry point
+ *          index.ts; workers (the worker pool) knows none of them; cli wires everything;
+ *          src/index.ts is the library's entry point
  *
  * `npm run lint` runs this after ESLint (ESLint keeps the per-file bans: clock, randomness,
  * timers, I/O modules, Fastify in the core). A rule at severity "warn" is one the tree does
@@ -27,6 +28,9 @@ const CORE_LAYERS = {
 
 const ADAPTERS = ['api', 'backtest', 'scenario'];
 
+/** Every folder of src/. */
+const KNOWN = [...CORE, 'v3', ...ADAPTERS, 'cli', 'workers'];
+
 /** `^src/(a|b)/` */
 const under = (/** @type {string[]} */ folders) => `^src/(${folders.join('|')})/`;
 
@@ -45,7 +49,7 @@ const coreRules = Object.entries(CORE_LAYERS).map(([layer, allowed]) => ({
   },
   to: {
     dependencyTypesNot: ['core'],
-    pathNot: [`^src/${layer}/`, ...allowed.map((a) => `^src/${a}/`), '^node_modules/'],
+    pathNot: [`^src/${layer}/`, ...allowed.map((a) => `^src/${a}/`), '(^|/)node_modules/'],
   },
 }));
 
@@ -61,7 +65,7 @@ module.exports = {
       from: { path: '^src/account/account[.]prop[.]test[.]ts$' },
       to: {
         dependencyTypesNot: ['core'],
-        pathNot: [under(CORE), '^test/reference-account[.]ts$', '^node_modules/'],
+        pathNot: [under(CORE), '^test/reference-account[.]ts$', '(^|/)node_modules/'],
       },
     },
     {
@@ -82,6 +86,20 @@ module.exports = {
         path: under(ADAPTERS),
         pathNot: ['^src/$1/', `${under(ADAPTERS)}index[.]ts$`],
       },
+    },
+    {
+      name: 'workers-plumbing',
+      comment: 'src/workers runs any module in a worker pool; it knows no adapter, v3 or cli module',
+      severity: 'error',
+      from: { path: '^src/workers/' },
+      to: { path: ['^src/(api|backtest|scenario|v3|cli)/', '^src/index[.]ts$'] },
+    },
+    {
+      name: 'known-folders',
+      comment: `every folder of src/ has a place in the layers above (${KNOWN.join(', ')}): add a new one here first`,
+      severity: 'error',
+      from: { path: `^src/(?!(${KNOWN.join('|')})/)[^/]+/` },
+      to: {},
     },
     {
       name: 'adapters-not-cli',
@@ -121,7 +139,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: ['node_modules'] },
-    exclude: { path: ['^dist/', '^node_modules/'] },
+    exclude: { path: ['^dist/', '(^|/)node_modules/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {
