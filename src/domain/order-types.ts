@@ -127,10 +127,6 @@ export type TimeInForceOf<T extends OrderType> = Rules[T]['timeInForce'][number]
 
 export const ORDER_TYPES: readonly OrderType[] = Object.freeze(Object.keys(ORDER_TYPE_RULES) as OrderType[]);
 
-export function orderTypeRule(type: OrderType): OrderTypeRule {
-  return ORDER_TYPE_RULES[type];
-}
-
 export function isOrderType(value: unknown): value is OrderType {
   return typeof value === 'string' && Object.hasOwn(ORDER_TYPE_RULES, value);
 }
