@@ -1,118 +1,32 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { InjectOptions } from 'fastify';
-import { findOrder, findTrade } from '../account/specifiers.js';
-import type { AccountState } from '../account/state.js';
-import { accountSummaryView, accountView, orderView, pendingOrders, positionView, tradeView } from '../account/views.js';
 import { buildApp, type App } from '../api/app.js';
-import { formatRfc3339, type Micros } from '../domain/time.js';
-import type { Transaction } from '../domain/transactions.js';
-import { createEngine, type Engine } from '../engine/engine.js';
+import type { Micros } from '../domain/time.js';
+import { createEngine, type AccountView, type Engine } from '../engine/engine.js';
 import { MemoryJournal } from '../journal/journal.js';
-import type { Problem } from './load.js';
+import { checkGoldens } from './goldens.js';
 import { compare, formatPath, show, type Mismatch } from './matchers.js';
 import type { Action, Scenario, Step } from './model.js';
 import { TickFeed, tickOf } from './prices.js';
 import { pointerOf, type Location } from './source.js';
-import { openEngineStream, openHttpStream, probeStream, STREAM_WAIT_MS, type ScenarioStream } from './stream.js';
+import type { DiffEntry, Failure, RunOptions, ScenarioResult, StepResult } from './result.js';
+import { injectResponse, probeStreamResponse } from './http.js';
+import { openEngineStream, openHttpStream, parseStreamLines, STREAM_WAIT_MS, type ScenarioStream } from './stream.js';
+import { bodyText, capture, clip, shortTime, transactionsText, type Response } from './texts.js';
 import { interpolate, interpolateString, UnknownVariableError } from './vars.js';
-
-/** One difference, placed in the scenario file. */
-export interface DiffEntry {
-  readonly path: string;
-  readonly location: Location;
-  readonly expected: string;
-  readonly actual: string;
-  readonly note?: string;
-}
-
-export interface Failure {
-  readonly message: string;
-  readonly location: Location;
-  readonly diff?: readonly DiffEntry[];
-  /** What was actually there, for the reader (a response body, the transactions). */
-  readonly actual?: string;
-}
-
-export type StepStatus = 'passed' | 'failed' | 'skipped';
-
-export interface StepResult {
-  readonly index: number;
-  readonly label: string;
-  readonly location: Location;
-  readonly status: StepStatus;
-  readonly failures: readonly Failure[];
-}
-
-export type ScenarioStatus = 'passed' | 'failed' | 'invalid';
-
-/** What a run of one file reports: plain data, the same from a worker as in process. */
-export interface ScenarioResult {
-  readonly file: string;
-  readonly name: string;
-  readonly status: ScenarioStatus;
-  readonly steps: readonly StepResult[];
-  /** Failures outside the steps (golden logs, teardown). */
-  readonly failures: readonly Failure[];
-  /** Why the file is invalid (status 'invalid'). */
-  readonly problems: readonly Problem[];
-  readonly goldens: readonly { readonly file: string; readonly status: 'matched' | 'updated' | 'written' | 'differs' | 'missing' }[];
-  readonly durationMs: number;
-}
-
-export interface RunOptions {
-  /** Rewrite golden files instead of comparing them. */
-  readonly update?: boolean;
-}
+import { getAccount, getAccountSummary } from '../v3/accounts.js';
+import type { V3Call } from '../v3/call.js';
+import { getOrder, listPendingOrders } from '../v3/orders.js';
+import { listPositions } from '../v3/positions.js';
+import type { V20Response } from '../v3/response.js';
+import { getTrade, listOpenTrades } from '../v3/trades.js';
 
 /** An error that ends the scenario (later steps are skipped), as opposed to a failed expectation. */
 class StepError extends Error {}
 
-/** Body text shown with a failure, at most this many characters. */
-const ACTUAL_TEXT_MAX = 4000;
+export type { DiffEntry, Failure, RunOptions, ScenarioResult, ScenarioStatus, StepResult, StepStatus } from './result.js';
+
 /** Stream heartbeats are wall-clock driven; a scenario server sends them rarely enough never to see one. */
 const SCENARIO_HEARTBEAT_MS = 3_600_000;
-
-/** RFC3339 with as many fractional digits as the time needs: none, milliseconds or microseconds. */
-function shortTime(t: Micros): string {
-  const text = formatRfc3339(t); // ...ss.ffffff000Z
-  const micros = ((t % 1_000_000) + 1_000_000) % 1_000_000;
-  if (micros === 0) return `${text.slice(0, 19)}Z`;
-  return micros % 1000 === 0 ? `${text.slice(0, 23)}Z` : `${text.slice(0, 26)}Z`;
-}
-
-function clip(text: string): string {
-  return text.length > ACTUAL_TEXT_MAX ? `${text.slice(0, ACTUAL_TEXT_MAX)}\n... (${text.length - ACTUAL_TEXT_MAX} more characters)` : text;
-}
-
-/** A body for a failure report: one line per top-level key, each in compact JSON. */
-function bodyText(body: unknown): string {
-  if (typeof body === 'string') return body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return JSON.stringify(body) ?? '';
-  const lines = Object.entries(body).map(([k, v]) => {
-    const line = `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`;
-    return line.length > 600 ? `${line.slice(0, 597)}...` : line;
-  });
-  return `{\n${lines.join(',\n')}\n}`;
-}
-
-function briefTransaction(tx: Record<string, unknown>): string {
-  const extra = ['reason', 'orderID', 'tradeID', 'units', 'price', 'rejectReason'].filter((k) => typeof tx[k] === 'string').map((k) => `${k}=${tx[k] as string}`);
-  return `${String(tx['id'])} ${String(tx['type'])}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}`;
-}
-
-function transactionsText(list: readonly unknown[]): string {
-  if (list.length === 0) return '(none)';
-  return list.map((tx) => (typeof tx === 'object' && tx !== null ? briefTransaction(tx as Record<string, unknown>) : String(tx))).join('\n');
-}
-
-interface Response {
-  status: number;
-  headers: Record<string, unknown>;
-  body: unknown;
-  text: string;
-}
 
 class ScenarioRun {
   private readonly journal = new MemoryJournal();
@@ -159,14 +73,12 @@ class ScenarioRun {
     });
   }
 
-  private account(id: string | undefined): { id: string; state: AccountState; log: readonly Transaction[] } {
+  private account(id: string | undefined): AccountView {
     const accountId = id === undefined ? this.scenario.config.accounts[0]?.id : String(interpolateString(id, this.vars));
     const account = accountId === undefined ? undefined : this.engine.account(accountId);
     if (account === undefined) throw new StepError(`no account ${String(accountId)}`);
-    return { id: account.id, state: account.state, log: account.log };
+    return account;
   }
-
-  // ---- time and prices -------------------------------------------------------------------------
 
   private feedUntil(t: Micros): number {
     let n = 0;
@@ -226,7 +138,7 @@ class ScenarioRun {
         return this.request(step, a);
       case 'mark': {
         const ids = new Map<string, number>();
-        for (const id of this.engine.accountIds()) ids.set(id, (this.engine.account(id) as { state: AccountState }).state.lastTransactionID);
+        for (const id of this.engine.accountIds()) ids.set(id, (this.engine.account(id) as AccountView).state.lastTransactionID);
         this.marks.set(a.name, ids);
         const first = [...ids.values()][0];
         return { label: `mark ${a.name} (lastTransactionID ${String(first)})`, failures: [] };
@@ -267,27 +179,8 @@ class ScenarioRun {
 
   private async send(method: string, url: string, headers: Record<string, string>, payload: string | undefined): Promise<Response> {
     const path = url.split('?')[0] ?? url;
-    if (/\/(transactions|pricing)\/stream\/?$/.test(path)) {
-      const port = await this.listen();
-      const r = await probeStream(port, method, url, headers);
-      let body: unknown = r.body;
-      try {
-        if (r.body !== undefined && r.body !== '') body = JSON.parse(r.body);
-      } catch {
-        // Not JSON: compared as text.
-      }
-      return { status: r.status, headers: r.headers, body, text: r.body ?? '(stream opened; cut off after the headers)' };
-    }
-    const options: InjectOptions = { method: method as NonNullable<InjectOptions['method']>, url, headers };
-    if (payload !== undefined) options.payload = payload;
-    const res = await this.app.inject(options);
-    let body: unknown = res.payload;
-    try {
-      if (res.payload !== '') body = JSON.parse(res.payload);
-    } catch {
-      // Not JSON: compared as text.
-    }
-    return { status: res.statusCode, headers: res.headers as Record<string, unknown>, body, text: res.payload };
+    if (/\/(transactions|pricing)\/stream\/?$/.test(path)) return probeStreamResponse(await this.listen(), method, url, headers);
+    return injectResponse(this.app, method, url, headers, payload);
   }
 
   private async request(step: Step, a: Extract<Action, { kind: 'request' }>): Promise<{ label: string; failures: Failure[] }> {
@@ -366,44 +259,45 @@ class ScenarioRun {
   }
 
   private expectState(step: Step, a: Extract<Action, { kind: 'expectState' }>): { label: string; failures: Failure[] } {
-    const { state } = this.account(a.account);
+    const call: V3Call = { engine: this.engine, accountID: this.account(a.account).id };
     const checks = interpolate(a.checks, this.vars) as typeof a.checks;
     const entries: DiffEntry[] = [];
     const parts: string[] = [];
-    const check = (path: (string | number)[], expected: unknown, actual: unknown): void => {
-      entries.push(...this.diff(step, path, compare(expected, actual)));
+    // What the v3 read operations answer; a 404 (no such order or trade) is nothing.
+    const check = (path: (string | number)[], expected: unknown, response: V20Response, key: string): void => {
+      entries.push(...this.diff(step, path, compare(expected, response.status === 200 ? response.body[key] : undefined)));
     };
     if (checks.summary !== undefined) {
       parts.push('summary');
-      check(['summary'], checks.summary, accountSummaryView(state));
+      check(['summary'], checks.summary, getAccountSummary(call), 'account');
     }
     if (checks.account !== undefined) {
       parts.push('account');
-      check(['account'], checks.account, accountView(state));
+      check(['account'], checks.account, getAccount(call), 'account');
     }
     for (const [spec, expected] of Object.entries(checks.orders ?? {})) {
       parts.push(`order ${spec}`);
-      const order = findOrder(state, spec);
-      check(['orders', spec], expected, order === undefined ? undefined : orderView(state, order));
+      check(['orders', spec], expected, getOrder(call, spec), 'order');
     }
     for (const [spec, expected] of Object.entries(checks.trades ?? {})) {
       parts.push(`trade ${spec}`);
-      const trade = findTrade(state, spec);
-      check(['trades', spec], expected, trade === undefined ? undefined : tradeView(state, trade));
+      check(['trades', spec], expected, getTrade(call, spec), 'trade');
     }
-    for (const [instrument, expected] of Object.entries(checks.positions ?? {})) {
-      parts.push(`position ${instrument}`);
-      const position = state.positions.get(instrument);
-      check(['positions', instrument], expected, position === undefined ? undefined : positionView(state, position));
+    if (checks.positions !== undefined) {
+      // Positions of instruments the account has traded: never traded is nothing, not a flat position.
+      const positions = listPositions(call).body['positions'] as { instrument: string }[];
+      for (const [instrument, expected] of Object.entries(checks.positions)) {
+        parts.push(`position ${instrument}`);
+        entries.push(...this.diff(step, ['positions', instrument], compare(expected, positions.find((p) => p.instrument === instrument))));
+      }
     }
     if (checks.pendingOrders !== undefined) {
       parts.push('pending orders');
-      check(['pendingOrders'], checks.pendingOrders, pendingOrders(state).reverse().map((o) => orderView(state, o)));
+      check(['pendingOrders'], checks.pendingOrders, listPendingOrders(call), 'orders');
     }
     if (checks.openTrades !== undefined) {
       parts.push('open trades');
-      const open = [...state.trades.values()].filter((t) => t.state === 'OPEN').reverse();
-      check(['openTrades'], checks.openTrades, open.map((t) => tradeView(state, t)));
+      check(['openTrades'], checks.openTrades, listOpenTrades(call), 'trades');
     }
     const label = `expect state${a.account === undefined ? '' : ` of ${this.account(a.account).id}`}: ${parts.join(', ')}`;
     if (entries.length === 0) return { label, failures: [] };
@@ -441,22 +335,9 @@ class ScenarioRun {
     if (!arrived) {
       failures.push({ message: `stream ${a.name} delivered ${stream.lines.length} of the ${due} transactions the engine published within ${STREAM_WAIT_MS} ms`, location: step.location });
     }
-    const parsed: unknown[] = [];
-    for (let i = 0; i < fresh.length; i += 1) {
-      const line = fresh[i] as string;
-      try {
-        parsed.push(JSON.parse(line));
-      } catch {
-        failures.push({ message: `stream line ${start + i + 1} is not JSON: ${line.slice(0, 200)}`, location: step.location });
-        parsed.push(line);
-      }
-      // The stream must send exactly the journal's line for the transaction.
-      const tx = stream.published[start + i];
-      if (stream.format === 'RFC3339' && tx !== undefined) {
-        const journalLine = JSON.stringify(tx);
-        if (journalLine !== line) failures.push({ message: `stream line ${start + i + 1} differs from the journal's line for transaction ${tx.id}`, location: step.location, actual: `stream:  ${line}\njournal: ${journalLine}` });
-      }
-    }
+    const parsed = parseStreamLines(stream, fresh, start, (message, actual) => {
+      failures.push(actual === undefined ? { message, location: step.location } : { message, location: step.location, actual });
+    });
     const mismatches = compare(expected, parsed);
     if (mismatches.length > 0) {
       failures.push({ message: `stream ${a.name} received different lines (${parsed.length} received, ${expected.length} expected)`, location: step.location, diff: this.diff(step, [], mismatches), actual: transactionsText(parsed) });
@@ -464,90 +345,9 @@ class ScenarioRun {
     return { label, failures };
   }
 
-  // ---- goldens ---------------------------------------------------------------------------------
-
   goldens(update: boolean): { failures: Failure[]; goldens: ScenarioResult['goldens'] } {
-    const failures: Failure[] = [];
-    const goldens: { file: string; status: 'matched' | 'updated' | 'written' | 'differs' | 'missing' }[] = [];
-    for (const g of this.scenario.goldens) {
-      const accountId = String(interpolateString(g.account, this.vars));
-      if (this.engine.account(accountId) === undefined) {
-        failures.push({ message: `golden ${g.display}: no account ${accountId}`, location: g.location });
-        continue;
-      }
-      const text = this.journal.text(accountId);
-      const exists = existsSync(g.path);
-      const current = exists ? readFileSync(g.path, 'utf8') : undefined;
-      if (update) {
-        if (current !== text) {
-          mkdirSync(dirname(g.path), { recursive: true });
-          writeFileSync(g.path, text);
-          goldens.push({ file: g.display, status: exists ? 'updated' : 'written' });
-        } else {
-          goldens.push({ file: g.display, status: 'matched' });
-        }
-        continue;
-      }
-      if (current === undefined) {
-        goldens.push({ file: g.display, status: 'missing' });
-        failures.push({ message: `golden ${g.display} does not exist: run with --update to write it`, location: g.location });
-        continue;
-      }
-      if (current === text) {
-        goldens.push({ file: g.display, status: 'matched' });
-        continue;
-      }
-      goldens.push({ file: g.display, status: 'differs' });
-      failures.push(goldenDiff(g.display, g.location, current, text));
-    }
-    return { failures, goldens };
+    return checkGoldens(this.scenario, this.vars, (id) => (this.engine.account(id) === undefined ? undefined : this.journal.text(id)), update);
   }
-}
-
-/** The first differing line of a golden log, field by field when both sides are JSON. */
-function goldenDiff(display: string, location: Location, expectedText: string, actualText: string): Failure {
-  const expected = expectedText.split('\n');
-  const actual = actualText.split('\n');
-  let i = 0;
-  while (i < expected.length && i < actual.length && expected[i] === actual[i]) i += 1;
-  const e = expected[i];
-  const a = actual[i];
-  const lineNo = i + 1;
-  const where = { ...location };
-  const summary = `golden ${display} differs from line ${lineNo} (file has ${expected.filter((l) => l !== '').length} transactions, the run ${actual.filter((l) => l !== '').length}); run with --update after a deliberate change`;
-  const diff: DiffEntry[] = [];
-  try {
-    if (e !== undefined && a !== undefined && e !== '' && a !== '') {
-      for (const m of compare(JSON.parse(e) as unknown, JSON.parse(a) as unknown)) {
-        diff.push({ path: `${display}:${lineNo} ${formatPath(m.path)}`, location: where, expected: m.expected, actual: m.actual });
-      }
-      // Keys only the run has (compare() is partial).
-      for (const m of compare({ $exact: JSON.parse(e) as unknown }, JSON.parse(a) as unknown)) {
-        if (m.note !== undefined) diff.push({ path: `${display}:${lineNo} ${formatPath(m.path)}`, location: where, expected: m.expected, actual: m.actual });
-      }
-    }
-  } catch {
-    // Not JSON: the raw lines below say it.
-  }
-  if (diff.length === 0) diff.push({ path: `${display}:${lineNo}`, location: where, expected: e === undefined || e === '' ? '(end of file)' : e, actual: a === undefined || a === '' ? '(end of log)' : a });
-  return { message: summary, location, diff };
-}
-
-/** `body.a[0].b`, `headers.location`, `status` in a response. */
-function capture(res: Response, path: string): unknown {
-  const parts = path.match(/[^.[\]]+|\[\d+\]/g) ?? [];
-  const root = parts.shift();
-  let value: unknown = root === 'body' ? res.body : root === 'headers' ? res.headers : root === 'status' ? res.status : undefined;
-  for (const part of parts) {
-    if (value === null || typeof value !== 'object') return undefined;
-    if (part.startsWith('[')) {
-      value = Array.isArray(value) ? value[Number(part.slice(1, -1))] : undefined;
-    } else {
-      const key = root === 'headers' ? part.toLowerCase() : part;
-      value = Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
-    }
-  }
-  return value;
 }
 
 function now(): number {

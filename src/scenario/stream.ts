@@ -165,3 +165,26 @@ export function probeStream(port: number, method: string, path: string, headers:
     req.end();
   });
 }
+
+/**
+ * Stream lines parsed as JSON (a line that is not stays text); each RFC3339 line must be exactly
+ * the journal's line for its transaction. `fail` hears every line that breaks either rule.
+ */
+export function parseStreamLines(stream: ScenarioStream, fresh: readonly string[], start: number, fail: (message: string, actual?: string) => void): unknown[] {
+  const parsed: unknown[] = [];
+  for (let i = 0; i < fresh.length; i += 1) {
+    const line = fresh[i] as string;
+    try {
+      parsed.push(JSON.parse(line));
+    } catch {
+      fail(`stream line ${start + i + 1} is not JSON: ${line.slice(0, 200)}`);
+      parsed.push(line);
+    }
+    const tx = stream.published[start + i];
+    if (stream.format === 'RFC3339' && tx !== undefined) {
+      const journalLine = JSON.stringify(tx);
+      if (journalLine !== line) fail(`stream line ${start + i + 1} differs from the journal's line for transaction ${tx.id}`, `stream:  ${line}\njournal: ${journalLine}`);
+    }
+  }
+  return parsed;
+}
