@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { OrderFillTransaction } from '../domain/transactions.js';
 import { accountChangesStateView, orderView, tradeSummaryView, tradeView } from './views.js';
 import { Sim, cancelTx, createTx, field, fillTx, iso, rejectTx, shape } from './test-helpers.js';
+import { funded, given, orderCreated, placeOrder, quote, quoted, tradeOpened, type Then } from './testing/given.js';
+
+/** A long 10000 EUR_USD trade opened at the ask 1.10020 (bid 1.10000): trade 4, next ID 5. */
+const LONG = [funded(), quoted(1.1, 1.1002), tradeOpened('10000', '1.10020')];
+/** A short 10000 EUR_USD trade opened at the bid 1.10000 (ask 1.10020): trade 4, next ID 5. */
+const SHORT = [funded(), quoted(1.1, 1.1002), tradeOpened('-10000', '1.10000')];
 
 /** Long 10000 EUR_USD opened at the ask 1.10020 (bid 1.10000): trade 4, next ID 5. */
 function longTrade(): Sim {
@@ -47,21 +53,17 @@ describe('standalone TAKE_PROFIT / STOP_LOSS on a long trade watch the bid', () 
   });
 
   it('STOP_LOSS fills when the bid falls to its price, at the bid of that tick (gaps slip)', () => {
-    const sim = longTrade();
-    sim.order({ type: 'STOP_LOSS', tradeID: '4', price: '1.09800' });
-    sim.quote('EUR_USD', 1.0981, 1.0983);
-    expect(sim.lastId).toBe(5);
-    sim.quote('EUR_USD', 1.0975, 1.0977);
-    expect(sim.tx(6)).toMatchObject({
-      type: 'ORDER_FILL', orderID: '5', price: '1.09750', reason: 'STOP_LOSS_ORDER', pl: '-27.0000', accountBalance: '99973.0000',
+    const stopLoss = given(LONG, orderCreated('STOP_LOSS_ORDER', { tradeID: '4', price: '1.09800' }));
+    stopLoss.when(quote(1.0981, 1.0983)).then();
+    stopLoss.when(quote(1.0975, 1.0977)).then({
+      id: '6', type: 'ORDER_FILL', orderID: '5', price: '1.09750', reason: 'STOP_LOSS_ORDER', pl: '-27.0000', accountBalance: '99973.0000',
     });
   });
 
   it('STOP_LOSS fires with the bid at its price even though the ask is above it', () => {
-    const sim = longTrade();
-    sim.order({ type: 'STOP_LOSS', tradeID: '4', price: '1.09800' });
-    sim.quote('EUR_USD', 1.098, 1.0982);
-    expect(sim.tx(6)).toMatchObject({ type: 'ORDER_FILL', price: '1.09800', pl: '-22.0000' });
+    given(LONG, orderCreated('STOP_LOSS_ORDER', { tradeID: '4', price: '1.09800' }))
+      .when(quote(1.098, 1.0982))
+      .then({ id: '6', type: 'ORDER_FILL', price: '1.09800', pl: '-22.0000' });
   });
 
   it('STOP_LOSS by distance sits that far below the open price, price echoed before distance', () => {
@@ -297,43 +299,34 @@ describe('on-fill dependent orders', () => {
 });
 
 describe('TRAILING_STOP_LOSS', () => {
+  /** The trailing stop's level (order 5) as GET order shows it. */
+  const level = (t: Then): unknown => orderView(t.state, t.state.orders.get(5)!)['trailingStopValue'];
+
   it('ratchets up only on a long trade and fills when the bid falls to its value', () => {
-    const sim = longTrade();
-    const out = sim.order({ type: 'TRAILING_STOP_LOSS', tradeID: '4', distance: '0.00300' });
-    expect(createTx(out)).toMatchObject({ type: 'TRAILING_STOP_LOSS_ORDER', tradeID: '4', distance: '0.00300', timeInForce: 'GTC', reason: 'CLIENT_ORDER' });
-    const state = sim.account.state;
-    const value = (): unknown => orderView(state, state.orders.get(5)!)['trailingStopValue'];
-    expect(value()).toBe('1.09700');
-    sim.quote('EUR_USD', 1.101, 1.1012);
-    expect(value()).toBe('1.09800');
-    sim.quote('EUR_USD', 1.1005, 1.1007);
-    expect(value()).toBe('1.09800');
-    sim.quote('EUR_USD', 1.0981, 1.0983);
-    expect(value()).toBe('1.09800');
-    expect(sim.lastId).toBe(5);
-    expect(accountChangesStateView(state)['orders']).toEqual([
+    const placed = given(LONG)
+      .when(placeOrder({ type: 'TRAILING_STOP_LOSS', tradeID: '4', distance: '0.00300' }))
+      .then({ id: '5', type: 'TRAILING_STOP_LOSS_ORDER', tradeID: '4', distance: '0.00300', timeInForce: 'GTC', reason: 'CLIENT_ORDER' });
+    expect(level(placed)).toBe('1.09700');
+    expect(level(placed.when(quote(1.101, 1.1012)).then())).toBe('1.09800');
+    expect(level(placed.when(quote(1.1005, 1.1007)).then())).toBe('1.09800');
+    expect(level(placed.when(quote(1.0981, 1.0983)).then())).toBe('1.09800');
+    expect(accountChangesStateView(placed.state)['orders']).toEqual([
       { id: '5', trailingStopValue: '1.09800', triggerDistance: '0.00010', isTriggerDistanceExact: true },
     ]);
-    const t = sim.quote('EUR_USD', 1.098, 1.0982);
-    expect(sim.tx(6)).toMatchObject({
-      type: 'ORDER_FILL', orderID: '5', batchID: '6', time: iso(t), price: '1.09800', reason: 'TRAILING_STOP_LOSS_ORDER', pl: '-22.0000',
+    const fired = placed.when(quote(1.098, 1.0982));
+    fired.then({
+      id: '6', type: 'ORDER_FILL', orderID: '5', batchID: '6', time: fired.transactions[0]?.time, price: '1.09800', reason: 'TRAILING_STOP_LOSS_ORDER', pl: '-22.0000',
     });
-    expect(state.trades.get(4)?.state).toBe('CLOSED');
+    expect(fired.state.trades.get(4)?.state).toBe('CLOSED');
   });
 
   it('on a short trade it trails the ask downwards and fills when the ask rises to it', () => {
-    const sim = shortTrade();
-    sim.order({ type: 'TRAILING_STOP_LOSS', tradeID: '4', distance: '0.00100' });
-    const state = sim.account.state;
-    const value = (): unknown => orderView(state, state.orders.get(5)!)['trailingStopValue'];
-    expect(value()).toBe('1.10120');
-    sim.quote('EUR_USD', 1.0988, 1.099);
-    expect(value()).toBe('1.10000');
-    sim.quote('EUR_USD', 1.0996, 1.0998);
-    expect(value()).toBe('1.10000');
-    expect(sim.lastId).toBe(5);
-    sim.quote('EUR_USD', 1.1, 1.1002);
-    expect(sim.tx(6)).toMatchObject({ type: 'ORDER_FILL', units: '10000', price: '1.10020', reason: 'TRAILING_STOP_LOSS_ORDER', pl: '-2.0000' });
+    const placed = given(SHORT).when(placeOrder({ type: 'TRAILING_STOP_LOSS', tradeID: '4', distance: '0.00100' })).then({ id: '5' });
+    expect(level(placed)).toBe('1.10120');
+    expect(level(placed.when(quote(1.0988, 1.099)).then())).toBe('1.10000');
+    expect(level(placed.when(quote(1.0996, 1.0998)).then())).toBe('1.10000');
+    placed.when(quote(1.1, 1.1002))
+      .then({ id: '6', type: 'ORDER_FILL', units: '10000', price: '1.10020', reason: 'TRAILING_STOP_LOSS_ORDER', pl: '-2.0000' });
   });
 
   it('a second trailing stop on the trade is refused', () => {

@@ -7,9 +7,9 @@ import type {
   TransferFundsTransaction, DailyFinancingTransaction,
 } from '../domain/transactions.js';
 import type { JournalEntry, TrailingStopValueRecord } from '../domain/journal-entry.js';
-import { isEntryType, type OrderType } from '../domain/order-types.js';
+import { ORDER_TYPE_RULES, isEntryType, orderTypeOfTransaction, type OrderType } from '../domain/order-types.js';
 import { transitionOrder } from '../orders/lifecycle.js';
-import { orderTypeOf, placeInIndex, removeFromIndex, trailingValue2 } from './placement.js';
+import { placeInIndex, removeFromIndex, trailingValue2 } from './placement.js';
 import { positionOf, type AccountState, type OrderRecord, type PositionRecord, type TradeRecord } from './state.js';
 
 /**
@@ -36,7 +36,7 @@ function evolveTransaction(state: AccountState, tx: Transaction): AccountState {
     case 'CLIENT_CONFIGURE': return evolveConfigure(state, tx);
     case 'MARKET_ORDER': case 'LIMIT_ORDER': case 'STOP_ORDER': case 'MARKET_IF_TOUCHED_ORDER':
     case 'TAKE_PROFIT_ORDER': case 'STOP_LOSS_ORDER': case 'TRAILING_STOP_LOSS_ORDER':
-      return evolveOrderCreate(state, tx, orderTypeOf(tx.type));
+      return evolveOrderCreate(state, tx, orderTypeOfTransaction(tx.type));
     case 'ORDER_FILL': return evolveFill(state, tx);
     case 'ORDER_CANCEL': return evolveCancel(state, tx);
     case 'ORDER_CLIENT_EXTENSIONS_MODIFY': return evolveOrderExtensions(state, tx);
@@ -113,7 +113,7 @@ function evolveOrderCreate(state: AccountState, tx: OrderTransaction, type: Orde
   };
   state.orders.set(order.id, order);
   if (order.clientExtensions?.id !== undefined) state.clientOrderIds.set(order.clientExtensions.id, order.id);
-  if (type === 'MARKET') return state; // filled or cancelled within this batch
+  if (ORDER_TYPE_RULES[type].trigger === null) return state; // a MARKET order: filled or cancelled within this batch
   state.pendingCount += 1;
   if (trade !== undefined && !isEntryType(type)) {
     if (type === 'TAKE_PROFIT') trade.takeProfitOrderID = order.id;
@@ -136,7 +136,7 @@ function expiryOf(tx: OrderTransaction): number | undefined {
 }
 
 function finishOrder(state: AccountState, order: OrderRecord): void {
-  if (order.type !== 'MARKET') {
+  if (ORDER_TYPE_RULES[order.type].trigger !== null) {
     state.pendingCount -= 1;
     removeFromIndex(state, order);
   }

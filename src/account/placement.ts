@@ -1,7 +1,7 @@
 import { Decimal } from '../domain/decimal.js';
 import { formatPriceInt, parsePriceInt, priceTextToInt } from '../domain/price.js';
-import type { OrderTransactionType } from '../domain/transactions.js';
-import { Direction, quoteCrosses, triggerDirection, watchedSource, type TriggerCondition } from '../matching/fill-rules.js';
+import { ORDER_TYPE_RULES, type TriggerCondition } from '../domain/order-types.js';
+import { Direction, quoteCrosses, triggerDirection, watchedSource } from '../matching/fill-rules.js';
 import { threshold2Of } from '../matching/trigger-index.js';
 import type { AccountState, OrderRecord, TradeRecord } from './state.js';
 import { instrumentSpec } from './state.js';
@@ -38,7 +38,7 @@ export function placeInIndex(state: AccountState, order: OrderRecord): void {
   const book = state.index.book(order.instrument);
   const condition = (tx.triggerCondition ?? 'DEFAULT') as TriggerCondition;
   const source = watchedSource(order.isBuy, condition);
-  if (order.type === 'TRAILING_STOP_LOSS') {
+  if (ORDER_TYPE_RULES[order.type].trigger === 'TRAILING') {
     const distance2 = 2 * priceToInt(state, order.instrument, tx.distance as string);
     const direction = triggerDirection(order.type, order.isBuy, false);
     const trade = order.tradeId === undefined || tx.reason !== 'ON_FILL' ? undefined : state.trades.get(order.tradeId);
@@ -86,19 +86,6 @@ export function removeFromIndex(state: AccountState, order: OrderRecord): void {
   }
   if (order.trailing !== undefined) {
     book.removeTrailing(order.trailing);
-  }
-}
-
-/** The order type a creation transaction creates (the literals themselves: later compares are by identity). */
-export function orderTypeOf(type: OrderTransactionType): OrderRecord['type'] {
-  switch (type) {
-    case 'MARKET_ORDER': return 'MARKET';
-    case 'LIMIT_ORDER': return 'LIMIT';
-    case 'STOP_ORDER': return 'STOP';
-    case 'MARKET_IF_TOUCHED_ORDER': return 'MARKET_IF_TOUCHED';
-    case 'TAKE_PROFIT_ORDER': return 'TAKE_PROFIT';
-    case 'STOP_LOSS_ORDER': return 'STOP_LOSS';
-    case 'TRAILING_STOP_LOSS_ORDER': return 'TRAILING_STOP_LOSS';
   }
 }
 

@@ -29,10 +29,8 @@ export interface Quote {
   readonly ask: number;
 }
 
-/** The passage of simulated time, in seconds, without a quote. */
-export interface Wait {
-  readonly wait: number;
-}
+/** The passage of simulated time without a quote: some seconds, or up to a moment. */
+export type Wait = { readonly wait: number } | { readonly until: Micros };
 
 /** A transaction body, or one that needs the account as it stands (IDs of earlier transactions). */
 export type TransactionFact = TransactionBody | ((state: AccountState) => TransactionBody);
@@ -55,12 +53,16 @@ export function wait(seconds: number): Wait {
   return { wait: seconds };
 }
 
+export function until(time: Micros): Wait {
+  return { until: time };
+}
+
 export function batch(...transactions: readonly TransactionFact[]): BatchFact {
   return { batch: transactions };
 }
 
 /** CREATE and the opening deposit, as Account.open writes them (transactions 1 and 2). */
-export function funded(balance = '100000', currency = 'USD'): Fact[] {
+export function funded(balance = '100000.0000', currency = 'USD'): Fact[] {
   return [
     { type: 'CREATE', divisionID: 4, siteID: 101, accountUserID: 1234567, accountNumber: 1, homeCurrency: currency } as never,
     { type: 'TRANSFER_FUNDS', amount: balance, fundingReason: 'CLIENT_FUNDING', accountBalance: balance } as never,
@@ -106,7 +108,7 @@ function isQuote(x: unknown): x is Quote {
 }
 
 function isWait(x: unknown): x is Wait {
-  return typeof x === 'object' && x !== null && 'wait' in x;
+  return typeof x === 'object' && x !== null && ('wait' in x || 'until' in x);
 }
 
 /** The facts, ready to be played onto a fresh account for every when(). */
@@ -181,7 +183,7 @@ export class Then {
     let now = this.now;
     let outcome: Outcome | undefined;
     if (isWait(action)) {
-      now += action.wait * SECOND;
+      now = 'wait' in action ? now + action.wait * SECOND : action.until;
       account.advance(now);
     } else if (isQuote(action)) {
       now += SECOND;
@@ -194,17 +196,24 @@ export class Then {
   }
 }
 
-/** The facts in order; a list among them (funded()) stands for its facts. */
-export function given(...facts: readonly (Fact | readonly Fact[])[]): Given {
-  return new Given(facts.flat() as Fact[], {});
+/** Facts, or lists of them (funded(), a shared history), nested as deep as convenient. */
+export type Facts = Fact | readonly Facts[];
+
+/** The facts in order; a list among them stands for its facts. */
+export function given(...facts: readonly Facts[]): Given {
+  return new Given(flatten(facts), {});
 }
 
 /** given() on an account with options (hedging, another home currency, a start time). */
-export function givenAccount(options: SimOptions, ...facts: readonly (Fact | readonly Fact[])[]): Given {
-  return new Given(facts.flat() as Fact[], options);
+export function givenAccount(options: SimOptions, ...facts: readonly Facts[]): Given {
+  return new Given(flatten(facts), options);
 }
 
-/** An order placed by the client, as the command the API sends. */
+function flatten(facts: readonly Facts[]): Fact[] {
+  return facts.flatMap((f): Fact[] => (Array.isArray(f) ? flatten(f as readonly Facts[]) : [f as Fact]));
+}
+
+/** An order placed by the client, as the command the API sends (an entry order on EUR_USD by default). */
 export function placeOrder(order: Record<string, unknown>): AccountCommand {
-  return { type: 'CREATE_ORDER', order: { instrument: 'EUR_USD', ...order } };
+  return { type: 'CREATE_ORDER', order: order['tradeID'] === undefined ? { instrument: 'EUR_USD', ...order } : order };
 }
