@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { alignedBucket, DEFAULT_ALIGNMENT } from '../../src/api/candles/granularity.js';
 import { CandleSeries } from '../../src/api/candles/series.js';
-import { ACCOUNT, harness, type Harness, type JsonBody } from './harness.js';
+import { ACCOUNT, harness, type Harness, type JsonBody } from '../support/api/harness.js';
 
 const CANDLES = '/v3/instruments/EUR_USD/candles';
 const S = 1_000_000;

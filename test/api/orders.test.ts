@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ACCOUNT, harness, type Harness } from './harness.js';
+import { ACCOUNT, harness, type Harness } from '../support/api/harness.js';
 
 let h: Harness;
 afterEach(async () => h.app.close());

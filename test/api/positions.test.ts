@@ -1,13 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/api/app.js';
-import { createEngine, type Engine } from '../../src/engine/engine.js';
-import type { Micros } from '../../src/domain/time.js';
+import type { App } from '../../src/api/app.js';
+import { startTestApi } from '../support/api/harness.js';
+import { ACCOUNT, MAY_T0 as START, SECOND } from '../support/constants.js';
 
-const ACCOUNT = '101-004-1234567-001';
 const A = `/v3/accounts/${ACCOUNT}`;
-/** Monday 2024-05-06 12:00:00Z. */
-const START: Micros = Date.UTC(2024, 4, 6, 12, 0, 0) * 1000;
-const SECOND: Micros = 1_000_000;
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON bodies are read field by field
 
@@ -16,14 +12,18 @@ interface Reply {
   body: Body;
 }
 
-let engine: Engine;
 let app: App;
 
 async function start(hedgingEnabled = false): Promise<void> {
-  engine = createEngine({ accounts: [{ id: ACCOUNT, currency: 'USD', hedgingEnabled }], start: START });
-  engine.pushTick({ instrument: 'EUR_USD', time: START + SECOND, bid: 1.1, ask: 1.1002 });
-  engine.pushTick({ instrument: 'USD_JPY', time: START + SECOND, bid: 150, ask: 150.02 });
-  app = await buildApp({ engine, tokens: [{ token: 'T', accounts: '*' }] });
+  ({ app } = await startTestApi({
+    accounts: [{ id: ACCOUNT, currency: 'USD', hedgingEnabled }],
+    start: START,
+    tokens: [{ token: 'T', accounts: '*' }],
+    quotes: [
+      { instrument: 'EUR_USD', time: START + SECOND, bid: 1.1, ask: 1.1002 },
+      { instrument: 'USD_JPY', time: START + SECOND, bid: 150, ask: 150.02 },
+    ],
+  }));
 }
 
 beforeEach(async () => {

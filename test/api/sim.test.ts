@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/api/app.js';
+import type { App } from '../../src/api/app.js';
 import { SIM_LIMITS } from '../../src/api/sim.js';
 import { formatRfc3339 } from '../../src/domain/time.js';
-import { createEngine, type Engine } from '../../src/engine/engine.js';
+import type { Engine } from '../../src/engine/engine.js';
 import { MemoryJournal } from '../../src/journal/journal.js';
+import { startTestApi } from '../support/api/harness.js';
+import { T0 } from '../support/constants.js';
 
 const A = '101-004-1000000-001';
 const B = '101-004-1000000-002';
-const T0 = Date.UTC(2024, 0, 2, 12) * 1000;
 const ADMIN = { authorization: 'Bearer admin-secret' };
 const USER = { authorization: 'Bearer user-token' };
 
@@ -24,11 +25,12 @@ afterEach(async () => {
 
 async function setup(options: { admin?: boolean; journal?: MemoryJournal; start?: number } = {}): Promise<Setup> {
   const journal = options.journal ?? new MemoryJournal();
-  const engine = createEngine({ accounts: [{ id: A, currency: 'USD', balance: '10000' }], start: options.start ?? T0, journal });
-  const app = await buildApp({
-    engine,
+  const { app, engine } = await startTestApi({
+    accounts: [{ id: A, currency: 'USD', balance: '10000' }],
+    start: options.start ?? T0,
+    journal,
     tokens: [{ token: 'user-token', accounts: '*' }],
-    ...(options.admin === false ? {} : { adminToken: 'admin-secret' }),
+    api: options.admin === false ? {} : { adminToken: 'admin-secret' },
   });
   apps.push(app);
   return { engine, journal, app };

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { activeStreamClients } from '../../src/api/stream/registry.js';
 import { formatRfc3339, formatUnix } from '../../src/domain/time.js';
 import { serializeTransaction } from '../../src/journal/journal.js';
-import { ACCOUNT, OTHER, TOKEN, harness, type Harness, type JsonBody } from './harness.js';
+import { ACCOUNT, SECOND_ACCOUNT as OTHER, HARNESS_TOKEN as TOKEN, harness, type Harness, type JsonBody } from '../support/api/harness.js';
 
 const WAIT_MS = 5000;
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatRfc3339, formatUnix } from '../../src/domain/time.js';
-import { ACCOUNT, OTHER, START, harness, type Harness, type JsonBody } from './harness.js';
+import { ACCOUNT, SECOND_ACCOUNT as OTHER, T0 as START, harness, type Harness, type JsonBody } from '../support/api/harness.js';
 
 const BASE = 'http://v20sim.test';
 const TX = `/v3/accounts/${ACCOUNT}/transactions`;

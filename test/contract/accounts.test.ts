@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { served } from '../support/api/availability.js';
 import { expectV20 } from '../support/api/expect.js';
 import { ACCOUNT, HEDGED, OTHER, OTHER_TOKEN, createTestApi, field, send, type TestApi } from '../support/api/harness.js';
 
@@ -12,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(async () => api.close());
 
-describe.skipIf(!served('GET', '/v3/accounts'))('GET /v3/accounts', () => {
+describe('GET /v3/accounts', () => {
   it('lists the accounts of the token', async () => {
     const all = expectV20(await send(api.app, 'GET', '/v3/accounts'), 'GET', '/v3/accounts', 200);
     expect(field<{ id: string }[]>(all, 'accounts').map((a) => a.id)).toEqual([ACCOUNT, HEDGED, OTHER]);
@@ -21,7 +20,7 @@ describe.skipIf(!served('GET', '/v3/accounts'))('GET /v3/accounts', () => {
   });
 });
 
-describe.skipIf(!served('GET', A))('GET /v3/accounts/{accountID}', () => {
+describe('GET /v3/accounts/{accountID}', () => {
   it('returns the full account, also with open trades, positions and pending orders', async () => {
     const empty = expectV20(await send(api.app, 'GET', url()), 'GET', A, 200);
     expect(field(empty, 'account', 'id')).toBe(ACCOUNT);
@@ -48,7 +47,7 @@ describe.skipIf(!served('GET', A))('GET /v3/accounts/{accountID}', () => {
   });
 });
 
-describe.skipIf(!served('GET', `${A}/summary`))('GET /v3/accounts/{accountID}/summary', () => {
+describe('GET /v3/accounts/{accountID}/summary', () => {
   it('returns the summary without trades, positions and orders', async () => {
     const body = expectV20(await send(api.app, 'GET', url('/summary')), 'GET', `${A}/summary`, 200);
     const account = field<Record<string, unknown>>(body, 'account');
@@ -58,7 +57,7 @@ describe.skipIf(!served('GET', `${A}/summary`))('GET /v3/accounts/{accountID}/su
   });
 });
 
-describe.skipIf(!served('GET', `${A}/instruments`))('GET /v3/accounts/{accountID}/instruments', () => {
+describe('GET /v3/accounts/{accountID}/instruments', () => {
   const T = `${A}/instruments`;
   it('lists all instruments, or the ones asked for', async () => {
     const all = expectV20(await send(api.app, 'GET', url('/instruments')), 'GET', T, 200);
@@ -74,7 +73,7 @@ describe.skipIf(!served('GET', `${A}/instruments`))('GET /v3/accounts/{accountID
   });
 });
 
-describe.skipIf(!served('PATCH', `${A}/configuration`))('PATCH /v3/accounts/{accountID}/configuration', () => {
+describe('PATCH /v3/accounts/{accountID}/configuration', () => {
   const T = `${A}/configuration`;
   it('200 with clientConfigureTransaction for alias and margin rate', async () => {
     const body = expectV20(await send(api.app, 'PATCH', url('/configuration'), { payload: { alias: 'renamed', marginRate: '0.05' } }), 'PATCH', T, 200);
@@ -102,7 +101,7 @@ describe.skipIf(!served('PATCH', `${A}/configuration`))('PATCH /v3/accounts/{acc
   });
 });
 
-describe.skipIf(!served('GET', `${A}/changes`))('GET /v3/accounts/{accountID}/changes', () => {
+describe('GET /v3/accounts/{accountID}/changes', () => {
   const T = `${A}/changes`;
   it('returns state alone, or changes since a transaction', async () => {
     const stateOnly = expectV20(await send(api.app, 'GET', url('/changes')), 'GET', T, 200);

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { served } from '../support/api/availability.js';
 import { expectV20 } from '../support/api/expect.js';
 import { ACCOUNT, createTestApi, field, send, type TestApi } from '../support/api/harness.js';
 
@@ -25,7 +24,7 @@ async function lastTransactionID(): Promise<string> {
   return field<string>((await send(api.app, 'GET', url('/summary'))).body, 'lastTransactionID');
 }
 
-describe.skipIf(!served('POST', ORDERS))('POST /v3/accounts/{accountID}/orders', () => {
+describe('POST /v3/accounts/{accountID}/orders', () => {
   it('201 MARKET: create + fill (tradeOpened), Location of the order', async () => {
     const body = await create({ type: 'MARKET', instrument: 'EUR_USD', units: '1000' });
     expect(field(body, 'orderCreateTransaction', 'type')).toBe('MARKET_ORDER');
@@ -115,7 +114,7 @@ describe.skipIf(!served('POST', ORDERS))('POST /v3/accounts/{accountID}/orders',
   });
 });
 
-describe.skipIf(!served('GET', ORDERS))('GET /v3/accounts/{accountID}/orders', () => {
+describe('GET /v3/accounts/{accountID}/orders', () => {
   it('200 lists pending orders newest first, all states with state=ALL', async () => {
     const pending = expectV20(await send(api.app, 'GET', url('/orders')), 'GET', ORDERS, 200);
     const ids = field<{ id: string; state: string }[]>(pending, 'orders');
@@ -165,7 +164,7 @@ describe.skipIf(!served('GET', ORDERS))('GET /v3/accounts/{accountID}/orders', (
   });
 });
 
-describe.skipIf(!served('GET', `${A}/pendingOrders`))('GET /v3/accounts/{accountID}/pendingOrders', () => {
+describe('GET /v3/accounts/{accountID}/pendingOrders', () => {
   it('200 with every pending order', async () => {
     const body = expectV20(await send(api.app, 'GET', url('/pendingOrders')), 'GET', `${A}/pendingOrders`, 200);
     const orders = field<{ type: string; state: string }[]>(body, 'orders');
@@ -174,7 +173,7 @@ describe.skipIf(!served('GET', `${A}/pendingOrders`))('GET /v3/accounts/{account
   });
 });
 
-describe.skipIf(!served('GET', ORDER))('GET /v3/accounts/{accountID}/orders/{orderSpecifier}', () => {
+describe('GET /v3/accounts/{accountID}/orders/{orderSpecifier}', () => {
   it('200 by ID and by @clientID', async () => {
     const byClient = expectV20(await send(api.app, 'GET', url('/orders/@lim-1')), 'GET', ORDER, 200);
     expect(field(byClient, 'order', 'clientExtensions', 'id')).toBe('lim-1');
@@ -199,7 +198,7 @@ describe.skipIf(!served('GET', ORDER))('GET /v3/accounts/{accountID}/orders/{ord
   });
 });
 
-describe.skipIf(!served('PUT', ORDER))('PUT /v3/accounts/{accountID}/orders/{orderSpecifier} (replace)', () => {
+describe('PUT /v3/accounts/{accountID}/orders/{orderSpecifier} (replace)', () => {
   it('201 with the cancel of the old order and the new order, Location of the new order', async () => {
     const old = await create({ type: 'LIMIT', instrument: 'EUR_USD', units: '50', price: '1.04000', clientExtensions: { id: 'to-replace' } });
     const oldId = field<string>(old, 'orderCreateTransaction', 'id');
@@ -226,7 +225,7 @@ describe.skipIf(!served('PUT', ORDER))('PUT /v3/accounts/{accountID}/orders/{ord
   });
 });
 
-describe.skipIf(!served('PUT', `${ORDER}/cancel`))('PUT /v3/accounts/{accountID}/orders/{orderSpecifier}/cancel', () => {
+describe('PUT /v3/accounts/{accountID}/orders/{orderSpecifier}/cancel', () => {
   const T = `${ORDER}/cancel`;
   it('200 with orderCancelTransaction', async () => {
     const order = await create({ type: 'STOP', instrument: 'EUR_USD', units: '-10', price: '1.00000' });
@@ -250,7 +249,7 @@ describe.skipIf(!served('PUT', `${ORDER}/cancel`))('PUT /v3/accounts/{accountID}
   });
 });
 
-describe.skipIf(!served('PUT', `${ORDER}/clientExtensions`))('PUT /v3/accounts/{accountID}/orders/{orderSpecifier}/clientExtensions', () => {
+describe('PUT /v3/accounts/{accountID}/orders/{orderSpecifier}/clientExtensions', () => {
   const T = `${ORDER}/clientExtensions`;
   it('200 with orderClientExtensionsModifyTransaction', async () => {
     const body = expectV20(await send(api.app, 'PUT', url('/orders/@lim-1/clientExtensions'), {
@@ -266,7 +265,7 @@ describe.skipIf(!served('PUT', `${ORDER}/clientExtensions`))('PUT /v3/accounts/{
   });
 });
 
-describe.skipIf(!served('POST', ORDERS))('unknown request fields', () => {
+describe('unknown request fields', () => {
   it('are ignored, never stored or echoed: order, clientExtensions, tradeClientExtensions, on-fill details', async () => {
     const body = await create({
       type: 'LIMIT', instrument: 'EUR_USD', units: '5', price: '1.01000', unknownTop: 'u1',
@@ -284,7 +283,7 @@ describe.skipIf(!served('POST', ORDERS))('unknown request fields', () => {
   });
 });
 
-describe.skipIf(!served('PUT', ORDER))('a replace that cannot be written', () => {
+describe('a replace that cannot be written', () => {
   it('deeply nested content in clientExtensions: never a 5xx, and never half a replace (cancelled without a replacement)', async () => {
     const target = await create({ type: 'LIMIT', instrument: 'EUR_USD', units: '7', price: '1.02000', clientExtensions: { id: 'deep-target' } });
     const id = field<string>(target, 'orderCreateTransaction', 'id');

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { served } from '../support/api/availability.js';
 import { expectDefinition } from '../support/api/contract.js';
 import { expectV20 } from '../support/api/expect.js';
 import { ACCOUNT, createTestApi, field, send, type TestApi } from '../support/api/harness.js';
@@ -22,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => api.close());
 
-describe.skipIf(!served('GET', PRICING))('GET /v3/accounts/{accountID}/pricing', () => {
+describe('GET /v3/accounts/{accountID}/pricing', () => {
   it('200 with a ClientPrice per instrument and the time to poll from', async () => {
     const body = expectV20(await send(api.app, 'GET', url('/pricing?instruments=EUR_USD,USD_JPY')), 'GET', PRICING, 200);
     const prices = field<{ instrument: string; type: string; bids: unknown[] }[]>(body, 'prices');
@@ -49,7 +48,7 @@ describe.skipIf(!served('GET', PRICING))('GET /v3/accounts/{accountID}/pricing',
   });
 });
 
-describe.skipIf(!served('GET', CANDLES))('GET /v3/instruments/{instrument}/candles', () => {
+describe('GET /v3/instruments/{instrument}/candles', () => {
   it('200 with mid candles by default and bid/ask on request', async () => {
     const mid = expectV20(await send(api.app, 'GET', '/v3/instruments/EUR_USD/candles?granularity=S10&count=5'), 'GET', CANDLES, 200);
     expect(mid['instrument']).toBe('EUR_USD');
@@ -82,7 +81,7 @@ describe.skipIf(!served('GET', CANDLES))('GET /v3/instruments/{instrument}/candl
   });
 });
 
-describe.skipIf(!served('GET', ACCOUNT_CANDLES))('GET /v3/accounts/{accountID}/instruments/{instrument}/candles', () => {
+describe('GET /v3/accounts/{accountID}/instruments/{instrument}/candles', () => {
   it('200, the same candles as the instrument path', async () => {
     const body = expectV20(await send(api.app, 'GET', url('/instruments/EUR_USD/candles?granularity=S10&count=3')), 'GET', ACCOUNT_CANDLES, 200);
     const plain = await send(api.app, 'GET', '/v3/instruments/EUR_USD/candles?granularity=S10&count=3');
@@ -90,7 +89,7 @@ describe.skipIf(!served('GET', ACCOUNT_CANDLES))('GET /v3/accounts/{accountID}/i
   });
 });
 
-describe.skipIf(!served('GET', LATEST))('GET /v3/accounts/{accountID}/candles/latest (not in the 2018 spec)', () => {
+describe('GET /v3/accounts/{accountID}/candles/latest (not in the 2018 spec)', () => {
   it('200 with latestCandles, each candle a valid Candlestick', async () => {
     const body = expectV20(await send(api.app, 'GET', url('/candles/latest?candleSpecifications=EUR_USD:S10:BM,USD_JPY:M1:A')), 'GET', LATEST, 200, { notInSpec: true });
     const latest = field<{ instrument: string; granularity: string; candles: unknown[] }[]>(body, 'latestCandles');

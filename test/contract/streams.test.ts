@@ -4,12 +4,10 @@
  * lines as they come, so a line cut in two would reach JSON.parse half-written).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { served } from '../support/api/availability.js';
 import { expectPricingStreamLine, expectTransactionStreamLine } from '../support/api/contract.js';
 import { ACCOUNT, OTHER_TOKEN, TOKEN, createTestApi, send, type TestApi } from '../support/api/harness.js';
 import { openStream, type StreamReader } from '../support/api/stream-reader.js';
 
-const A = '/v3/accounts/{accountID}';
 let api: TestApi;
 let port = 0;
 const open: StreamReader[] = [];
@@ -34,7 +32,7 @@ function expectWholeLines(s: StreamReader): void {
   for (const chunk of s.chunks) expect(chunk.endsWith('\n'), JSON.stringify(chunk)).toBe(true);
 }
 
-describe.skipIf(!served('GET', `${A}/transactions/stream`))('GET /v3/accounts/{accountID}/transactions/stream', () => {
+describe('GET /v3/accounts/{accountID}/transactions/stream', () => {
   it('200 application/octet-stream; heartbeats, then the transactions of an order as they happen', async () => {
     const s = await stream(`/v3/accounts/${ACCOUNT}/transactions/stream`);
     expect(s.status).toBe(200);
@@ -78,7 +76,7 @@ describe.skipIf(!served('GET', `${A}/transactions/stream`))('GET /v3/accounts/{a
   });
 });
 
-describe.skipIf(!served('GET', `${A}/pricing/stream`))('GET /v3/accounts/{accountID}/pricing/stream', () => {
+describe('GET /v3/accounts/{accountID}/pricing/stream', () => {
   it('200: a snapshot, then PRICE lines for pushed quotes and heartbeats', async () => {
     const s = await stream(`/v3/accounts/${ACCOUNT}/pricing/stream?instruments=EUR_USD,USD_JPY`);
     expect(s.status).toBe(200);

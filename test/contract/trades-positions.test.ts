@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { served } from '../support/api/availability.js';
 import { expectV20 } from '../support/api/expect.js';
 import { ACCOUNT, HEDGED, createTestApi, field, send, type TestApi } from '../support/api/harness.js';
 
@@ -38,7 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => api.close());
 
-describe.skipIf(!served('GET', TRADES))('GET /v3/accounts/{accountID}/trades', () => {
+describe('GET /v3/accounts/{accountID}/trades', () => {
   it('200 open trades newest first; Link to the next page', async () => {
     const res = await send(api.app, 'GET', url('/trades?count=2', HEDGED));
     const body = expectV20(res, 'GET', TRADES, 200);
@@ -68,14 +67,14 @@ describe.skipIf(!served('GET', TRADES))('GET /v3/accounts/{accountID}/trades', (
   });
 });
 
-describe.skipIf(!served('GET', `${A}/openTrades`))('GET /v3/accounts/{accountID}/openTrades', () => {
+describe('GET /v3/accounts/{accountID}/openTrades', () => {
   it('200 with every open trade', async () => {
     const body = expectV20(await send(api.app, 'GET', url('/openTrades', HEDGED)), 'GET', `${A}/openTrades`, 200);
     expect(field<unknown[]>(body, 'trades').length).toBe(5);
   });
 });
 
-describe.skipIf(!served('GET', TRADE))('GET /v3/accounts/{accountID}/trades/{tradeSpecifier}', () => {
+describe('GET /v3/accounts/{accountID}/trades/{tradeSpecifier}', () => {
   it('200 by ID and by @clientID', async () => {
     const byId = expectV20(await send(api.app, 'GET', url(`/trades/${tradeIDs[0]}`, HEDGED)), 'GET', TRADE, 200);
     const byClient = expectV20(await send(api.app, 'GET', url('/trades/@trade-a', HEDGED)), 'GET', TRADE, 200);
@@ -90,7 +89,7 @@ describe.skipIf(!served('GET', TRADE))('GET /v3/accounts/{accountID}/trades/{tra
   });
 });
 
-describe.skipIf(!served('PUT', `${TRADE}/close`))('PUT /v3/accounts/{accountID}/trades/{tradeSpecifier}/close', () => {
+describe('PUT /v3/accounts/{accountID}/trades/{tradeSpecifier}/close', () => {
   const T = `${TRADE}/close`;
   it('200 partial close, then close of the rest (body-less too)', async () => {
     const partial = expectV20(await send(api.app, 'PUT', url(`/trades/${tradeIDs[1]}/close`, HEDGED), { payload: { units: '50' } }), 'PUT', T, 200);
@@ -119,7 +118,7 @@ describe.skipIf(!served('PUT', `${TRADE}/close`))('PUT /v3/accounts/{accountID}/
   });
 });
 
-describe.skipIf(!served('PUT', `${TRADE}/clientExtensions`))('PUT /v3/accounts/{accountID}/trades/{tradeSpecifier}/clientExtensions', () => {
+describe('PUT /v3/accounts/{accountID}/trades/{tradeSpecifier}/clientExtensions', () => {
   const T = `${TRADE}/clientExtensions`;
   it('200 with tradeClientExtensionsModifyTransaction; the trade is addressable by the new ID', async () => {
     const body = expectV20(await send(api.app, 'PUT', url(`/trades/${tradeIDs[3]}/clientExtensions`, HEDGED), { payload: { clientExtensions: { id: 'trade-d', comment: 'c' } } }), 'PUT', T, 200);
@@ -133,7 +132,7 @@ describe.skipIf(!served('PUT', `${TRADE}/clientExtensions`))('PUT /v3/accounts/{
   });
 });
 
-describe.skipIf(!served('PUT', `${TRADE}/orders`))('PUT /v3/accounts/{accountID}/trades/{tradeSpecifier}/orders', () => {
+describe('PUT /v3/accounts/{accountID}/trades/{tradeSpecifier}/orders', () => {
   const T = `${TRADE}/orders`;
   it('200 creates, replaces and cancels dependent orders', async () => {
     const set = expectV20(await send(api.app, 'PUT', url(`/trades/${tradeIDs[3]}/orders`, HEDGED), {
@@ -155,7 +154,7 @@ describe.skipIf(!served('PUT', `${TRADE}/orders`))('PUT /v3/accounts/{accountID}
   });
 });
 
-describe.skipIf(!served('GET', `${A}/positions`))('GET /v3/accounts/{accountID}/positions and openPositions', () => {
+describe('GET /v3/accounts/{accountID}/positions and openPositions', () => {
   it('200 with every position ever held, and the open ones', async () => {
     const all = expectV20(await send(api.app, 'GET', url('/positions')), 'GET', `${A}/positions`, 200);
     expect(field<{ instrument: string }[]>(all, 'positions').map((p) => p.instrument).sort()).toEqual(['EUR_USD', 'USD_JPY']);
@@ -165,7 +164,7 @@ describe.skipIf(!served('GET', `${A}/positions`))('GET /v3/accounts/{accountID}/
   });
 });
 
-describe.skipIf(!served('GET', POSITION))('GET /v3/accounts/{accountID}/positions/{instrument}', () => {
+describe('GET /v3/accounts/{accountID}/positions/{instrument}', () => {
   it('200 for a held and for a never traded instrument', async () => {
     const held = expectV20(await send(api.app, 'GET', url('/positions/USD_JPY')), 'GET', POSITION, 200);
     expect(field(held, 'position', 'short', 'units')).toBe('-1000');
@@ -179,7 +178,7 @@ describe.skipIf(!served('GET', POSITION))('GET /v3/accounts/{accountID}/position
   });
 });
 
-describe.skipIf(!served('PUT', `${POSITION}/close`))('PUT /v3/accounts/{accountID}/positions/{instrument}/close', () => {
+describe('PUT /v3/accounts/{accountID}/positions/{instrument}/close', () => {
   const T = `${POSITION}/close`;
   it('200 closes a short side; Location documented', async () => {
     const body = expectV20(await send(api.app, 'PUT', url('/positions/USD_JPY/close'), { payload: { shortUnits: 'ALL' } }), 'PUT', T, 200);

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { served } from '../support/api/availability.js';
 import { expectV20 } from '../support/api/expect.js';
 import { ACCOUNT, createTestApi, field, send, type TestApi } from '../support/api/harness.js';
 
@@ -47,7 +46,7 @@ beforeAll(async () => {
 });
 afterAll(async () => api.close());
 
-describe.skipIf(!served('GET', LIST))('GET /v3/accounts/{accountID}/transactions', () => {
+describe('GET /v3/accounts/{accountID}/transactions', () => {
   it('200 with page URLs (idrange) covering the whole log', async () => {
     const body = expectV20(await send(api.app, 'GET', url('/transactions?pageSize=10')), 'GET', LIST, 200);
     expect(body['count']).toBe(last);
@@ -78,7 +77,7 @@ describe.skipIf(!served('GET', LIST))('GET /v3/accounts/{accountID}/transactions
   });
 });
 
-describe.skipIf(!served('GET', IDRANGE))('GET /v3/accounts/{accountID}/transactions/idrange', () => {
+describe('GET /v3/accounts/{accountID}/transactions/idrange', () => {
   it('200 with every transaction of the log, each valid against its own definition', async () => {
     const body = expectV20(await send(api.app, 'GET', url(`/transactions/idrange?from=1&to=${last}`)), 'GET', IDRANGE, 200);
     const txs = field<{ id: string; type: string }[]>(body, 'transactions');
@@ -110,7 +109,7 @@ describe.skipIf(!served('GET', IDRANGE))('GET /v3/accounts/{accountID}/transacti
   });
 });
 
-describe.skipIf(!served('GET', SINCEID))('GET /v3/accounts/{accountID}/transactions/sinceid', () => {
+describe('GET /v3/accounts/{accountID}/transactions/sinceid', () => {
   it('200 with the transactions after the ID (exclusive)', async () => {
     const body = expectV20(await send(api.app, 'GET', url(`/transactions/sinceid?id=${last - 3}`)), 'GET', SINCEID, 200);
     expect(field<{ id: string }[]>(body, 'transactions').map((t) => t.id)).toEqual([last - 2, last - 1, last].map(String));
@@ -125,7 +124,7 @@ describe.skipIf(!served('GET', SINCEID))('GET /v3/accounts/{accountID}/transacti
   });
 });
 
-describe.skipIf(!served('GET', ONE))('GET /v3/accounts/{accountID}/transactions/{transactionID}', () => {
+describe('GET /v3/accounts/{accountID}/transactions/{transactionID}', () => {
   it('200 for each transaction, under UNIX times too', async () => {
     for (let id = 1; id <= last; id += 1) {
       const body = expectV20(await send(api.app, 'GET', url(`/transactions/${id}`)), 'GET', ONE, 200);
@@ -143,7 +142,7 @@ describe.skipIf(!served('GET', ONE))('GET /v3/accounts/{accountID}/transactions/
   });
 });
 
-describe.skipIf(!served('GET', SINCEID))('transactions the clock makes', () => {
+describe('transactions the clock makes', () => {
   it('DAILY_FINANCING after 5 pm New York, and the account changes with a trailing stop, conform', async () => {
     const res = await send(api.app, 'POST', url('/orders'), { payload: { order: { type: 'MARKET', instrument: 'GBP_USD', units: '-3000', trailingStopLossOnFill: { distance: '0.05000' } } } });
     expect(res.status).toBe(201);

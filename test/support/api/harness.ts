@@ -1,30 +1,21 @@
 /**
- * A v20sim API over a fresh engine, for contract, client and fuzz tests: three accounts, two
- * tokens, quotes for a few instruments, and helpers to send requests through `app.inject`.
+ * The one API test harness: a v20sim API over a fresh engine, and helpers to send requests through
+ * `app.inject`. Two setups: `createTestApi` (contract, client and fuzz tests: three accounts, two
+ * tokens and an admin token, quotes for a few instruments) and `harness` (endpoint tests: two
+ * accounts, one token, EUR/USD and USD/JPY a second apart); `startTestApi` builds any other.
  */
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type App } from '../../../src/api/app.js';
 import type { ApiOptions } from '../../../src/api/context.js';
 import { createEngine, type Engine } from '../../../src/engine/engine.js';
 import type { Tick } from '../../../src/domain/tick.js';
+import type { Journal } from '../../../src/journal/journal.js';
+import type { AccountConfig } from '../../../src/account/state.js';
+import { ACCOUNT, ADMIN_TOKEN, OTHER, OTHER_TOKEN, SECOND, SECOND_ACCOUNT, T0, TOKEN } from '../constants.js';
 
-/** Netting USD account the tests trade in. */
-export const ACCOUNT = '101-004-1234567-001';
+export { ACCOUNT, ADMIN_TOKEN, OTHER, OTHER_TOKEN, SECOND_ACCOUNT, T0, TOKEN, UNKNOWN_ACCOUNT } from '../constants.js';
 /** Hedging USD account. */
-export const HEDGED = '101-004-1234567-002';
-/** An account the main token may see but the narrow token may not, and vice versa. */
-export const OTHER = '101-004-7654321-001';
-/** A well-formed account ID that does not exist. */
-export const UNKNOWN_ACCOUNT = '101-004-9999999-009';
-
-/** Sees every account. */
-export const TOKEN = 'test-token-all-accounts';
-/** Granted only OTHER: a 403 on ACCOUNT. */
-export const OTHER_TOKEN = 'test-token-other-only';
-export const ADMIN_TOKEN = 'test-admin-token';
-
-/** 2024-01-02T12:00:00Z (a Tuesday), in microseconds. */
-export const T0 = Date.UTC(2024, 0, 2, 12) * 1000;
+export const HEDGED = SECOND_ACCOUNT;
 
 export const START_QUOTES: readonly Omit<Tick, 'time'>[] = [
   { instrument: 'EUR_USD', bid: 1.1, ask: 1.1002 },
@@ -46,32 +37,46 @@ export interface TestApi {
 /** ApiOptions for a test server; `baseUrl: null` leaves Location/Link/page URLs to the request's Host. */
 export type TestApiOptions = Partial<Omit<ApiOptions, 'engine' | 'tokens' | 'baseUrl'>> & { readonly baseUrl?: string | null };
 
-export async function createTestApi(options: TestApiOptions = {}): Promise<TestApi> {
+export interface TestSetup {
+  readonly accounts: readonly AccountConfig[];
+  readonly start?: number;
+  readonly seed?: number;
+  readonly journal?: Journal;
+  readonly tokens?: ApiOptions['tokens'];
+  /** Quotes pushed once the API listens to the engine (so pricing and candles see them). */
+  readonly quotes?: readonly Tick[];
+  readonly api?: Partial<Omit<ApiOptions, 'engine'>>;
+}
+
+/** An engine with the setup's accounts and the API over it, then the setup's quotes. */
+export async function startTestApi(setup: TestSetup): Promise<{ app: App; engine: Engine }> {
   const engine = createEngine({
+    accounts: setup.accounts, start: setup.start ?? T0,
+    ...(setup.seed === undefined ? {} : { seed: setup.seed }), ...(setup.journal === undefined ? {} : { journal: setup.journal }),
+  });
+  const app = await buildApp({ engine, tokens: setup.tokens ?? [{ token: TOKEN, accounts: '*' }], ...setup.api });
+  for (const q of setup.quotes ?? []) engine.pushTick(q);
+  return { app, engine };
+}
+
+export async function createTestApi(options: TestApiOptions = {}): Promise<TestApi> {
+  const { baseUrl = 'http://v20sim.test', ...rest } = options;
+  let t = T0;
+  const { app, engine } = await startTestApi({
     accounts: [
       { id: ACCOUNT, currency: 'USD', balance: '100000', alias: 'contract' },
       { id: HEDGED, currency: 'USD', balance: '100000', hedgingEnabled: true },
       { id: OTHER, currency: 'EUR', balance: '50000' },
     ],
-    start: T0,
     seed: 1,
-  });
-  const { baseUrl = 'http://v20sim.test', ...rest } = options;
-  const app = await buildApp({
-    engine,
     tokens: [{ token: TOKEN, accounts: '*' }, { token: OTHER_TOKEN, accounts: [OTHER] }],
-    adminToken: ADMIN_TOKEN,
-    heartbeatMs: 50,
-    ...rest,
-    ...(baseUrl === null ? {} : { baseUrl }),
+    api: { adminToken: ADMIN_TOKEN, heartbeatMs: 50, ...rest, ...(baseUrl === null ? {} : { baseUrl }) },
+    quotes: START_QUOTES.map((q) => ({ ...q, time: (t += 1) })),
   });
   const errors: unknown[] = [];
   app.addHook('onError', async (_request, reply, error) => {
     if (reply.statusCode >= 500 || !(typeof (error as { statusCode?: unknown }).statusCode === 'number')) errors.push(error);
   });
-  // After buildApp, so the API's market data (pricing, candles) sees them too.
-  let t = T0;
-  for (const q of START_QUOTES) engine.pushTick({ ...q, time: (t += 1) });
   return {
     app,
     engine,
@@ -80,6 +85,47 @@ export async function createTestApi(options: TestApiOptions = {}): Promise<TestA
       engine.pushTick({ instrument, bid, ask, time: engine.now + 1 });
     },
     close: () => app.close(),
+  };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are read loosely
+export type JsonBody = Record<string, any>;
+
+/** The endpoint tests' server: `request` injects with the main token, `quote` steps the clock a second. */
+export interface Harness {
+  engine: Engine;
+  app: App;
+  request(method: InjectOptions['method'], url: string, body?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse & { json(): JsonBody }>;
+  quote(instrument: string, bid: number, ask: number): void;
+}
+
+/** The token of the endpoint tests' setup (`harness`). */
+export const HARNESS_TOKEN = 'test-token';
+
+/** Two accounts (USD netting, EUR hedging), EUR/USD and USD/JPY quoted at T0 + 1 s and + 2 s. */
+export async function harness(options: Partial<ApiOptions> = {}): Promise<Harness> {
+  let clock = T0;
+  const { app, engine } = await startTestApi({
+    accounts: [{ id: ACCOUNT, currency: 'USD' }, { id: SECOND_ACCOUNT, currency: 'EUR', hedgingEnabled: true }],
+    tokens: [{ token: HARNESS_TOKEN, accounts: '*' }, { token: 'only-other', accounts: [SECOND_ACCOUNT] }],
+    api: options,
+  });
+  const quote = (instrument: string, bid: number, ask: number): void => {
+    clock += SECOND;
+    engine.pushTick({ instrument, time: clock, bid, ask });
+  };
+  quote('EUR_USD', 1.1, 1.1002);
+  quote('USD_JPY', 150, 150.02);
+  return {
+    engine,
+    app,
+    quote,
+    request: async (method, url, body, headers = {}) => {
+      const injected: InjectOptions = { method: method ?? 'GET', url, headers: { authorization: `Bearer ${HARNESS_TOKEN}`, ...headers } };
+      if (body !== undefined) injected.payload = body as Record<string, unknown>;
+      const response: LightMyRequestResponse = await app.inject(injected);
+      return response as unknown as LightMyRequestResponse & { json(): JsonBody };
+    },
   };
 }
 
@@ -129,16 +175,6 @@ export function fastifyRoute(template: string): string {
 /** Whether the app serves `method template` (Fastify's own route table, not a probe). */
 export function hasRoute(app: App, method: string, template: string): boolean {
   return app.hasRoute({ method: method.toUpperCase() as 'GET', url: fastifyRoute(template) });
-}
-
-/** The routes served right now, as "METHOD /v3/template" strings, from a throwaway app. */
-export async function servedRoutes(templates: readonly { method: string; template: string }[]): Promise<Set<string>> {
-  const api = await createTestApi();
-  try {
-    return new Set(templates.filter((r) => hasRoute(api.app, r.method, r.template)).map((r) => `${r.method} ${r.template}`));
-  } finally {
-    await api.close();
-  }
 }
 
 export function asRecord(value: unknown): Record<string, unknown> {
