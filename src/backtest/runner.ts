@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Account } from '../account/account.js';
 import { accountSummaryView } from '../account/views.js';
 import { Decimal, ZERO, isDecimalString } from '../domain/decimal.js';
 import type { InstrumentOverride } from '../domain/instruments.js';
@@ -193,7 +192,8 @@ function run<P extends StrategyParams>(options: BacktestOptions<P>, setup: RunSe
     journal,
     seed: 0,
   });
-  const account = engine.account(accountID) as Account;
+  const account = engine.account(accountID);
+  if (account === undefined) throw new Error(`backtest: account ${accountID} did not open`);
   const recorder = new EquityRecorder(account.state);
   const ctx = new EngineStrategyContext<P>(engine, accountID, params);
   let hooks: Strategy<P>;

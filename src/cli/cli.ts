@@ -1,5 +1,6 @@
 import { serveArgsOf, serveUsageError } from './args.js';
-import { ConfigError, loadConfigFile, resolveSettings, type FileConfig } from './config.js';
+import { ConfigError, loadConfigFile, type FileConfig } from './config.js';
+import { resolveSettings } from './settings.js';
 import { EXIT, parseArgv, usageMessage, type Parsed } from './program.js';
 import { StartError, randomToken, startServe, type ServeHandle, type ServeIo } from './serve.js';
 

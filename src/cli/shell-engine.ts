@@ -1,12 +1,11 @@
 import type { Observable } from 'rxjs';
-import type { Account } from '../account/account.js';
 import type { AccountCommand, Outcome } from '../account/commands.js';
 import type { AccountConfig } from '../account/state.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import type { Tick } from '../domain/tick.js';
 import type { Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
-import type { Engine, RunInfo } from '../engine/engine.js';
+import type { AccountView, Engine, RunInfo } from '../engine/engine.js';
 import type { Journal } from '../journal/journal.js';
 
 export interface ShellHooks {
@@ -51,7 +50,7 @@ export class ShellEngine implements Engine {
     return this.inner.accountIds();
   }
 
-  account(id: string): Account | undefined {
+  account(id: string): AccountView | undefined {
     return this.inner.account(id);
   }
 
@@ -95,7 +94,7 @@ export class ShellEngine implements Engine {
     return this.inner.transactions$(accountId);
   }
 
-  openAccount(config: AccountConfig): Account {
+  openAccount(config: AccountConfig): AccountView {
     return this.guard(() => {
       this.hooks.beforeOpen?.(config);
       return this.inner.openAccount(config);

@@ -5,8 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseServeArgs } from '../../src/cli/args.js';
 import { runCli } from '../../src/cli/cli.js';
 import {
-  ConfigError, DEFAULT_ACCOUNTS, MAJOR_PAIRS, checkConfig, loadConfigFile, resolveSettings, type FileConfig, type ServeArgs,
+  ConfigError, DEFAULT_ACCOUNTS, MAJOR_PAIRS, checkConfig, loadConfigFile, type FileConfig, type ServeArgs,
 } from '../../src/cli/config.js';
+import { resolveSettings } from '../../src/cli/settings.js';
 import type { ServeIo } from '../../src/cli/serve.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'v20sim-config-'));

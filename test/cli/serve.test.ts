@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { resolveSettings, type FileConfig, type ServeArgs } from '../../src/cli/config.js';
+import type { FileConfig, ServeArgs } from '../../src/cli/config.js';
+import { resolveSettings } from '../../src/cli/settings.js';
 import { StartError, startServe, type ServeHandle, type ServeIo } from '../../src/cli/serve.js';
 import { formatRfc3339 } from '../../src/domain/time.js';
 
