@@ -125,7 +125,7 @@ module.exports = {
     {
       name: 'no-circular',
       comment: 'no import cycle anywhere in src/ (type-only imports included): a cycle makes load order and layers meaningless',
-      severity: 'warn',
+      severity: 'error',
       from: { path: '^src/' },
       to: { circular: true },
     },

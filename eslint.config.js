@@ -353,11 +353,4 @@ export default tseslint.config(
     ignores: TESTS,
     rules: { 'v20sim/no-module-let': 'warn' },
   },
-  {
-    // The property test also drives the engine and its journal; the layer rule for it lives in
-    // .dependency-cruiser.cjs now, so its no-restricted-imports directives no longer suppress anything.
-    name: 'v20sim/account-prop-test-directives',
-    files: ['src/account/account.prop.test.ts'],
-    linterOptions: { reportUnusedDisableDirectives: 'warn' },
-  },
 );
