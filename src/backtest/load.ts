@@ -55,6 +55,8 @@ export interface TickSourceOptions {
   readonly format?: FeedFormat;
   /** For formats whose lines do not name the instrument. */
   readonly instrument?: string;
+  /** Progress: the bytes of each block of tick text once parsed (see FeedOptions.onBytes). */
+  readonly onBytes?: (bytes: number) => void;
 }
 
 /** The ticks of several files merged by time, in mergeByTime's order (equal times: file order, then the order of the files). */
@@ -64,7 +66,11 @@ export function openTicks(files: readonly string[], opts: TickSourceOptions = {}
     if (!existsSync(file)) throw new Error(`tick file not found: ${file}`);
     if (!statSync(file).isFile()) throw new Error(`not a file: ${file}`);
   }
-  const feedOptions = { ...(opts.format === undefined ? {} : { format: opts.format }), ...(opts.instrument === undefined ? {} : { instrument: opts.instrument }) };
+  const feedOptions = {
+    ...(opts.format === undefined ? {} : { format: opts.format }),
+    ...(opts.instrument === undefined ? {} : { instrument: opts.instrument }),
+    ...(opts.onBytes === undefined ? {} : { onBytes: opts.onBytes }),
+  };
   const sources = files.map((file) => readTicks(file, feedOptions));
   return sources.length === 1 ? (sources[0] as Iterable<Tick>) : mergeTickSources(sources);
 }

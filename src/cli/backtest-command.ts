@@ -13,8 +13,7 @@ import {
   sweepTable, sweptNames, textTable, writeOutputs, writeSweep, type BacktestAccountOptions, type BacktestResult, type Metrics,
   type StrategyDefinition, type StrategyParams, type SweepSpec, type TickSourceInfo,
 } from '../backtest/index.js';
-import { startTickCount, type TickCount } from '../backtest/tick-count.js';
-import type { FeedFormat } from '../engine/feeds/index.js';
+import { decompressedSize, type FeedFormat } from '../engine/feeds/index.js';
 import { checkFeedFormat, checkWorkers, readBacktestConfig } from './backtest-config.js';
 import { EXIT, UsageError, parseArgv, usageMessage, type Parsed } from './program.js';
 import { clock, progressDisplay } from './progress.js';
@@ -91,46 +90,31 @@ function planOf(options: Readonly<Record<string, unknown>>): BacktestPlan {
   };
 }
 
-/** After this long the bar starts counting the ticks (on another thread) to show the time left. */
-const COUNT_AFTER_NANOS = 1_000_000_000n;
-
-/** The share of the ticks done, once a worker has counted them; runs shorter than a second never pay for counting. */
-function tickShare(plan: BacktestPlan): { share: (ticks: number) => number | undefined; stop: () => void } {
-  const started = process.hrtime.bigint();
-  let counter: TickCount | undefined;
-  return {
-    share: (ticks) => {
-      if (counter === undefined && process.hrtime.bigint() - started >= COUNT_AFTER_NANOS) counter = startTickCount({ files: plan.tickFiles, ...plan.readOpts });
-      const total = counter?.total();
-      return total === undefined || total === 0 ? undefined : ticks / total;
-    },
-    stop: () => counter?.stop(),
-  };
+/** The share of the tick files read so far: their decompressed bytes parsed, against their sizes. */
+function byteShare(files: readonly string[]): { share: () => number | undefined; onBytes: (bytes: number) => void } {
+  const total = files.reduce((sum, file) => sum + decompressedSize(file), 0);
+  let read = 0;
+  return { share: () => (total > 0 ? read / total : undefined), onBytes: (bytes) => void (read += bytes) };
 }
 
 function singleRun(plan: BacktestPlan, definition: StrategyDefinition, params: Record<string, unknown>, io: BacktestIo): void {
   const say = (text: string): void => void io.stdout.write(`${text}\n`);
   const files = plan.tickFiles;
   io.stderr.write(`backtest: ${definition.name} (${paramText(params)}) on ${files.length === 1 ? path.basename(files[0] as string) : `${files.length} tick files`}\n`);
-  const shares = tickShare(plan);
-  let result: BacktestResult;
-  try {
-    const progress = progressDisplay({ write: (text) => void io.stderr.write(text), isTTY: io.isTTY, share: shares.share });
-    result = runBacktest({
-      strategy: definition,
-      params,
-      ticks: openTicks(files, plan.readOpts),
-      account: plan.account,
-      equityIntervalMicros: plan.equityIntervalMicros,
-      sources: describeSources(files),
-      strategySource: describeSources([plan.strategyFile])[0] as TickSourceInfo,
-      progressEvery: 1 << 13,
-      onProgress: (ticks, time) => progress.update(ticks, time),
-    });
-    progress.finish(result.ticks);
-  } finally {
-    shares.stop();
-  }
+  const bytes = byteShare(files);
+  const progress = progressDisplay({ write: (text) => void io.stderr.write(text), isTTY: io.isTTY, share: bytes.share });
+  const result = runBacktest({
+    strategy: definition,
+    params,
+    ticks: openTicks(files, { ...plan.readOpts, onBytes: bytes.onBytes }),
+    account: plan.account,
+    equityIntervalMicros: plan.equityIntervalMicros,
+    sources: describeSources(files),
+    strategySource: describeSources([plan.strategyFile])[0] as TickSourceInfo,
+    progressEvery: 1 << 13,
+    onProgress: (ticks, time) => progress.update(ticks, time),
+  });
+  progress.finish(result.ticks);
   writeOutputs(plan.outDir, result);
   say(`${result.strategy}: ${fmtNumber(result.ticks, 0)} ticks, ${result.metrics.startTime.slice(0, 19).replace('T', ' ')} to ${result.metrics.endTime.slice(0, 19).replace('T', ' ')} UTC`);
   say(textTableIndent(summaryTable(result)));

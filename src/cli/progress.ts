@@ -34,8 +34,8 @@ export interface ProgressOptions {
   readonly write: (text: string) => void;
   /** True on a terminal: a bar redrawn in place instead of a line every few seconds. */
   readonly isTTY: boolean;
-  /** The share of the input done after `ticks` ticks (0 to 1), when known. */
-  readonly share: (ticks: number) => number | undefined;
+  /** The share of the input done so far (0 to 1), when known. */
+  readonly share: () => number | undefined;
 }
 
 function barLine(ticks: number, rate: number, secs: number, share: number | undefined, time: number): string {
@@ -59,7 +59,7 @@ export function progressDisplay(options: ProgressOptions): Progress {
       last = now;
       const secs = elapsed(now);
       const rate = rateOf(ticks, secs);
-      if (options.isTTY) options.write(`\r\x1b[K${barLine(ticks, rate, secs, options.share(ticks), time)}`);
+      if (options.isTTY) options.write(`\r\x1b[K${barLine(ticks, rate, secs, options.share(), time)}`);
       else options.write(`backtest: ${fmtNumber(ticks, 0)} ticks, ${compact(rate)} ticks/s, simulated time ${simulated(time)} UTC\n`);
     },
     finish(ticks) {

@@ -78,6 +78,24 @@ function* zipEntryChunks(fd: number, size: number, file: string, chunkSize: numb
 }
 
 /**
+ * How many bytes readByteChunks yields for the file, without decompressing it: its size; a zip
+ * entry's size from the central directory; a gzip file's from its trailer (of the last member, so
+ * an estimate for a multi-member file or one over 4 GiB). For progress displays.
+ */
+export function decompressedSize(file: string): number {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const compression = sniff(readExact(fd, 0, 4));
+    if (compression === 'zip') return findSingleZipEntry(fd, size, file).uncompressedSize;
+    if (compression === 'gzip' && size >= 18) return readExact(fd, size - 4, 4).readUInt32LE(0);
+    return size;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * The decompressed bytes of a plain, gzip (multi-member too) or single-file zip file, in chunks of
  * about `chunkSize`. The file is closed when iteration ends, also when the consumer stops early.
  * `wholeLimit` exists so tests can force the streaming path on small files.

@@ -3,7 +3,7 @@ export { FEED_FORMATS, type FeedFormat, type FeedOptions } from './options.js';
 export { detectFormat } from './detect.js';
 export { readTicks } from './read-ticks.js';
 export { readLines, readTextBlocks } from './lines.js';
-export { readByteChunks } from './byte-chunks.js';
+export { decompressedSize, readByteChunks } from './byte-chunks.js';
 export { fromIterable$, tickFile$, ticksFromArray$ } from './observable.js';
 export { mergeByTime } from './merge.js';
 export { mergeByTime$ } from './merge-observable.js';

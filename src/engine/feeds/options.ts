@@ -10,4 +10,9 @@ export interface FeedOptions {
    * instrument column, ndjson lines without one). Each format documents its fallback.
    */
   readonly instrument?: string;
+  /**
+   * Progress: called with the length of each block of text once its lines are parsed (the file's
+   * decompressed bytes, for the ASCII text tick files are). Compare with decompressedSize(file).
+   */
+  readonly onBytes?: (bytes: number) => void;
 }

@@ -1,5 +1,6 @@
 import type { Tick } from '../../domain/tick.js';
 import { detectFormat } from './detect.js';
+import { DEFAULT_CHUNK_SIZE } from './file-chunks.js';
 import { createCsvParser } from './format-csv.js';
 import { createHistdataParser } from './format-histdata.js';
 import { createLeanParser } from './format-lean.js';
@@ -25,7 +26,7 @@ export function readTicks(file: string, opts: FeedOptions = {}): Iterable<Tick> 
   return {
     [Symbol.iterator]: () => {
       const format = opts.format ?? detectFormat(file);
-      return parseTickLines(file, PARSERS[format](file, opts));
+      return parseTickLines(file, PARSERS[format](file, opts), DEFAULT_CHUNK_SIZE, opts.onBytes);
     },
   };
 }
