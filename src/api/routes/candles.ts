@@ -3,6 +3,7 @@ import { Type, type TSchema } from 'typebox';
 import { GRANULARITIES, WEEKDAYS } from '../candles/granularity.js';
 import { candles, latestCandles, type CandleQueryValues } from '../candles/query.js';
 import type { ApiContext } from '../context.js';
+import { CandlesBody, LatestCandlesBody, ok } from '../responses.js';
 import { AccountParams, InstrumentName } from '../schemas.js';
 
 function literals(values: readonly string[]): TSchema {
@@ -37,13 +38,13 @@ const LatestCandlesQuery = Type.Object({
 /** Candle endpoints of the v3 API, built from the quotes the server has seen. */
 export const candleRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/instruments/:instrument/candles', {
-    schema: { params: Type.Object({ instrument: InstrumentName }), querystring: CandleQuery },
+    schema: { params: Type.Object({ instrument: InstrumentName }), querystring: CandleQuery, response: ok(CandlesBody) },
   }, async (request) => candles(context, request.params.instrument, request.query as CandleQueryValues));
 
   app.get('/accounts/:accountID/instruments/:instrument/candles', {
-    schema: { params: Type.Object({ accountID: AccountParams.properties.accountID, instrument: InstrumentName }), querystring: CandleQuery },
+    schema: { params: Type.Object({ accountID: AccountParams.properties.accountID, instrument: InstrumentName }), querystring: CandleQuery, response: ok(CandlesBody) },
   }, async (request) => candles(context, request.params.instrument, request.query as CandleQueryValues));
 
-  app.get('/accounts/:accountID/candles/latest', { schema: { params: AccountParams, querystring: LatestCandlesQuery } }, async (request) =>
+  app.get('/accounts/:accountID/candles/latest', { schema: { params: AccountParams, querystring: LatestCandlesQuery, response: ok(LatestCandlesBody) } }, async (request) =>
     latestCandles(context, request.query as CandleQueryValues & { candleSpecifications: string }));
 };

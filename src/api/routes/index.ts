@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiContext } from '../context.js';
 import { v3Auth } from '../plugins/auth.js';
-import { simRoutes } from '../sim.js';
+import { simRoutes } from './sim.js';
 import { accountRoutes } from './accounts.js';
 import { candleRoutes } from './candles.js';
 import { orderRoutes } from './orders.js';

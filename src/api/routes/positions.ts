@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { closePosition, getPosition, listOpenPositions, listPositions } from '../../v3/positions.js';
 import type { ApiContext } from '../context.js';
 import { callOf, sendV20 } from '../http-call.js';
+import { OutcomeBody, PositionBody, PositionsBody, ok } from '../responses.js';
 import { AccountParams, ClientExtensions, Decimal, InstrumentName } from '../schemas.js';
 
 const PositionParams = Type.Object({ accountID: AccountParams.properties.accountID, instrument: InstrumentName });
@@ -19,15 +20,15 @@ const ClosePositionBody = Type.Object({
 
 /** Positions endpoints of the v3 API. */
 export const positionRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => async (app) => {
-  app.get('/accounts/:accountID/positions', { schema: { params: AccountParams } }, async (request, reply) =>
+  app.get('/accounts/:accountID/positions', { schema: { params: AccountParams, response: ok(PositionsBody) } }, async (request, reply) =>
     sendV20(reply, listPositions(callOf(context, request))));
 
-  app.get('/accounts/:accountID/openPositions', { schema: { params: AccountParams } }, async (request, reply) =>
+  app.get('/accounts/:accountID/openPositions', { schema: { params: AccountParams, response: ok(PositionsBody) } }, async (request, reply) =>
     sendV20(reply, listOpenPositions(callOf(context, request))));
 
-  app.get('/accounts/:accountID/positions/:instrument', { schema: { params: PositionParams } }, async (request, reply) =>
+  app.get('/accounts/:accountID/positions/:instrument', { schema: { params: PositionParams, response: ok(PositionBody) } }, async (request, reply) =>
     sendV20(reply, getPosition(callOf(context, request), request.params.instrument)));
 
-  app.put('/accounts/:accountID/positions/:instrument/close', { schema: { params: PositionParams, body: ClosePositionBody } }, async (request, reply) =>
+  app.put('/accounts/:accountID/positions/:instrument/close', { schema: { params: PositionParams, body: ClosePositionBody, response: ok(OutcomeBody) } }, async (request, reply) =>
     sendV20(reply, closePosition(callOf(context, request), request.params.instrument, request.body)));
 };

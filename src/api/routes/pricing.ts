@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { getPricing } from '../../v3/pricing.js';
 import type { ApiContext } from '../context.js';
 import { callOf, sendV20 } from '../http-call.js';
+import { PricingBody, ok } from '../responses.js';
 import { AccountParams } from '../schemas.js';
 
 const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')]);
@@ -16,6 +17,6 @@ const PricingQuery = Type.Object({
 
 /** GET pricing of the v3 API: the latest quotes the server has seen. */
 export const pricingRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => async (app) => {
-  app.get('/accounts/:accountID/pricing', { schema: { params: AccountParams, querystring: PricingQuery } }, async (request, reply) =>
+  app.get('/accounts/:accountID/pricing', { schema: { params: AccountParams, querystring: PricingQuery, response: ok(PricingBody) } }, async (request, reply) =>
     sendV20(reply, getPricing(callOf(context, request), context.market, request.query)));
 };

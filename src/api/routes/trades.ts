@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { closeTrade, getTrade, listOpenTrades, listTrades, setTradeClientExtensions, setTradeOrders } from '../../v3/trades.js';
 import type { ApiContext } from '../context.js';
 import { callOf, sendV20 } from '../http-call.js';
+import { OutcomeBody, TradeBody, TradesBody, ok } from '../responses.js';
 import {
   AccountParams, ClientExtensions, CountQuery, Decimal, InstrumentName, Specifier, StopLossDetails, TakeProfitDetails,
   TrailingStopLossDetails, TransactionId,
@@ -37,22 +38,22 @@ const SetTradeOrdersBody = Type.Object({
 
 /** Trades endpoints of the v3 API. */
 export const tradeRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => async (app) => {
-  app.get('/accounts/:accountID/trades', { schema: { params: AccountParams, querystring: TradesQuery } }, async (request, reply) =>
+  app.get('/accounts/:accountID/trades', { schema: { params: AccountParams, querystring: TradesQuery, response: ok(TradesBody) } }, async (request, reply) =>
     sendV20(reply, listTrades(callOf(context, request), request.query)));
 
-  app.get('/accounts/:accountID/openTrades', { schema: { params: AccountParams } }, async (request, reply) =>
+  app.get('/accounts/:accountID/openTrades', { schema: { params: AccountParams, response: ok(TradesBody) } }, async (request, reply) =>
     sendV20(reply, listOpenTrades(callOf(context, request))));
 
-  app.get('/accounts/:accountID/trades/:tradeSpecifier', { schema: { params: TradeParams } }, async (request, reply) =>
+  app.get('/accounts/:accountID/trades/:tradeSpecifier', { schema: { params: TradeParams, response: ok(TradeBody) } }, async (request, reply) =>
     sendV20(reply, getTrade(callOf(context, request), request.params.tradeSpecifier)));
 
-  app.put('/accounts/:accountID/trades/:tradeSpecifier/close', { schema: { params: TradeParams, body: CloseTradeBody } }, async (request, reply) =>
+  app.put('/accounts/:accountID/trades/:tradeSpecifier/close', { schema: { params: TradeParams, body: CloseTradeBody, response: ok(OutcomeBody) } }, async (request, reply) =>
     sendV20(reply, closeTrade(callOf(context, request), request.params.tradeSpecifier, request.body)));
 
   app.put('/accounts/:accountID/trades/:tradeSpecifier/clientExtensions', {
-    schema: { params: TradeParams, body: Type.Object({ clientExtensions: Type.Optional(ClientExtensions) }) },
+    schema: { params: TradeParams, body: Type.Object({ clientExtensions: Type.Optional(ClientExtensions) }), response: ok(OutcomeBody) },
   }, async (request, reply) => sendV20(reply, setTradeClientExtensions(callOf(context, request), request.params.tradeSpecifier, request.body)));
 
-  app.put('/accounts/:accountID/trades/:tradeSpecifier/orders', { schema: { params: TradeParams, body: SetTradeOrdersBody } }, async (request, reply) =>
+  app.put('/accounts/:accountID/trades/:tradeSpecifier/orders', { schema: { params: TradeParams, body: SetTradeOrdersBody, response: ok(OutcomeBody) } }, async (request, reply) =>
     sendV20(reply, setTradeOrders(callOf(context, request), request.params.tradeSpecifier, request.body)));
 };

@@ -1,0 +1,115 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
+import { isAccountId } from '../../account/state.js';
+import { formatRfc3339 } from '../../domain/time.js';
+import type { Transaction } from '../../domain/transactions.js';
+import type { AccountView } from '../../engine/engine.js';
+import { serializeTransaction } from '../../journal/journal.js';
+import type { V3Call } from '../../v3/call.js';
+import { transferFundsCommand } from '../../v3/commands.js';
+import { NO_ACCOUNT, UNAUTHORIZED, invalidValue } from '../../v3/errors.js';
+import { openAccount } from '../../v3/open-account.js';
+import { resetAccount } from '../../v3/reset.js';
+import { outcomeResponse } from '../../v3/response.js';
+import type { ApiContext } from '../context.js';
+import { parseDatetimeFormat } from '../datetime.js';
+import { sendV20 } from '../http-call.js';
+import { sharedScope } from '../plugins/shared-scope.js';
+import { AccountBody, ClockBody, OutcomeBody, PushedBody, ResetBody, ok } from '../responses.js';
+import { SIM_LIMITS, parseAdvance, parseDeposit, parseResetBalance, parseTicks } from '../sim/input.js';
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/** The admin token (401) and Accept-Datetime-Format (400) of every control API request. */
+const adminAuth = (context: ApiContext): FastifyPluginCallback => sharedScope((app, _options, done) => {
+  const admin = digest(context.options.adminToken ?? '');
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer (\S{1,512})$/.exec(header) : null;
+    if (match === null || context.options.adminToken === undefined || !timingSafeEqual(digest(match[1] as string), admin)) throw UNAUTHORIZED();
+    const format = parseDatetimeFormat(request.headers['accept-datetime-format']);
+    if (format === null) throw invalidValue('Accept-Datetime-Format');
+    request.v20Format = format;
+  });
+  done();
+});
+
+function accountParam(context: ApiContext, request: FastifyRequest): AccountView {
+  const id = (request.params as { accountID?: string }).accountID ?? '';
+  if (!isAccountId(id)) throw invalidValue('accountID');
+  const account = context.engine.account(id);
+  if (account === undefined) throw NO_ACCOUNT();
+  return account;
+}
+
+/** A v3 call on an account named in a /sim path. */
+function simCall(context: ApiContext, request: FastifyRequest, accountID: string): V3Call {
+  return {
+    engine: context.engine,
+    accountID,
+    requestID: request.v20RequestId,
+    get now() {
+      return context.now();
+    },
+  };
+}
+
+function timeBody(context: ApiContext): { time: string } {
+  return { time: formatRfc3339(context.engine.now) };
+}
+
+function* exportLines(log: readonly Transaction[]): Generator<string> {
+  const end = log.length;
+  for (let i = 0; i < end; i += SIM_LIMITS.exportChunk) {
+    let chunk = '';
+    for (let j = i; j < Math.min(end, i + SIM_LIMITS.exportChunk); j += 1) chunk += `${serializeTransaction(log[j] as Transaction)}\n`;
+    yield chunk;
+  }
+}
+
+/**
+ * The control API outside /v3 (admin token): push ticks, drive the clock, manage accounts. Errors
+ * are v20-style `{errorMessage}` bodies; every change goes through the engine, so it is journaled
+ * like any other.
+ */
+export const simRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => async (app) => {
+  await app.register(adminAuth(context));
+
+  app.post('/ticks', { bodyLimit: SIM_LIMITS.ticksBodyBytes, schema: { response: ok(PushedBody) } }, async (request) => {
+    const ticks = parseTicks(request.body, context.engine, context.now());
+    for (const tick of ticks) context.engine.pushTick(tick);
+    return { pushed: ticks.length, ...timeBody(context) };
+  });
+
+  app.get('/clock', { schema: { response: ok(ClockBody) } }, async () => timeBody(context));
+
+  app.post('/clock/advance', { schema: { response: ok(ClockBody) } }, async (request) => {
+    context.engine.advanceTo(parseAdvance(request.body, context.engine.now));
+    return timeBody(context);
+  });
+
+  app.post('/accounts', { schema: { response: ok(AccountBody, 201) } }, async (request, reply) =>
+    sendV20(reply, openAccount(context.engine, request.body, context.now())));
+
+  app.post('/accounts/:accountID/reset', { schema: { response: ok(ResetBody) } }, async (request, reply) => {
+    const account = accountParam(context, request);
+    return sendV20(reply, resetAccount(simCall(context, request, account.id), parseResetBalance(request.body)));
+  });
+
+  app.post('/accounts/:accountID/deposit', { schema: { response: ok(OutcomeBody) } }, async (request, reply) => {
+    const account = accountParam(context, request);
+    const { amount, comment } = parseDeposit(request.body);
+    const outcome = transferFundsCommand(simCall(context, request, account.id), amount, comment);
+    return sendV20(reply, outcomeResponse(account.state.lastTransactionID, outcome, { successStatus: 200, notFoundIs404: false }));
+  });
+
+  app.get('/journal/:accountID', async (request, reply) => {
+    const account = accountParam(context, request);
+    void reply.header('Content-Type', 'application/x-ndjson; charset=utf-8');
+    return reply.send(Readable.from(exportLines(account.log)));
+  });
+};
