@@ -81,52 +81,50 @@ export async function runScenarioCommand(args: readonly string[], io: ScenarioIo
   return runParsedScenario(parsed, io);
 }
 
-/** `v20sim scenario run|check` with its options parsed (see program.ts). */
-export async function runParsedScenario(command: RunParsed, io: ScenarioIo): Promise<number> {
-  let parsed: Parsed;
-  try {
-    parsed = optionsOf(command);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    await write(io.stderr, `v20sim scenario: ${err.message}\n`);
-    return EXIT.usage;
-  }
-  const cwd = process.cwd();
+/** Usage problems as the exit code 2 with a message; anything else is a bug and propagates. */
+class Refusal extends Error {}
+
+function scenarioFiles(parsed: Parsed, cwd: string): string[] {
   const patterns = parsed.patterns.length > 0 ? parsed.patterns : [...DEFAULT_PATTERNS];
-  let files: string[];
-  let unmatched: string[];
+  let expanded: { files: string[]; unmatched: string[] };
   try {
-    ({ files, unmatched } = expandScenarioPaths(patterns, cwd));
+    expanded = expandScenarioPaths(patterns, cwd);
   } catch (err) {
-    await write(io.stderr, `v20sim scenario: ${(err as Error).message}\n`);
-    return 2;
+    throw new Refusal((err as Error).message);
   }
-  if (unmatched.length > 0 && parsed.patterns.length > 0) {
-    await write(io.stderr, `v20sim scenario: no scenario files match ${unmatched.map((p) => JSON.stringify(p)).join(', ')}\n`);
-    return 2;
-  }
-  if (files.length === 0) {
-    await write(io.stderr, `v20sim scenario: no scenario files (looked for ${patterns.join(' ')})\n`);
-    return 2;
-  }
+  if (expanded.unmatched.length > 0 && parsed.patterns.length > 0) throw new Refusal(`no scenario files match ${expanded.unmatched.map((p) => JSON.stringify(p)).join(', ')}`);
+  if (expanded.files.length === 0) throw new Refusal(`no scenario files (looked for ${patterns.join(' ')})`);
+  return expanded.files;
+}
 
-  if (parsed.command === 'check') {
-    let invalid = 0;
-    for (const file of files) {
-      try {
-        loadScenario(file, cwd);
-        await write(io.stdout, `ok ${file}\n`);
-      } catch (err) {
-        if (!(err instanceof ScenarioInvalid)) throw err;
-        invalid += 1;
-        await write(io.stdout, `INVALID ${file}\n${err.problems.map((p) => `  ${where(p.location)}: ${p.message}`).join('\n')}\n`);
-      }
+async function check(files: readonly string[], cwd: string, io: ScenarioIo): Promise<number> {
+  let invalid = 0;
+  for (const file of files) {
+    try {
+      loadScenario(file, cwd);
+      await write(io.stdout, `ok ${file}\n`);
+    } catch (err) {
+      if (!(err instanceof ScenarioInvalid)) throw err;
+      invalid += 1;
+      await write(io.stdout, `INVALID ${file}\n${err.problems.map((p) => `  ${where(p.location)}: ${p.message}`).join('\n')}\n`);
     }
-    await write(io.stdout, `\n${files.length - invalid} valid, ${invalid} invalid\n`);
-    return invalid > 0 ? 2 : 0;
   }
+  await write(io.stdout, `\n${files.length - invalid} valid, ${invalid} invalid\n`);
+  return invalid > 0 ? EXIT.usage : EXIT.ok;
+}
 
-  const options = parsed;
+function reportOf(options: Parsed, results: readonly ScenarioResult[], elapsed: number): string {
+  switch (options.reporter) {
+    case 'pretty':
+      return results.map((r) => prettyResult(r, { quiet: options.quiet })).join('') + prettySummary(results, elapsed);
+    case 'junit':
+      return junitReport(results);
+    case 'tap':
+      return tapReport(results);
+  }
+}
+
+async function run(files: readonly string[], options: Parsed, cwd: string, io: ScenarioIo): Promise<number> {
   const color = options.color ?? wantsColor(io.stdout);
   // The pretty log goes to stdout unless another reporter is writing there.
   const prettyToStdout = options.reporter === 'pretty' || options.output !== undefined;
@@ -143,37 +141,36 @@ export async function runParsedScenario(command: RunParsed, io: ScenarioIo): Pro
       },
     });
   } catch (err) {
-    await write(io.stderr, `v20sim scenario: ${(err as Error).stack ?? String(err)}\n`);
-    return 2;
+    throw new Refusal((err as Error).stack ?? String(err));
   }
   await Promise.all(pending);
   const elapsed = performance.now() - began;
-  let report: string;
-  switch (options.reporter) {
-    case 'pretty':
-      report = results.map((r) => prettyResult(r, { quiet: options.quiet })).join('') + prettySummary(results, elapsed);
-      break;
-    case 'junit':
-      report = junitReport(results);
-      break;
-    case 'tap':
-      report = tapReport(results);
-      break;
-  }
+  const report = reportOf(options, results, elapsed);
   if (options.output !== undefined) {
     const out = resolve(cwd, options.output);
     try {
       mkdirSync(dirname(out), { recursive: true });
       writeFileSync(out, report);
     } catch (err) {
-      await write(io.stderr, `v20sim scenario: cannot write ${options.output}: ${(err as Error).message}\n`);
-      return 2;
+      throw new Refusal(`cannot write ${options.output}: ${(err as Error).message}`);
     }
     await write(io.stdout, `${prettySummary(results, elapsed).trimStart()}Report (${options.reporter}) written to ${options.output}\n`);
-  } else if (options.reporter === 'pretty') {
-    await write(io.stdout, prettySummary(results, elapsed));
   } else {
-    await write(io.stdout, report);
+    await write(io.stdout, options.reporter === 'pretty' ? prettySummary(results, elapsed) : report);
   }
   return exitCodeOf(results);
+}
+
+/** `v20sim scenario run|check` with its options parsed (see program.ts). */
+export async function runParsedScenario(command: RunParsed, io: ScenarioIo): Promise<number> {
+  try {
+    const options = optionsOf(command);
+    const cwd = process.cwd();
+    const files = scenarioFiles(options, cwd);
+    return await (options.command === 'check' ? check(files, cwd, io) : run(files, options, cwd, io));
+  } catch (err) {
+    if (!(err instanceof UsageError) && !(err instanceof Refusal)) throw err;
+    await write(io.stderr, `v20sim scenario: ${err.message}\n`);
+    return EXIT.usage;
+  }
 }
