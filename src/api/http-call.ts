@@ -12,7 +12,7 @@ export function accountOf(request: FastifyRequest): AccountView {
   return account;
 }
 
-export function baseUrlOf(context: ApiContext, request: FastifyRequest): string {
+function baseUrlOf(context: ApiContext, request: FastifyRequest): string {
   if (context.options.baseUrl !== undefined) return context.options.baseUrl;
   const host = request.headers.host ?? '127.0.0.1';
   return `${request.protocol}://${host}`;

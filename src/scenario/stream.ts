@@ -97,7 +97,7 @@ export function openEngineStream(engine: Engine, name: string, accountId: string
   };
 }
 
-export type StreamOpenResult =
+type StreamOpenResult =
   | { readonly ok: true; readonly stream: ScenarioStream }
   | { readonly ok: false; readonly status: number; readonly body: string };
 

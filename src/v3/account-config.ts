@@ -6,7 +6,7 @@ import { LIMITS } from '../domain/limits.js';
 /** Account settings from untrusted JSON (a /sim body, a config file), checked before anything opens. */
 
 /** Currencies an account may be denominated in: those the instrument catalogue can convert. */
-export function knownCurrencies(instruments: ReadonlyMap<string, InstrumentSpec>): Set<string> {
+function knownCurrencies(instruments: ReadonlyMap<string, InstrumentSpec>): Set<string> {
   const out = new Set<string>();
   for (const name of instruments.keys()) {
     out.add(baseCurrency(name));

@@ -30,7 +30,7 @@ export function getAccountSummary(call: V3Call): V20Response {
 }
 
 /** The catalogue entries a csv names (each known, else 400), or the whole catalogue. */
-export function instrumentsOf(catalogue: ReadonlyMap<string, InstrumentSpec>, csv: string | undefined): InstrumentSpec[] {
+function instrumentsOf(catalogue: ReadonlyMap<string, InstrumentSpec>, csv: string | undefined): InstrumentSpec[] {
   if (csv === undefined) return [...catalogue.values()];
   const specs: InstrumentSpec[] = [];
   for (const name of csv.split(',')) {

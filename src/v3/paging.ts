@@ -12,7 +12,7 @@ export interface ListQuery {
   readonly beforeID?: string | undefined;
 }
 
-export function listFilterOf(q: ListQuery, defaultState: string): ListFilter {
+function listFilterOf(q: ListQuery, defaultState: string): ListFilter {
   const count = q.count === undefined ? LIMITS.ordersPageDefault : Number(q.count);
   if (count < 1) throw invalidValue('count');
   if (count > LIMITS.ordersPageMax) throw COUNT_EXCEEDED();

@@ -9,7 +9,7 @@ import { V20Error } from './errors.js';
 import { answer, type V20Response } from './response.js';
 
 /** The opening deposit: the amount of the account's first funds transfer, else 0. */
-export function openingBalance(account: AccountView): string {
+function openingBalance(account: AccountView): string {
   for (const tx of account.log) if (tx.type === 'TRANSFER_FUNDS') return tx.amount ?? '0';
   return '0';
 }

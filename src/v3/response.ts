@@ -14,7 +14,7 @@ export function ok(body: Json, headers?: Readonly<Record<string, string>>): V20R
   return headers === undefined ? { status: 200, body } : { status: 200, body, headers };
 }
 
-export function errorResponse(error: V20Error): V20Response {
+function errorResponse(error: V20Error): V20Response {
   return { status: error.statusCode, body: error.body };
 }
 
@@ -28,7 +28,7 @@ export function answer(operation: () => V20Response): V20Response {
   }
 }
 
-export interface OutcomeOptions {
+interface OutcomeOptions {
   /** 201 for create and replace, 200 otherwise. */
   readonly successStatus: 200 | 201;
   /** Whether an unknown order/trade in the path answers 404 (v20 does for specifier paths). */

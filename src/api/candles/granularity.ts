@@ -38,10 +38,6 @@ export function nominalLength(g: Granularity): Micros {
   return (ALIGNED_HOURS[g] as number) * H;
 }
 
-export function isGranularity(value: string): value is Granularity {
-  return (GRANULARITIES as readonly string[]).includes(value);
-}
-
 export function isStored(g: Granularity): g is StoredGranularity {
   return (STORED_GRANULARITIES as readonly string[]).includes(g);
 }
@@ -130,9 +126,4 @@ export function alignedBucket(g: Exclude<Granularity, StoredGranularity>, t: Mic
     endLocal = startLocal + length;
   }
   return { start: toUtc(startLocal, tz), end: toUtc(endLocal, tz) };
-}
-
-/** Start of the stored candle that contains `t`. */
-export function storedStart(g: StoredGranularity, t: Micros): Micros {
-  return floorTo(t, STORED_LENGTH[g]);
 }

@@ -6,7 +6,7 @@ import { sharedScope } from './shared-scope.js';
  * A schema failure as v20 words it: the dotted path of the field, e.g. 'order.units'. Fastify's
  * validation errors carry a JSON pointer (instancePath) and the part of the request.
  */
-export function fieldOfValidation(context: string | undefined, instancePath: string, missingProperty: string | undefined): string {
+function fieldOfValidation(context: string | undefined, instancePath: string, missingProperty: string | undefined): string {
   const parts = instancePath.split('/').filter((p) => p.length > 0);
   if (missingProperty !== undefined) parts.push(missingProperty);
   if (parts.length === 0) return context === 'body' ? 'body' : (context ?? 'request');

@@ -84,7 +84,7 @@ export function parseTicks(body: unknown, engine: Engine, stamp: Micros): Tick[]
   return ticks;
 }
 
-export function bodyObject(body: unknown): Json {
+function bodyObject(body: unknown): Json {
   if (body === undefined || body === null) return {};
   if (!isObject(body)) throw invalid('body', 'must be a JSON object');
   return body;
