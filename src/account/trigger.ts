@@ -15,7 +15,14 @@ export function executeTriggered(b: Batch, order: OrderRecord): FillResult {
   if (order.tradeId !== undefined) {
     const trade = b.state.trades.get(order.tradeId);
     const units = trade === undefined ? ZERO : trade.currentUnits.negated();
-    return fillOrCancel(b, { order, units, unitsInt: trade === undefined ? 0 : -trade.unitsInt, reason, closeTradeId: order.tradeId, positionFill: 'REDUCE_ONLY' });
+    return fillOrCancel(b, {
+      order,
+      units,
+      unitsInt: trade === undefined ? 0 : -trade.unitsInt,
+      reason,
+      closeTradeId: order.tradeId,
+      positionFill: 'REDUCE_ONLY',
+    });
   }
   const text = order.create.units as string;
   return fillOrCancel(b, {

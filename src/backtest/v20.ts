@@ -5,7 +5,13 @@
  * OANDA. Only the fields v20sim produces are listed; OANDA may add more.
  */
 import type {
-  DependentOrderType, EntryOrderType, OrderType, PositionFill, TimeInForceOf, TriggerCondition, V20OrderState,
+  DependentOrderType,
+  EntryOrderType,
+  OrderType,
+  PositionFill,
+  TimeInForceOf,
+  TriggerCondition,
+  V20OrderState,
 } from '../domain/order-types.js';
 import type { ClientExtensions, StopLossDetails, TakeProfitDetails, TrailingStopLossDetails } from '../domain/transactions.js';
 
@@ -75,8 +81,13 @@ export interface TrailingStopLossOrderRequest extends DependentOrderFields<'TRAI
 
 /** The body element `order` of POST /orders and PUT /orders/{orderSpecifier}. */
 export type V20OrderRequest =
-  | MarketOrderRequest | LimitOrderRequest | StopOrderRequest | MarketIfTouchedOrderRequest
-  | TakeProfitOrderRequest | StopLossOrderRequest | TrailingStopLossOrderRequest;
+  | MarketOrderRequest
+  | LimitOrderRequest
+  | StopOrderRequest
+  | MarketIfTouchedOrderRequest
+  | TakeProfitOrderRequest
+  | StopLossOrderRequest
+  | TrailingStopLossOrderRequest;
 
 /** An Order resource (GET /orders, /pendingOrders, /orders/{orderSpecifier}). */
 export interface V20Order {

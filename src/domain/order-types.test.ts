@@ -3,8 +3,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  ON_FILL_DEFAULT_TIME_IN_FORCE, ON_FILL_TIME_IN_FORCE, ORDER_FILL_REASON, ORDER_STATE, ORDER_STATE_FILTER, ORDER_TYPE_RULES,
-  ORDER_TYPES, POSITION_FILL, TIME_IN_FORCE, TRIGGER_CONDITION, isEntryType, isOrderType, orderTransactionType, orderTypeOfTransaction, type OrderType,
+  ON_FILL_DEFAULT_TIME_IN_FORCE,
+  ON_FILL_TIME_IN_FORCE,
+  ORDER_FILL_REASON,
+  ORDER_STATE,
+  ORDER_STATE_FILTER,
+  ORDER_TYPE_RULES,
+  ORDER_TYPES,
+  POSITION_FILL,
+  TIME_IN_FORCE,
+  TRIGGER_CONDITION,
+  isEntryType,
+  isOrderType,
+  orderTransactionType,
+  orderTypeOfTransaction,
+  type OrderType,
 } from './order-types.js';
 
 /** src/domain -> repository root -> its sibling `shared/spec`. */
@@ -15,7 +28,9 @@ interface Definition {
   readonly description?: string;
   readonly properties?: Readonly<Record<string, Definition>>;
 }
-const DEFINITIONS = (JSON.parse(readFileSync(path.join(SPEC_DIR, 'oanda-v20-openapi.json'), 'utf8')) as { definitions: Record<string, Definition> }).definitions;
+const DEFINITIONS = (
+  JSON.parse(readFileSync(path.join(SPEC_DIR, 'oanda-v20-openapi.json'), 'utf8')) as { definitions: Record<string, Definition> }
+).definitions;
 const FACTS = readFileSync(path.join(SPEC_DIR, 'oanda-v20-facts.md'), 'utf8');
 
 function definition(name: string): Definition {
@@ -34,7 +49,11 @@ const sorted = (values: readonly string[]): string[] => [...values].sort();
 
 /** MARKET_IF_TOUCHED -> MarketIfTouchedOrderRequest. */
 function requestDefinition(type: OrderType): Definition {
-  const pascal = type.toLowerCase().split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  const pascal = type
+    .toLowerCase()
+    .split('_')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
   return definition(`${pascal}OrderRequest`);
 }
 
@@ -95,7 +114,15 @@ describe.each(ORDER_TYPES)('%s: the row is its OpenAPI request definition', (typ
   it('entry orders name an instrument, units and a position fill; dependent orders a trade', () => {
     const entry = rule.kind === 'ENTRY';
     expect(isEntryType(type)).toBe(entry);
-    for (const field of ['instrument', 'units', 'positionFill', 'takeProfitOnFill', 'stopLossOnFill', 'trailingStopLossOnFill', 'tradeClientExtensions']) {
+    for (const field of [
+      'instrument',
+      'units',
+      'positionFill',
+      'takeProfitOnFill',
+      'stopLossOnFill',
+      'trailingStopLossOnFill',
+      'tradeClientExtensions',
+    ]) {
       expect(has(field), field).toBe(entry);
     }
     expect(has('tradeID')).toBe(!entry);

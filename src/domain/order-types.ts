@@ -32,8 +32,16 @@ export type OrderStateFilter = (typeof ORDER_STATE_FILTER)[number];
 
 /** v20 OrderFillReason: an order type's own, or a MARKET order's special purpose. */
 export const ORDER_FILL_REASON = [
-  'LIMIT_ORDER', 'STOP_ORDER', 'MARKET_IF_TOUCHED_ORDER', 'TAKE_PROFIT_ORDER', 'STOP_LOSS_ORDER', 'TRAILING_STOP_LOSS_ORDER',
-  'MARKET_ORDER', 'MARKET_ORDER_TRADE_CLOSE', 'MARKET_ORDER_POSITION_CLOSEOUT', 'MARKET_ORDER_MARGIN_CLOSEOUT',
+  'LIMIT_ORDER',
+  'STOP_ORDER',
+  'MARKET_IF_TOUCHED_ORDER',
+  'TAKE_PROFIT_ORDER',
+  'STOP_LOSS_ORDER',
+  'TRAILING_STOP_LOSS_ORDER',
+  'MARKET_ORDER',
+  'MARKET_ORDER_TRADE_CLOSE',
+  'MARKET_ORDER_POSITION_CLOSEOUT',
+  'MARKET_ORDER_MARGIN_CLOSEOUT',
   'MARKET_ORDER_DELAYED_TRADE_CLOSE',
 ] as const;
 export type OrderFillReason = (typeof ORDER_FILL_REASON)[number];
@@ -80,39 +88,88 @@ const RESTING_TIME_IN_FORCE = ['GTC', 'GTD', 'GFD'] as const satisfies readonly 
 /** The table. Row order is v20's OrderType order; rows are frozen. */
 export const ORDER_TYPE_RULES = deepFreeze({
   MARKET: {
-    kind: 'ENTRY', transactionType: 'MARKET_ORDER', fillReason: 'MARKET_ORDER',
-    timeInForce: ['FOK', 'IOC'], defaultTimeInForce: 'FOK',
-    threshold: null, priceBound: true, triggerCondition: false, trigger: null, cancellable: false,
+    kind: 'ENTRY',
+    transactionType: 'MARKET_ORDER',
+    fillReason: 'MARKET_ORDER',
+    timeInForce: ['FOK', 'IOC'],
+    defaultTimeInForce: 'FOK',
+    threshold: null,
+    priceBound: true,
+    triggerCondition: false,
+    trigger: null,
+    cancellable: false,
   },
   LIMIT: {
-    kind: 'ENTRY', transactionType: 'LIMIT_ORDER', fillReason: 'LIMIT_ORDER',
-    timeInForce: ['GTC', 'GTD', 'GFD', 'FOK', 'IOC'], defaultTimeInForce: 'GTC',
-    threshold: 'PRICE', priceBound: false, triggerCondition: true, trigger: 'BETTER', cancellable: true,
+    kind: 'ENTRY',
+    transactionType: 'LIMIT_ORDER',
+    fillReason: 'LIMIT_ORDER',
+    timeInForce: ['GTC', 'GTD', 'GFD', 'FOK', 'IOC'],
+    defaultTimeInForce: 'GTC',
+    threshold: 'PRICE',
+    priceBound: false,
+    triggerCondition: true,
+    trigger: 'BETTER',
+    cancellable: true,
   },
   STOP: {
-    kind: 'ENTRY', transactionType: 'STOP_ORDER', fillReason: 'STOP_ORDER',
-    timeInForce: ['GTC', 'GTD', 'GFD', 'FOK', 'IOC'], defaultTimeInForce: 'GTC',
-    threshold: 'PRICE', priceBound: true, triggerCondition: true, trigger: 'WORSE', cancellable: true,
+    kind: 'ENTRY',
+    transactionType: 'STOP_ORDER',
+    fillReason: 'STOP_ORDER',
+    timeInForce: ['GTC', 'GTD', 'GFD', 'FOK', 'IOC'],
+    defaultTimeInForce: 'GTC',
+    threshold: 'PRICE',
+    priceBound: true,
+    triggerCondition: true,
+    trigger: 'WORSE',
+    cancellable: true,
   },
   MARKET_IF_TOUCHED: {
-    kind: 'ENTRY', transactionType: 'MARKET_IF_TOUCHED_ORDER', fillReason: 'MARKET_IF_TOUCHED_ORDER',
-    timeInForce: RESTING_TIME_IN_FORCE, defaultTimeInForce: 'GTC',
-    threshold: 'PRICE', priceBound: true, triggerCondition: true, trigger: 'TOUCHED', cancellable: true,
+    kind: 'ENTRY',
+    transactionType: 'MARKET_IF_TOUCHED_ORDER',
+    fillReason: 'MARKET_IF_TOUCHED_ORDER',
+    timeInForce: RESTING_TIME_IN_FORCE,
+    defaultTimeInForce: 'GTC',
+    threshold: 'PRICE',
+    priceBound: true,
+    triggerCondition: true,
+    trigger: 'TOUCHED',
+    cancellable: true,
   },
   TAKE_PROFIT: {
-    kind: 'DEPENDENT', transactionType: 'TAKE_PROFIT_ORDER', fillReason: 'TAKE_PROFIT_ORDER',
-    timeInForce: RESTING_TIME_IN_FORCE, defaultTimeInForce: 'GTC',
-    threshold: 'PRICE', priceBound: false, triggerCondition: true, trigger: 'BETTER', cancellable: true,
+    kind: 'DEPENDENT',
+    transactionType: 'TAKE_PROFIT_ORDER',
+    fillReason: 'TAKE_PROFIT_ORDER',
+    timeInForce: RESTING_TIME_IN_FORCE,
+    defaultTimeInForce: 'GTC',
+    threshold: 'PRICE',
+    priceBound: false,
+    triggerCondition: true,
+    trigger: 'BETTER',
+    cancellable: true,
   },
   STOP_LOSS: {
-    kind: 'DEPENDENT', transactionType: 'STOP_LOSS_ORDER', fillReason: 'STOP_LOSS_ORDER',
-    timeInForce: RESTING_TIME_IN_FORCE, defaultTimeInForce: 'GTC',
-    threshold: 'PRICE_OR_DISTANCE', priceBound: false, triggerCondition: true, trigger: 'WORSE', cancellable: true,
+    kind: 'DEPENDENT',
+    transactionType: 'STOP_LOSS_ORDER',
+    fillReason: 'STOP_LOSS_ORDER',
+    timeInForce: RESTING_TIME_IN_FORCE,
+    defaultTimeInForce: 'GTC',
+    threshold: 'PRICE_OR_DISTANCE',
+    priceBound: false,
+    triggerCondition: true,
+    trigger: 'WORSE',
+    cancellable: true,
   },
   TRAILING_STOP_LOSS: {
-    kind: 'DEPENDENT', transactionType: 'TRAILING_STOP_LOSS_ORDER', fillReason: 'TRAILING_STOP_LOSS_ORDER',
-    timeInForce: RESTING_TIME_IN_FORCE, defaultTimeInForce: 'GTC',
-    threshold: 'DISTANCE', priceBound: false, triggerCondition: true, trigger: 'TRAILING', cancellable: true,
+    kind: 'DEPENDENT',
+    transactionType: 'TRAILING_STOP_LOSS_ORDER',
+    fillReason: 'TRAILING_STOP_LOSS_ORDER',
+    timeInForce: RESTING_TIME_IN_FORCE,
+    defaultTimeInForce: 'GTC',
+    threshold: 'DISTANCE',
+    priceBound: false,
+    triggerCondition: true,
+    trigger: 'TRAILING',
+    cancellable: true,
   },
 } as const satisfies Readonly<Record<string, OrderTypeRule>>);
 
@@ -139,10 +196,15 @@ export function orderTransactionType<T extends OrderType>(type: T): Rules[T]['tr
   return ORDER_TYPE_RULES[type].transactionType;
 }
 
-const TYPE_BY_TRANSACTION_TYPE: ReadonlyMap<string, OrderType> = new Map(ORDER_TYPES.flatMap((type) => {
-  const transactionType = ORDER_TYPE_RULES[type].transactionType;
-  return [[transactionType, type], [`${transactionType}_REJECT`, type]] as const;
-}));
+const TYPE_BY_TRANSACTION_TYPE: ReadonlyMap<string, OrderType> = new Map(
+  ORDER_TYPES.flatMap((type) => {
+    const transactionType = ORDER_TYPE_RULES[type].transactionType;
+    return [
+      [transactionType, type],
+      [`${transactionType}_REJECT`, type],
+    ] as const;
+  }),
+);
 
 /** The order type a creation or reject transaction is about (LIMIT_ORDER and LIMIT_ORDER_REJECT -> LIMIT). */
 export function orderTypeOfTransaction(transactionType: OrderTransactionType | OrderRejectTransactionType): OrderType {

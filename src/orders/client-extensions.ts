@@ -12,7 +12,8 @@ export function checkClientExtensions(value: unknown, prefix: 'CLIENT_ORDER' | '
   const out: ClientExtensions = {};
   const max = LIMITS.clientExtensionFieldLength;
   if (v['id'] !== undefined) {
-    if (!isStr(v['id']) || v['id'].length === 0 || v['id'].length > max || v['id'].startsWith('@')) return { ok: false, reason: `${prefix}_ID_INVALID` };
+    if (!isStr(v['id']) || v['id'].length === 0 || v['id'].length > max || v['id'].startsWith('@'))
+      return { ok: false, reason: `${prefix}_ID_INVALID` };
     out.id = v['id'];
   }
   if (v['tag'] !== undefined) {

@@ -9,10 +9,16 @@ import type { OrderRequest } from './order-request.js';
  * a reject shows what was refused.
  */
 export function buildEcho(
-  rule: OrderTypeRule, r: OrderRequest, tif: unknown, positionFill: unknown, trigger: unknown,
+  rule: OrderTypeRule,
+  r: OrderRequest,
+  tif: unknown,
+  positionFill: unknown,
+  trigger: unknown,
 ): Record<string, unknown> {
   const e: Record<string, unknown> = { type: rule.transactionType };
-  const put = (k: string, v: unknown): void => { if (v !== undefined) e[k] = v; };
+  const put = (k: string, v: unknown): void => {
+    if (v !== undefined) e[k] = v;
+  };
   const entry = rule.kind === 'ENTRY';
   if (entry) {
     put('instrument', r.instrument);

@@ -2,7 +2,14 @@ import { createActor, getNextSnapshot } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { ORDER_STATE, ORDER_TYPES, type OrderType } from '../domain/order-types.js';
 import {
-  ORDER_EVENT_TYPES, ORDER_STATES, isTerminal, nextOrderState, orderMachine, transitionOrder, type OrderEventType, type OrderState,
+  ORDER_EVENT_TYPES,
+  ORDER_STATES,
+  isTerminal,
+  nextOrderState,
+  orderMachine,
+  transitionOrder,
+  type OrderEventType,
+  type OrderState,
 } from './lifecycle.js';
 
 /** What the machine itself answers, asked directly through xstate. */
@@ -26,7 +33,8 @@ function specAnswer(orderType: OrderType, state: OrderState, event: OrderEventTy
 }
 
 const EDGES = ORDER_TYPES.flatMap((orderType) =>
-  ORDER_STATES.flatMap((state) => ORDER_EVENT_TYPES.map((event) => [orderType, state, event] as const)));
+  ORDER_STATES.flatMap((state) => ORDER_EVENT_TYPES.map((event) => [orderType, state, event] as const)),
+);
 
 describe('order lifecycle: every edge', () => {
   it('covers 7 order types x 3 states x 3 events', () => {

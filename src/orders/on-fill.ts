@@ -15,17 +15,19 @@ type DetailCheck<T> = { ok: true; value: T | undefined } | { ok: false; reason: 
 
 export type OnFillCheck =
   | {
-    ok: true;
-    takeProfitOnFill: TakeProfitDetails | undefined;
-    stopLossOnFill: StopLossDetails | undefined;
-    trailingStopLossOnFill: TrailingStopLossDetails | undefined;
-  }
+      ok: true;
+      takeProfitOnFill: TakeProfitDetails | undefined;
+      stopLossOnFill: StopLossDetails | undefined;
+      trailingStopLossOnFill: TrailingStopLossDetails | undefined;
+    }
   | { ok: false; reason: string };
 
 /** The three details of an entry order request, in v20's order, then their client order IDs against each other. */
 export function checkOnFillOrders(
   r: { takeProfitOnFill?: unknown; stopLossOnFill?: unknown; trailingStopLossOnFill?: unknown },
-  spec: InstrumentSpec | undefined, precision: number, now: Micros,
+  spec: InstrumentSpec | undefined,
+  precision: number,
+  now: Micros,
 ): OnFillCheck {
   const tp = checkTakeProfitDetails(r.takeProfitOnFill, precision, now);
   if (!tp.ok) return tp;
@@ -46,7 +48,12 @@ function detailCommon(prefix: string, d: Record<string, unknown>, now: Micros): 
   const tif = d['timeInForce'] ?? ON_FILL_DEFAULT_TIME_IN_FORCE;
   if (!isOneOf(ON_FILL_TIME_IN_FORCE, tif)) return `${prefix}_TIME_IN_FORCE_INVALID`;
   const gtd = checkGtd(tif, d['gtdTime'], now);
-  if (!gtd.ok) return gtd.reason === 'MISSING' ? `${prefix}_GTD_TIMESTAMP_MISSING` : gtd.reason === 'IN_PAST' ? `${prefix}_GTD_TIMESTAMP_IN_PAST` : `${prefix}_TIME_IN_FORCE_INVALID`;
+  if (!gtd.ok)
+    return gtd.reason === 'MISSING'
+      ? `${prefix}_GTD_TIMESTAMP_MISSING`
+      : gtd.reason === 'IN_PAST'
+        ? `${prefix}_GTD_TIMESTAMP_IN_PAST`
+        : `${prefix}_TIME_IN_FORCE_INVALID`;
   const ce = checkClientExtensions(d['clientExtensions'], 'CLIENT_ORDER');
   if (!ce.ok) return `${prefix}_${ce.reason}`;
   return null;
@@ -64,7 +71,11 @@ function checkTakeProfitDetails(value: unknown, precision: number, now: Micros):
   if (d === null) return { ok: false, reason: 'TAKE_PROFIT_ON_FILL_PRICE_INVALID' };
   if (d['price'] === undefined) return { ok: false, reason: 'TAKE_PROFIT_ON_FILL_PRICE_MISSING' };
   const p = checkPrice(d['price'], precision);
-  if (!p.ok) return { ok: false, reason: p.reason === 'INVALID' ? 'TAKE_PROFIT_ON_FILL_PRICE_INVALID' : 'TAKE_PROFIT_ON_FILL_PRICE_PRECISION_EXCEEDED' };
+  if (!p.ok)
+    return {
+      ok: false,
+      reason: p.reason === 'INVALID' ? 'TAKE_PROFIT_ON_FILL_PRICE_INVALID' : 'TAKE_PROFIT_ON_FILL_PRICE_PRECISION_EXCEEDED',
+    };
   const common = detailCommon('TAKE_PROFIT_ON_FILL', d, now);
   if (common !== null) return { ok: false, reason: common };
   return { ok: true, value: d as unknown as TakeProfitDetails };
@@ -74,31 +85,55 @@ function checkStopLossDetails(value: unknown, precision: number, now: Micros): D
   const d = asDetails(value);
   if (d === undefined) return { ok: true, value: undefined };
   if (d === null) return { ok: false, reason: 'STOP_LOSS_ON_FILL_PRICE_INVALID' };
-  if (d['price'] !== undefined && d['distance'] !== undefined) return { ok: false, reason: 'STOP_LOSS_ON_FILL_PRICE_AND_DISTANCE_BOTH_SPECIFIED' };
-  if (d['price'] === undefined && d['distance'] === undefined) return { ok: false, reason: 'STOP_LOSS_ON_FILL_PRICE_AND_DISTANCE_BOTH_MISSING' };
+  if (d['price'] !== undefined && d['distance'] !== undefined)
+    return { ok: false, reason: 'STOP_LOSS_ON_FILL_PRICE_AND_DISTANCE_BOTH_SPECIFIED' };
+  if (d['price'] === undefined && d['distance'] === undefined)
+    return { ok: false, reason: 'STOP_LOSS_ON_FILL_PRICE_AND_DISTANCE_BOTH_MISSING' };
   if (d['price'] !== undefined) {
     const p = checkPrice(d['price'], precision);
-    if (!p.ok) return { ok: false, reason: p.reason === 'INVALID' ? 'STOP_LOSS_ON_FILL_PRICE_INVALID' : 'STOP_LOSS_ON_FILL_PRICE_PRECISION_EXCEEDED' };
+    if (!p.ok)
+      return {
+        ok: false,
+        reason: p.reason === 'INVALID' ? 'STOP_LOSS_ON_FILL_PRICE_INVALID' : 'STOP_LOSS_ON_FILL_PRICE_PRECISION_EXCEEDED',
+      };
   } else {
     const p = checkPrice(d['distance'], precision);
-    if (!p.ok) return { ok: false, reason: p.reason === 'INVALID' ? 'STOP_LOSS_ON_FILL_DISTANCE_INVALID' : 'STOP_LOSS_ON_FILL_DISTANCE_PRECISION_EXCEEDED' };
+    if (!p.ok)
+      return {
+        ok: false,
+        reason: p.reason === 'INVALID' ? 'STOP_LOSS_ON_FILL_DISTANCE_INVALID' : 'STOP_LOSS_ON_FILL_DISTANCE_PRECISION_EXCEEDED',
+      };
   }
   const common = detailCommon('STOP_LOSS_ON_FILL', d, now);
   if (common !== null) return { ok: false, reason: common };
   return { ok: true, value: d as unknown as StopLossDetails };
 }
 
-function checkTrailingDetails(value: unknown, spec: InstrumentSpec | undefined, precision: number, now: Micros): DetailCheck<TrailingStopLossDetails> {
+function checkTrailingDetails(
+  value: unknown,
+  spec: InstrumentSpec | undefined,
+  precision: number,
+  now: Micros,
+): DetailCheck<TrailingStopLossDetails> {
   const d = asDetails(value);
   if (d === undefined) return { ok: true, value: undefined };
   if (d === null) return { ok: false, reason: 'TRAILING_STOP_LOSS_ON_FILL_PRICE_DISTANCE_INVALID' };
   if (d['distance'] === undefined) return { ok: false, reason: 'TRAILING_STOP_LOSS_ON_FILL_PRICE_DISTANCE_MISSING' };
   const p = checkPrice(d['distance'], precision);
-  if (!p.ok) return { ok: false, reason: p.reason === 'INVALID' ? 'TRAILING_STOP_LOSS_ON_FILL_PRICE_DISTANCE_INVALID' : 'TRAILING_STOP_LOSS_ON_FILL_PRICE_DISTANCE_PRECISION_EXCEEDED' };
+  if (!p.ok)
+    return {
+      ok: false,
+      reason:
+        p.reason === 'INVALID'
+          ? 'TRAILING_STOP_LOSS_ON_FILL_PRICE_DISTANCE_INVALID'
+          : 'TRAILING_STOP_LOSS_ON_FILL_PRICE_DISTANCE_PRECISION_EXCEEDED',
+    };
   if (spec !== undefined) {
     const dist = new Decimal(d['distance'] as string);
-    if (dist.greaterThan(spec.maximumTrailingStopDistance)) return { ok: false, reason: 'TRAILING_STOP_LOSS_ON_FILL_PRICE_DISTANCE_MAXIMUM_EXCEEDED' };
-    if (dist.lessThan(spec.minimumTrailingStopDistance)) return { ok: false, reason: 'TRAILING_STOP_LOSS_ON_FILL_PRICE_DISTANCE_MINIMUM_NOT_MET' };
+    if (dist.greaterThan(spec.maximumTrailingStopDistance))
+      return { ok: false, reason: 'TRAILING_STOP_LOSS_ON_FILL_PRICE_DISTANCE_MAXIMUM_EXCEEDED' };
+    if (dist.lessThan(spec.minimumTrailingStopDistance))
+      return { ok: false, reason: 'TRAILING_STOP_LOSS_ON_FILL_PRICE_DISTANCE_MINIMUM_NOT_MET' };
   }
   const common = detailCommon('TRAILING_STOP_LOSS_ON_FILL', d, now);
   if (common !== null) return { ok: false, reason: common };

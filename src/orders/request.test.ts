@@ -11,16 +11,29 @@ const CATALOGUE = buildCatalogue([{ name: 'EUR_USD', tradeUnitsPrecision: 1, min
 /** The smallest request each type accepts on EUR_USD (dependent orders on a trade of EUR_USD). */
 function validRequest(type: OrderType): OrderRequest {
   switch (type) {
-    case 'MARKET': return { type, instrument: 'GBP_USD', units: '100' };
-    case 'LIMIT': case 'STOP': case 'MARKET_IF_TOUCHED': return { type, instrument: 'GBP_USD', units: '-100', price: '1.25000' };
-    case 'TAKE_PROFIT': return { type, tradeID: '5', price: '1.10000' };
-    case 'STOP_LOSS': return { type, tradeID: '5', price: '1.05000' };
-    case 'TRAILING_STOP_LOSS': return { type, tradeID: '5', distance: '0.00500' };
+    case 'MARKET':
+      return { type, instrument: 'GBP_USD', units: '100' };
+    case 'LIMIT':
+    case 'STOP':
+    case 'MARKET_IF_TOUCHED':
+      return { type, instrument: 'GBP_USD', units: '-100', price: '1.25000' };
+    case 'TAKE_PROFIT':
+      return { type, tradeID: '5', price: '1.10000' };
+    case 'STOP_LOSS':
+      return { type, tradeID: '5', price: '1.05000' };
+    case 'TRAILING_STOP_LOSS':
+      return { type, tradeID: '5', distance: '0.00500' };
   }
 }
 
 function check(type: OrderType, extra: Partial<OrderRequest> = {}, instrument = 'EUR_USD'): CheckResult {
-  return checkOrderRequest(type, { ...validRequest(type), ...extra }, CATALOGUE, ORDER_TYPE_RULES[type].kind === 'DEPENDENT' ? instrument : undefined, NOW);
+  return checkOrderRequest(
+    type,
+    { ...validRequest(type), ...extra },
+    CATALOGUE,
+    ORDER_TYPE_RULES[type].kind === 'DEPENDENT' ? instrument : undefined,
+    NOW,
+  );
 }
 
 function reason(result: CheckResult): string | undefined {
@@ -110,7 +123,8 @@ describe('echo', () => {
   it('keeps v20 field order, fills defaults and normalizes DateTimes, also on-fill details', () => {
     const result = check('LIMIT', {
       clientExtensions: { id: 'a', extra: 'dropped' } as unknown,
-      timeInForce: 'GTD', gtdTime: '2024-05-07T14:00:00+02:00',
+      timeInForce: 'GTD',
+      gtdTime: '2024-05-07T14:00:00+02:00',
       stopLossOnFill: { distance: '0.00200', gtdTime: 'x' },
       takeProfitOnFill: { price: '1.30000' },
     });
@@ -118,8 +132,18 @@ describe('echo', () => {
     expect(reason(result)).toBeUndefined();
     const echo = result.ok ? result.order.echo : {};
     expect(Object.keys(echo)).toEqual([
-      'type', 'instrument', 'units', 'price', 'timeInForce', 'gtdTime', 'triggerCondition', 'partialFill', 'positionFill',
-      'clientExtensions', 'takeProfitOnFill', 'stopLossOnFill',
+      'type',
+      'instrument',
+      'units',
+      'price',
+      'timeInForce',
+      'gtdTime',
+      'triggerCondition',
+      'partialFill',
+      'positionFill',
+      'clientExtensions',
+      'takeProfitOnFill',
+      'stopLossOnFill',
     ]);
     expect(echo['gtdTime']).toBe(LATER);
     expect(echo['clientExtensions']).toEqual({ id: 'a' });

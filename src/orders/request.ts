@@ -1,8 +1,14 @@
 import { Decimal, decimalOf, isDecimalString } from '../domain/decimal.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import {
-  ORDER_TYPE_RULES, POSITION_FILL, TRIGGER_CONDITION,
-  type OrderType, type OrderTypeRule, type PositionFill, type TimeInForce, type TriggerCondition,
+  ORDER_TYPE_RULES,
+  POSITION_FILL,
+  TRIGGER_CONDITION,
+  type OrderType,
+  type OrderTypeRule,
+  type PositionFill,
+  type TimeInForce,
+  type TriggerCondition,
 } from '../domain/order-types.js';
 import { parseScaled } from '../domain/scaled-int.js';
 import type { Micros } from '../domain/time.js';
@@ -39,8 +45,7 @@ export interface CheckedOrder {
 }
 
 export type CheckResult =
-  | { ok: true; order: CheckedOrder }
-  | { ok: false; rejectReason: string; type: OrderType; echo: Record<string, unknown> };
+  { ok: true; order: CheckedOrder } | { ok: false; rejectReason: string; type: OrderType; echo: Record<string, unknown> };
 
 type Refusal = { ok: false; reason: string };
 
@@ -50,7 +55,13 @@ type Refusal = { ok: false; reason: string };
  * stopped before it reaches an account). Account-dependent rules (trade exists, client ID free,
  * pending limit) are the account's to check.
  */
-export function checkOrderRequest(type: OrderType, r: OrderRequest, instruments: ReadonlyMap<string, InstrumentSpec>, tradeInstrument: string | undefined, now: Micros): CheckResult {
+export function checkOrderRequest(
+  type: OrderType,
+  r: OrderRequest,
+  instruments: ReadonlyMap<string, InstrumentSpec>,
+  tradeInstrument: string | undefined,
+  now: Micros,
+): CheckResult {
   const rule = ORDER_TYPE_RULES[type];
   const entry = rule.kind === 'ENTRY';
   const tif = r.timeInForce ?? rule.defaultTimeInForce;
@@ -71,16 +82,8 @@ export function checkOrderRequest(type: OrderType, r: OrderRequest, instruments:
     if (!p.ok) return reject(p.reason === 'INVALID' ? 'PRICE_BOUND_INVALID' : 'PRICE_BOUND_PRECISION_EXCEEDED');
     priceBoundInt = p.int;
   }
-  if (!isOneOf(rule.timeInForce, tif)) return reject('TIME_IN_FORCE_INVALID');
-  const gtd = checkGtd(tif, r.gtdTime, now);
-  if (!gtd.ok) return reject(gtd.reason === 'MISSING' ? 'TIME_IN_FORCE_GTD_TIMESTAMP_MISSING' : gtd.reason === 'IN_PAST' ? 'TIME_IN_FORCE_GTD_TIMESTAMP_IN_PAST' : 'TIME_IN_FORCE_INVALID');
-  if (positionFill !== undefined && !isOneOf(POSITION_FILL, positionFill)) return reject('ORDER_FILL_POSITION_ACTION_INVALID');
-  if (trigger !== undefined && !isOneOf(TRIGGER_CONDITION, trigger)) return reject('TRIGGER_CONDITION_INVALID');
-  if (!entry) {
-    if (r.tradeID === undefined && r.clientTradeID === undefined) return reject('TRADE_ID_UNSPECIFIED');
-    if (r.tradeID !== undefined && !isStr(r.tradeID)) return reject('TRADE_DOESNT_EXIST');
-    if (r.clientTradeID !== undefined && !isStr(r.clientTradeID)) return reject('TRADE_DOESNT_EXIST');
-  }
+  const options = checkOptions(rule, r, tif, positionFill, trigger, now);
+  if (!options.ok) return reject(options.reason);
   const ce = checkClientExtensions(r.clientExtensions, 'CLIENT_ORDER');
   if (!ce.ok) return reject(ce.reason);
   const tce = entry ? checkClientExtensions(r.tradeClientExtensions, 'CLIENT_TRADE') : { ok: true as const, value: undefined };
@@ -90,15 +93,48 @@ export function checkOrderRequest(type: OrderType, r: OrderRequest, instruments:
   return {
     ok: true,
     order: {
-      type, echo, instrument: market.instrument, units: market.units,
-      priceInt: threshold.priceInt, priceBoundInt, distanceInt: threshold.distanceInt,
-      timeInForce: tif, gtd: gtd.gtd, positionFill: positionFill ?? 'DEFAULT', triggerCondition: trigger ?? 'DEFAULT',
+      type,
+      echo,
+      instrument: market.instrument,
+      units: market.units,
+      priceInt: threshold.priceInt,
+      priceBoundInt,
+      distanceInt: threshold.distanceInt,
+      timeInForce: options.timeInForce,
+      gtd: options.gtd,
+      positionFill: options.positionFill,
+      triggerCondition: options.triggerCondition,
       tradeID: isStr(r.tradeID) ? r.tradeID : undefined,
       clientTradeID: isStr(r.clientTradeID) ? r.clientTradeID : undefined,
-      clientExtensions: ce.value, tradeClientExtensions: tce.value,
-      takeProfitOnFill: onFill.takeProfitOnFill, stopLossOnFill: onFill.stopLossOnFill, trailingStopLossOnFill: onFill.trailingStopLossOnFill,
+      clientExtensions: ce.value,
+      tradeClientExtensions: tce.value,
+      takeProfitOnFill: onFill.takeProfitOnFill,
+      stopLossOnFill: onFill.stopLossOnFill,
+      trailingStopLossOnFill: onFill.trailingStopLossOnFill,
     },
   };
+}
+
+type Options =
+  { ok: true; timeInForce: TimeInForce; gtd: Micros | undefined; positionFill: PositionFill; triggerCondition: TriggerCondition } | Refusal;
+
+/** Time in force (and GTD time), position fill, trigger condition and the trade of a dependent order, in v20's order. */
+function checkOptions(rule: OrderTypeRule, r: OrderRequest, tif: unknown, positionFill: unknown, trigger: unknown, now: Micros): Options {
+  const refuse = (reason: string): Refusal => ({ ok: false, reason });
+  if (!isOneOf(rule.timeInForce, tif)) return refuse('TIME_IN_FORCE_INVALID');
+  const gtd = checkGtd(tif, r.gtdTime, now);
+  if (!gtd.ok) {
+    if (gtd.reason === 'MISSING') return refuse('TIME_IN_FORCE_GTD_TIMESTAMP_MISSING');
+    return refuse(gtd.reason === 'IN_PAST' ? 'TIME_IN_FORCE_GTD_TIMESTAMP_IN_PAST' : 'TIME_IN_FORCE_INVALID');
+  }
+  if (positionFill !== undefined && !isOneOf(POSITION_FILL, positionFill)) return refuse('ORDER_FILL_POSITION_ACTION_INVALID');
+  if (trigger !== undefined && !isOneOf(TRIGGER_CONDITION, trigger)) return refuse('TRIGGER_CONDITION_INVALID');
+  if (rule.kind === 'DEPENDENT') {
+    if (r.tradeID === undefined && r.clientTradeID === undefined) return refuse('TRADE_ID_UNSPECIFIED');
+    if (r.tradeID !== undefined && !isStr(r.tradeID)) return refuse('TRADE_DOESNT_EXIST');
+    if (r.clientTradeID !== undefined && !isStr(r.clientTradeID)) return refuse('TRADE_DOESNT_EXIST');
+  }
+  return { ok: true, timeInForce: tif, gtd: gtd.gtd, positionFill: positionFill ?? 'DEFAULT', triggerCondition: trigger ?? 'DEFAULT' };
 }
 
 const NO_ON_FILL = { ok: true, takeProfitOnFill: undefined, stopLossOnFill: undefined, trailingStopLossOnFill: undefined } as const;
