@@ -2,7 +2,7 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ApiContext, ApiOptions } from './context.js';
-import { toUnixDatetimes } from './datetime.js';
+import { toUnixDatetimes } from '../v3/datetime.js';
 import { createMarketData } from './market.js';
 import { errorReplies } from './plugins/errors.js';
 import { jsonBody } from './plugins/json-body.js';

@@ -1,5 +1,5 @@
 import type { InjectOptions } from 'fastify';
-import type { App } from '../api/app.js';
+import type { App } from '../api/index.js';
 import { probeStream } from './stream.js';
 import type { Response } from './texts.js';
 

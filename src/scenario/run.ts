@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { buildApp, type App } from '../api/app.js';
+import { buildApp, type App } from '../api/index.js';
 import type { Micros } from '../domain/time.js';
 import { createEngine, type AccountView, type Engine } from '../engine/engine.js';
 import { MemoryJournal } from '../journal/journal.js';

@@ -1,6 +1,6 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import type { Subscription } from 'rxjs';
-import { toUnixDatetimes } from '../api/datetime.js';
+import { toUnixDatetimes } from '../v3/datetime.js';
 import type { Transaction } from '../domain/transactions.js';
 import type { Engine } from '../engine/engine.js';
 import { serializeTransaction } from '../journal/journal.js';

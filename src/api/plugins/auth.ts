@@ -2,7 +2,7 @@ import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import { isAccountId } from '../../account/state.js';
 import { FORBIDDEN, NO_ACCOUNT, UNAUTHORIZED, invalidValue } from '../../v3/errors.js';
 import type { ApiContext } from '../context.js';
-import { parseDatetimeFormat } from '../datetime.js';
+import { parseDatetimeFormat } from '../../v3/datetime.js';
 import { sharedScope } from './shared-scope.js';
 
 function decodeURIComponentSafe(text: string): string | null {

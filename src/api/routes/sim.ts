@@ -14,7 +14,7 @@ import { openAccount } from '../../v3/open-account.js';
 import { resetAccount } from '../../v3/reset.js';
 import { outcomeResponse } from '../../v3/response.js';
 import type { ApiContext } from '../context.js';
-import { parseDatetimeFormat } from '../datetime.js';
+import { parseDatetimeFormat } from '../../v3/datetime.js';
 import { sendV20 } from '../http-call.js';
 import { sharedScope } from '../plugins/shared-scope.js';
 import { AccountBody, ClockBody, OutcomeBody, PushedBody, ResetBody, ok } from '../responses.js';

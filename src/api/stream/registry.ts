@@ -6,7 +6,7 @@ import type { Transaction } from '../../domain/transactions.js';
 import type { Engine } from '../../engine/engine.js';
 import { serializeTransaction } from '../../journal/journal.js';
 import type { ApiContext } from '../context.js';
-import { toUnixDatetimes } from '../datetime.js';
+import { toUnixDatetimes } from '../../v3/datetime.js';
 import { clientPrice } from '../../v3/price.js';
 import { StreamClient } from './client.js';
 
