@@ -5,6 +5,7 @@ import { rejectMessage } from '../domain/reject-reasons.js';
 import type { OrderRequest } from '../orders/request.js';
 import type { AccountCommand } from './commands.js';
 import { ACCOUNT_ID, Sim, USER_ID, bookSnapshot, field, iso, rejectTx, shape } from './test-helpers.js';
+import { funded, given, limitOrder, orderCreated, quoted, tradeOpened } from './testing/given.js';
 
 /**
  * An account with something in every part of its book: a quote, an open long trade (4) with a
@@ -56,20 +57,30 @@ const ORDER_REJECTS: readonly [string, OrderRequest, string, string][] = [
   ['TRAILING_STOP_LOSS without distance', { type: 'TRAILING_STOP_LOSS', tradeID: '4' }, 'TRAILING_STOP_LOSS_ORDER_REJECT', 'PRICE_DISTANCE_MISSING'],
 ];
 
+/** busyAccount() as facts: the same book, given as its transactions. */
+const BUSY = given(
+  funded(),
+  quoted(1.1, 1.1002),
+  tradeOpened('1000', '1.10020', 'EUR_USD', { id: 'trade-a' }), // 3, 4
+  orderCreated('TAKE_PROFIT_ORDER', { tradeID: '4', price: '1.10500' }), // 5
+  limitOrder({ units: '1000', price: '1.09000', clientExtensions: { id: 'taken' } }), // 6
+);
+
 describe('order rejects', () => {
   it.each(ORDER_REJECTS)('%s -> %s %s: one transaction, nothing else changes', (_, order, txType, reason) => {
-    const sim = busyAccount();
-    const before = bookSnapshot(sim.account);
-    const out = sim.order(order);
-    expect(out.transactions).toHaveLength(1);
-    const tx = rejectTx(out);
-    expect(tx).toMatchObject({ id: '7', batchID: '7', accountID: ACCOUNT_ID, userID: USER_ID, time: iso(sim.now), type: txType, rejectReason: reason, reason: 'CLIENT_ORDER' });
-    expect(out.response).toEqual({ orderRejectTransaction: tx });
-    expect(out.reject).toEqual({ errorCode: reason, errorMessage: rejectMessage(reason), notFound: reason === 'TRADE_DOESNT_EXIST' });
-    expect(out.reject?.errorMessage).not.toBe('');
-    expect(sim.account.log.at(-1)).toBe(tx);
-    expect(sim.lastId).toBe(7);
-    expect(bookSnapshot(sim.account)).toEqual(before);
+    const before = bookSnapshot(BUSY.play().account);
+    const rejected = BUSY.when({ type: 'CREATE_ORDER', order });
+    const tx = rejected.transactions[0];
+    rejected.then({ id: '7', batchID: '7', accountID: ACCOUNT_ID, userID: USER_ID, time: tx?.time, type: txType, rejectReason: reason, reason: 'CLIENT_ORDER' });
+    expect(rejected.outcome?.response).toEqual({ orderRejectTransaction: tx });
+    expect(rejected.outcome?.reject).toEqual({ errorCode: reason, errorMessage: rejectMessage(reason), notFound: reason === 'TRADE_DOESNT_EXIST' });
+    expect(rejected.outcome?.reject?.errorMessage).not.toBe('');
+    expect(rejected.state.lastTransactionID).toBe(7);
+    expect(bookSnapshot(rejected.account)).toEqual(before);
+  });
+
+  it('the facts of the table above are the book busyAccount() builds', () => {
+    expect(bookSnapshot(BUSY.play().account)).toEqual(bookSnapshot(busyAccount().account));
   });
 
   it('units 100000000 (the maximum) are accepted', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SECOND, Sim, T0, cancelTx, createTx, field, fillTx, iso, rejectTx, shape } from './test-helpers.js';
+import { funded, given, limitOrder, quote, quoted, until } from './testing/given.js';
 
 const HOUR = 3600 * SECOND;
 
@@ -27,31 +28,24 @@ describe('GTD', () => {
     expect(sim.lastId).toBe(4);
   });
 
+  /** A resting GTD buy LIMIT (order 3) ending an hour after T0. */
+  const GTD = T0 + HOUR;
+  const restingGtd = given(funded(), quoted(1.1, 1.1002), limitOrder({ units: '1000', price: '1.09950', timeInForce: 'GTD', gtdTime: iso(GTD) }));
+
   it('expires exactly at gtdTime', () => {
-    const sim = eurUsd();
-    const gtd = T0 + HOUR;
-    sim.order({ type: 'LIMIT', instrument: 'EUR_USD', units: '1000', price: '1.09950', timeInForce: 'GTD', gtdTime: iso(gtd) });
-    sim.advanceTo(gtd);
-    expect(shape(sim.since(3))).toEqual(['ORDER_CANCEL:TIME_IN_FORCE_EXPIRED']);
+    restingGtd.when(until(GTD)).then({ type: 'ORDER_CANCEL', orderID: '3', reason: 'TIME_IN_FORCE_EXPIRED', time: iso(GTD) });
   });
 
   it('a later tick that would have crossed the order first expires it, so nothing fills', () => {
-    const sim = eurUsd();
-    const gtd = T0 + HOUR;
-    sim.order({ type: 'LIMIT', instrument: 'EUR_USD', units: '1000', price: '1.09950', timeInForce: 'GTD', gtdTime: iso(gtd) });
-    sim.now = gtd + 30 * 60 * SECOND;
-    sim.account.onQuote({ instrument: 'EUR_USD', time: sim.now, bid: 1.099, ask: 1.0992 });
-    expect(sim.since(3).map((tx) => [tx.type, field(tx, 'reason'), tx.time])).toEqual([['ORDER_CANCEL', 'TIME_IN_FORCE_EXPIRED', iso(gtd)]]);
-    expect(sim.account.state.trades.size).toBe(0);
+    // Just before the deadline nothing has happened; the tick comes a second later, past it.
+    const later = restingGtd.when(until(GTD - 1)).then().when(quote(1.099, 1.0992));
+    later.then({ type: 'ORDER_CANCEL', orderID: '3', reason: 'TIME_IN_FORCE_EXPIRED', time: iso(GTD) });
+    expect(later.state.trades.size).toBe(0);
   });
 
   it('a tick on another instrument also moves the clock past the deadline', () => {
-    const sim = eurUsd();
-    const gtd = T0 + HOUR;
-    sim.order({ type: 'LIMIT', instrument: 'EUR_USD', units: '1000', price: '1.09950', timeInForce: 'GTD', gtdTime: iso(gtd) });
-    sim.now = gtd + SECOND;
-    sim.account.onQuote({ instrument: 'USD_JPY', time: sim.now, bid: 150, ask: 150.02 });
-    expect(shape(sim.since(3))).toEqual(['ORDER_CANCEL:TIME_IN_FORCE_EXPIRED']);
+    restingGtd.when(until(GTD - 1)).then().when(quote(150, 150.02, 'USD_JPY'))
+      .then({ type: 'ORDER_CANCEL', orderID: '3', reason: 'TIME_IN_FORCE_EXPIRED', time: iso(GTD) });
   });
 
   it('expiries come out in deadline order, each in its own batch, before a later command', () => {
@@ -69,11 +63,11 @@ describe('GTD', () => {
   });
 
   it('a cancelled GTD order does not expire again', () => {
-    const sim = eurUsd();
-    sim.order({ type: 'LIMIT', instrument: 'EUR_USD', units: '1000', price: '1.09950', timeInForce: 'GTD', gtdTime: iso(T0 + HOUR) });
-    sim.exec({ type: 'CANCEL_ORDER', orderSpecifier: '3' });
-    sim.advanceTo(T0 + 2 * HOUR);
-    expect(shape(sim.since(3))).toEqual(['ORDER_CANCEL:CLIENT_REQUEST']);
+    restingGtd
+      .when({ type: 'CANCEL_ORDER', orderSpecifier: '3' })
+      .then({ type: 'ORDER_CANCEL', orderID: '3', reason: 'CLIENT_REQUEST' })
+      .when(until(T0 + 2 * HOUR))
+      .then();
   });
 
   it('without gtdTime: TIME_IN_FORCE_GTD_TIMESTAMP_MISSING', () => {

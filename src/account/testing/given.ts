@@ -15,7 +15,7 @@
 import { expect } from 'vitest';
 import type { Tick } from '../../domain/tick.js';
 import type { Micros } from '../../domain/time.js';
-import type { OrderTransactionType, Transaction } from '../../domain/transactions.js';
+import type { ClientExtensions, OrderTransactionType, Transaction } from '../../domain/transactions.js';
 import { Account } from '../account.js';
 import { Batch, type TransactionBody } from '../batch.js';
 import type { AccountCommand, Outcome } from '../commands.js';
@@ -88,16 +88,19 @@ export const marketIfTouchedOrder = (fields: Record<string, unknown>): Transacti
  * A trade opened by a MARKET order (one batch: the order and its fill). Only what the book keeps
  * is filled in; the fill's price and units are the trade's.
  */
-export function tradeOpened(units: string, price: string, instrument = 'EUR_USD'): BatchFact {
+export function tradeOpened(units: string, price: string, instrument = 'EUR_USD', tradeClientExtensions?: ClientExtensions): BatchFact {
+  const extensions = tradeClientExtensions === undefined ? {} : { clientExtensions: tradeClientExtensions };
   return batch(
-    orderCreated('MARKET_ORDER', { instrument, units }),
+    orderCreated('MARKET_ORDER', { instrument, units, ...(tradeClientExtensions === undefined ? {} : { tradeClientExtensions }) }),
     (state) => {
       const id = String(state.lastTransactionID + 1);
       return {
         type: 'ORDER_FILL', orderID: String(state.lastTransactionID), instrument, units, requestedUnits: units, price, fullVWAP: price,
         reason: 'MARKET_ORDER', pl: '0.0000', quotePL: '0', financing: '0.0000', baseFinancing: '0', commission: '0.0000',
         accountBalance: state.balanceText,
-        tradeOpened: { tradeID: id, units, price, guaranteedExecutionFee: '0.0000', quoteGuaranteedExecutionFee: '0', halfSpreadCost: '0.0000', initialMarginRequired: '0.0000' },
+        tradeOpened: {
+          tradeID: id, units, price, guaranteedExecutionFee: '0.0000', quoteGuaranteedExecutionFee: '0', halfSpreadCost: '0.0000', initialMarginRequired: '0.0000', ...extensions,
+        },
       } as never;
     },
   );
