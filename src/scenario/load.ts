@@ -12,6 +12,7 @@ import {
   type ResponseExpectation, type Scenario, type Since, type StateChecks, type Step, type TickSpec, type GeneratorSpec,
 } from './model.js';
 import { firstTickOf } from './prices.js';
+import { ScenarioSchema, scenarioSchemaJson } from './schema.js';
 import { parseScenarioText, SCENARIO_FILE_BYTES_MAX, SourceError, type Location, type SourceMap } from './source.js';
 import { isRelativeTime, parseDuration, parseScenarioTime, showTime } from './time.js';
 import { variablesIn } from './vars.js';
@@ -43,15 +44,16 @@ export const SCHEMA_URL = new URL('../../schema/scenario.schema.json', import.me
 
 let validator: ValidateFunction | undefined;
 
+/** The scenario schema as JSON (the content of schema/scenario.schema.json). */
 export function scenarioSchema(): Json {
-  return JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as Json;
+  return JSON.parse(scenarioSchemaJson()) as Json;
 }
 
 function validate(): ValidateFunction {
   if (validator === undefined) {
     const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
     ajv.addKeyword('patternErrorMessage');
-    validator = ajv.compile(scenarioSchema());
+    validator = ajv.compile(ScenarioSchema);
   }
   return validator;
 }
