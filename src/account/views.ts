@@ -2,6 +2,7 @@ import type { Decimal} from '../domain/decimal.js';
 import { ZERO, formatAccountUnits, formatFixed, formatUnits } from '../domain/decimal.js';
 import { formatPriceInt } from '../domain/price.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
+import { ORDER_TYPE_RULES } from '../domain/order-types.js';
 import type { Transaction } from '../domain/transactions.js';
 import { isTerminal } from '../orders/lifecycle.js';
 import type { AccountState, OrderRecord, PositionRecord, PositionSideRecord, TradeRecord } from './state.js';
@@ -26,7 +27,9 @@ export function orderView(state: AccountState, order: OrderRecord): Json {
   for (const field of ORDER_REQUEST_FIELDS) {
     if (tx[field] !== undefined) view[field] = tx[field];
   }
-  if (order.type === 'LIMIT' || order.type === 'STOP' || order.type === 'MARKET_IF_TOUCHED') view['partialFill'] = 'DEFAULT_FILL';
+  // Resting entry orders (LIMIT, STOP, MARKET_IF_TOUCHED) carry v20's partialFill default.
+  const rule = ORDER_TYPE_RULES[order.type];
+  if (rule.kind === 'ENTRY' && rule.trigger !== null) view['partialFill'] = 'DEFAULT_FILL';
   if (order.clientExtensions !== undefined) view['clientExtensions'] = order.clientExtensions;
   if (order.tradeClientExtensions !== undefined) view['tradeClientExtensions'] = order.tradeClientExtensions;
   if (order.trailing !== undefined && !Number.isNaN(order.trailing.value2)) {
@@ -189,7 +192,7 @@ export function accountSummaryView(state: AccountState): Json {
 
 export function pendingOrders(state: AccountState): OrderRecord[] {
   const out: OrderRecord[] = [];
-  for (const order of state.orders.values()) if (order.state === 'PENDING' && order.type !== 'MARKET') out.push(order);
+  for (const order of state.orders.values()) if (order.state === 'PENDING' && ORDER_TYPE_RULES[order.type].trigger !== null) out.push(order);
   return out;
 }
 
@@ -288,7 +291,7 @@ export function accountChangesView(state: AccountState, since: readonly Transact
     if (p !== undefined) positions.push(positionView(state, p));
   }
   return {
-    ordersCreated: orders(created, (o) => o.type !== 'MARKET' && !isTerminal(o.state)),
+    ordersCreated: orders(created, (o) => ORDER_TYPE_RULES[o.type].trigger !== null && !isTerminal(o.state)),
     ordersCancelled: orders(cancelled, (o) => o.state === 'CANCELLED'),
     ordersFilled: orders(filled, (o) => o.state === 'FILLED'),
     ordersTriggered: [],

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type TLiteral, type TUnion } from 'typebox';
 import { ORDER_STATE_FILTER, ORDER_TYPES, POSITION_FILL, TIME_IN_FORCE, TRIGGER_CONDITION } from '../domain/order-types.js';
 
 /**
@@ -15,7 +15,8 @@ export const InstrumentName = Type.String({ pattern: '^[A-Z0-9]{2,10}_[A-Z0-9]{2
 export const Specifier = Type.String({ minLength: 1, maxLength: 130, pattern: '^([1-9]\\d{0,15}|@.{1,128})$' });
 export const TransactionId = Type.String({ pattern: '^[1-9]\\d{0,15}$' });
 
-function literals(values: readonly string[]): TSchema {
+/** A union of string literals whose static type is the list's own (so handlers see e.g. 'PENDING' | ...). */
+function literals<T extends string>(values: readonly T[]): TUnion<TLiteral<T>[]> {
   return Type.Union(values.map((v) => Type.Literal(v)));
 }
 

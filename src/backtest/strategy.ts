@@ -19,6 +19,7 @@
 import type { Outcome } from '../account/commands.js';
 import type { Tick } from '../domain/tick.js';
 import type { Micros } from '../domain/time.js';
+import type { OrderStateFilter } from '../domain/order-types.js';
 import type { Transaction } from '../domain/transactions.js';
 import type {
   ClientExtensions, StopLossDetails, TakeProfitDetails, TrailingStopLossDetails, V20Account, V20AccountSummary, V20ClientPrice,
@@ -52,7 +53,7 @@ export interface Strategy<P extends StrategyParams = StrategyParams> {
 
 /** Filters of GET /orders (v20 defaults: state PENDING, count 50, newest first). */
 export interface OrderFilter {
-  readonly state?: 'PENDING' | 'FILLED' | 'TRIGGERED' | 'CANCELLED' | 'ALL';
+  readonly state?: OrderStateFilter;
   readonly instrument?: string;
   /** 1..500, default 50. */
   readonly count?: number;

@@ -4,13 +4,13 @@ import { cancelOrder, createOrder, getOrder, listOrders, listPendingOrders, repl
 import type { ApiContext } from '../context.js';
 import { callOf, sendV20 } from '../http-call.js';
 import { OrderBody as OneOrderBody, OrdersBody, OutcomeBody, ok } from '../responses.js';
-import { AccountParams, ClientExtensions, CountQuery, InstrumentName, OrderBody, Specifier, TransactionId } from '../schemas.js';
+import { AccountParams, ClientExtensions, CountQuery, InstrumentName, OrderBody, OrderStateFilter, Specifier, TransactionId } from '../schemas.js';
 
 const OrderParams = Type.Object({ accountID: AccountParams.properties.accountID, orderSpecifier: Specifier });
 
 const OrdersQuery = Type.Object({
   ids: Type.Optional(Type.String({ pattern: '^[1-9]\\d{0,15}(,[1-9]\\d{0,15})*$', maxLength: 10_000 })),
-  state: Type.Optional(Type.Union([Type.Literal('PENDING'), Type.Literal('FILLED'), Type.Literal('TRIGGERED'), Type.Literal('CANCELLED'), Type.Literal('ALL')])),
+  state: Type.Optional(OrderStateFilter),
   instrument: Type.Optional(InstrumentName),
   count: Type.Optional(CountQuery),
   beforeID: Type.Optional(TransactionId),
