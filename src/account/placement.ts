@@ -13,7 +13,7 @@ import { instrumentSpec } from './state.js';
  */
 
 /** A price of an order on the instrument's integer grid. */
-export function priceToInt(state: AccountState, instrument: string, price: string): number {
+function priceToInt(state: AccountState, instrument: string, price: string): number {
   const spec = instrumentSpec(state, instrument);
   const value = parsePriceInt(price, spec.displayPrecision);
   if (value === null) throw new Error(`price ${price} is off the ${instrument} grid`);

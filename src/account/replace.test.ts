@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { orderView } from './views.js';
 import { ACCOUNT_ID, Sim, USER_ID, bookSnapshot, field, iso, shape } from './test-helpers.js';
+import { funded, given, limitOrder, orderCreated, quoted, tradeOpened } from './testing/given.js';
 
 /** A pending buy LIMIT 1000 EUR_USD @ 1.09950 (order 3, client ID "mine") under 1.10000 / 1.10020. */
 function pendingLimit(): Sim {
@@ -10,6 +11,9 @@ function pendingLimit(): Sim {
   expect(sim.lastId).toBe(3);
   return sim;
 }
+
+/** pendingLimit() as facts. */
+const PENDING_LIMIT = given(funded(), quoted(1.1, 1.1002), limitOrder({ units: '1000', price: '1.09950', clientExtensions: { id: 'mine', tag: 'a' } }));
 
 describe('REPLACE_ORDER', () => {
   it('cancels the old order CLIENT_REQUEST_REPLACED and creates the new one as REPLACEMENT, in one batch', () => {
@@ -38,15 +42,17 @@ describe('REPLACE_ORDER', () => {
   });
 
   it('works by @clientID, and the replacement may keep the client ID', () => {
-    const sim = pendingLimit();
-    const out = sim.exec({
-      type: 'REPLACE_ORDER', orderSpecifier: '@mine',
-      order: { type: 'LIMIT', instrument: 'EUR_USD', units: '1000', price: '1.09900', clientExtensions: { id: 'mine', tag: 'b' } },
-    });
-    expect(shape(out.transactions)).toEqual(['ORDER_CANCEL:CLIENT_REQUEST_REPLACED', 'LIMIT_ORDER:REPLACEMENT']);
-    expect(out.transactions[0]).toMatchObject({ orderID: '3', replacedByOrderID: '5' });
-    expect(sim.account.state.clientOrderIds.get('mine')).toBe(5);
-    expect(sim.account.state.orders.get(5)?.clientExtensions).toEqual({ id: 'mine', tag: 'b' });
+    const replaced = PENDING_LIMIT
+      .when({
+        type: 'REPLACE_ORDER', orderSpecifier: '@mine',
+        order: { type: 'LIMIT', instrument: 'EUR_USD', units: '1000', price: '1.09900', clientExtensions: { id: 'mine', tag: 'b' } },
+      })
+      .then(
+        { type: 'ORDER_CANCEL', orderID: '3', reason: 'CLIENT_REQUEST_REPLACED', replacedByOrderID: '5' },
+        { type: 'LIMIT_ORDER', reason: 'REPLACEMENT' },
+      );
+    expect(replaced.state.clientOrderIds.get('mine')).toBe(5);
+    expect(replaced.state.orders.get(5)?.clientExtensions).toEqual({ id: 'mine', tag: 'b' });
   });
 
   it('an invalid replacement is rejected and leaves the old order pending', () => {
@@ -88,11 +94,14 @@ describe('REPLACE_ORDER', () => {
   });
 
   it('a marketable replacement fills in the same batch', () => {
-    const sim = pendingLimit();
-    const out = sim.exec({ type: 'REPLACE_ORDER', orderSpecifier: '3', order: { type: 'LIMIT', instrument: 'EUR_USD', units: '1000', price: '1.10100' } });
-    expect(shape(out.transactions)).toEqual(['ORDER_CANCEL:CLIENT_REQUEST_REPLACED', 'LIMIT_ORDER:REPLACEMENT', 'ORDER_FILL:LIMIT_ORDER']);
-    expect(Object.keys(out.response)).toEqual(['orderCancelTransaction', 'orderCreateTransaction', 'orderFillTransaction']);
-    expect(out.response['orderFillTransaction']).toMatchObject({ id: '6', batchID: '4', orderID: '5', price: '1.10020' });
+    const replaced = PENDING_LIMIT
+      .when({ type: 'REPLACE_ORDER', orderSpecifier: '3', order: { type: 'LIMIT', instrument: 'EUR_USD', units: '1000', price: '1.10100' } })
+      .then(
+        { type: 'ORDER_CANCEL', reason: 'CLIENT_REQUEST_REPLACED' },
+        { type: 'LIMIT_ORDER', reason: 'REPLACEMENT' },
+        { id: '6', batchID: '4', type: 'ORDER_FILL', orderID: '5', price: '1.10020', reason: 'LIMIT_ORDER' },
+      );
+    expect(Object.keys(replaced.outcome?.response ?? {})).toEqual(['orderCancelTransaction', 'orderCreateTransaction', 'orderFillTransaction']);
   });
 
   it('a FOK replacement that cannot fill is cancelled as replacingOrderCancelTransaction', () => {
@@ -116,13 +125,10 @@ describe('REPLACE_ORDER', () => {
   });
 
   it('replacing a dependent order keeps it on its trade', () => {
-    const sim = new Sim();
-    sim.quote('EUR_USD', 1.1, 1.1002);
-    sim.openTrade('EUR_USD', '1000');
-    sim.order({ type: 'TAKE_PROFIT', tradeID: '4', price: '1.10500' }); // 5
-    const out = sim.exec({ type: 'REPLACE_ORDER', orderSpecifier: '5', order: { type: 'TAKE_PROFIT', tradeID: '4', price: '1.10600' } });
-    expect(shape(out.transactions)).toEqual(['ORDER_CANCEL:CLIENT_REQUEST_REPLACED', 'TAKE_PROFIT_ORDER:REPLACEMENT']);
-    expect(sim.account.state.trades.get(4)?.takeProfitOrderID).toBe(7);
+    const replaced = given(funded(), quoted(1.1, 1.1002), tradeOpened('1000', '1.10020'), orderCreated('TAKE_PROFIT_ORDER', { tradeID: '4', price: '1.10500' }))
+      .when({ type: 'REPLACE_ORDER', orderSpecifier: '5', order: { type: 'TAKE_PROFIT', tradeID: '4', price: '1.10600' } })
+      .then({ type: 'ORDER_CANCEL', reason: 'CLIENT_REQUEST_REPLACED' }, { id: '7', type: 'TAKE_PROFIT_ORDER', reason: 'REPLACEMENT' });
+    expect(replaced.state.trades.get(4)?.takeProfitOrderID).toBe(7);
   });
 
   it('an unknown, filled or already replaced order: ORDER_CANCEL_REJECT ORDER_DOESNT_EXIST', () => {

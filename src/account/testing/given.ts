@@ -20,7 +20,7 @@ import { Account } from '../account.js';
 import { Batch, type TransactionBody } from '../batch.js';
 import type { AccountCommand, Outcome } from '../commands.js';
 import { emptyAccountState, type AccountState } from '../state.js';
-import { CATALOGUE, T0, SECOND, ACCOUNT_ID, type SimOptions } from '../test-helpers.js';
+import { ACCOUNT_ID, CATALOGUE, SECOND, T0 } from '../test-helpers.js';
 
 /** A quote of one instrument, as floats the way feeds deliver them. */
 export interface Quote {
@@ -29,8 +29,10 @@ export interface Quote {
   readonly ask: number;
 }
 
-/** The passage of simulated time without a quote: some seconds, or up to a moment. */
-export type Wait = { readonly wait: number } | { readonly until: Micros };
+/** The passage of simulated time without a quote, up to a moment. */
+interface Wait {
+  readonly until: Micros;
+}
 
 /** A transaction body, or one that needs the account as it stands (IDs of earlier transactions). */
 export type TransactionFact = TransactionBody | ((state: AccountState) => TransactionBody);
@@ -46,18 +48,16 @@ export function quote(bid: number, ask: number, instrument = 'EUR_USD'): Quote {
   return { quote: instrument, bid, ask };
 }
 
-/** The market before the action; the same as quote(), named for the given() side. */
-export const quoted = quote;
-
-export function wait(seconds: number): Wait {
-  return { wait: seconds };
+/** The market before the action (a quote, named for the given() side). */
+export function quoted(bid: number, ask: number, instrument = 'EUR_USD'): Quote {
+  return quote(bid, ask, instrument);
 }
 
 export function until(time: Micros): Wait {
   return { until: time };
 }
 
-export function batch(...transactions: readonly TransactionFact[]): BatchFact {
+function batch(...transactions: readonly TransactionFact[]): BatchFact {
   return { batch: transactions };
 }
 
@@ -111,12 +111,12 @@ function isQuote(x: unknown): x is Quote {
 }
 
 function isWait(x: unknown): x is Wait {
-  return typeof x === 'object' && x !== null && ('wait' in x || 'until' in x);
+  return typeof x === 'object' && x !== null && 'until' in x;
 }
 
 /** The facts, ready to be played onto a fresh account for every when(). */
 export class Given {
-  constructor(private readonly facts: readonly Fact[], private readonly options: SimOptions) {}
+  constructor(private readonly facts: readonly Fact[]) {}
 
   when(action: Action): Then {
     return this.play().when(action);
@@ -124,8 +124,8 @@ export class Given {
 
   /** The account the facts describe, before any action. */
   play(): Then {
-    const config = { id: ACCOUNT_ID, currency: this.options.currency ?? 'USD', hedgingEnabled: this.options.hedgingEnabled ?? false };
-    let now = this.options.start ?? T0;
+    const config = { id: ACCOUNT_ID, currency: 'USD' };
+    let now = T0;
     // The transactions up to the first quote are folded into a scratch book and then replayed,
     // which also starts the account's clock (and its daily rollover) at their time.
     const scratch = emptyAccountState(ACCOUNT_ID, CATALOGUE);
@@ -179,14 +179,14 @@ export class Then {
     return this;
   }
 
-  /** Another action, one second (or the wait) later, on the same account. */
+  /** Another action, one second later (a wait: at its time), on the same account. */
   when(action: Action): Then {
     const account = this.account;
     const before = account.log.length;
     let now = this.now;
     let outcome: Outcome | undefined;
     if (isWait(action)) {
-      now = 'wait' in action ? now + action.wait * SECOND : action.until;
+      now = action.until;
       account.advance(now);
     } else if (isQuote(action)) {
       now += SECOND;
@@ -204,13 +204,9 @@ export type Facts = Fact | readonly Facts[];
 
 /** The facts in order; a list among them stands for its facts. */
 export function given(...facts: readonly Facts[]): Given {
-  return new Given(flatten(facts), {});
+  return new Given(flatten(facts));
 }
 
-/** given() on an account with options (hedging, another home currency, a start time). */
-export function givenAccount(options: SimOptions, ...facts: readonly Facts[]): Given {
-  return new Given(flatten(facts), options);
-}
 
 function flatten(facts: readonly Facts[]): Fact[] {
   return facts.flatMap((f): Fact[] => (Array.isArray(f) ? flatten(f as readonly Facts[]) : [f as Fact]));
