@@ -1,5 +1,5 @@
 import type { Decimal} from '../domain/decimal.js';
-import { ZERO, formatAccountUnits, formatFixed, formatUnits } from '../domain/decimal.js';
+import { formatAccountUnits, formatFixed, formatUnits } from '../domain/decimal.js';
 import { formatPriceInt } from '../domain/price.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import { ORDER_TYPE_RULES } from '../domain/order-types.js';
@@ -302,8 +302,6 @@ export function accountChangesView(state: AccountState, since: readonly Transact
     transactions: since,
   };
 }
-
-export { ZERO };
 
 /** The v20 Instrument resource of a catalogue entry, as GET /instruments serves it. */
 export function instrumentView(spec: InstrumentSpec): Json {

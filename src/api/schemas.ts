@@ -7,9 +7,9 @@ import { ORDER_STATE_FILTER, ORDER_TYPES, POSITION_FILL, TIME_IN_FORCE, TRIGGER_
  * nothing reaches the account. Well-formed values that break a trading rule (units 0, too much
  * precision) pass here and become reject transactions in the core.
  */
-export const DECIMAL_PATTERN = '^[+-]?(\\d+(\\.\\d*)?|\\.\\d+)$';
+const DECIMAL_PATTERN = '^[+-]?(\\d+(\\.\\d*)?|\\.\\d+)$';
 export const Decimal = Type.String({ pattern: DECIMAL_PATTERN, maxLength: 64 });
-export const AccountIdPattern = '^\\d{3}-\\d{3}-\\d{1,12}-\\d{3}$';
+const AccountIdPattern = '^\\d{3}-\\d{3}-\\d{1,12}-\\d{3}$';
 export const InstrumentName = Type.String({ pattern: '^[A-Z0-9]{2,10}_[A-Z0-9]{2,10}$' });
 /** Order or trade ID, or '@' + client ID. */
 export const Specifier = Type.String({ minLength: 1, maxLength: 130, pattern: '^([1-9]\\d{0,15}|@.{1,128})$' });
@@ -20,10 +20,10 @@ function literals<T extends string>(values: readonly T[]): TUnion<TLiteral<T>[]>
   return Type.Union(values.map((v) => Type.Literal(v)));
 }
 
-export const TimeInForce = literals(TIME_IN_FORCE);
-export const PositionFill = literals(POSITION_FILL);
-export const TriggerCondition = literals(TRIGGER_CONDITION);
-export const OrderTypeName = literals(ORDER_TYPES);
+const TimeInForce = literals(TIME_IN_FORCE);
+const PositionFill = literals(POSITION_FILL);
+const TriggerCondition = literals(TRIGGER_CONDITION);
+const OrderTypeName = literals(ORDER_TYPES);
 /** The `state` query of GET orders (v20 OrderStateFilter). */
 export const OrderStateFilter = literals(ORDER_STATE_FILTER);
 
@@ -46,7 +46,7 @@ export const TakeProfitDetails = Type.Object({ price: Type.Optional(Decimal), ..
 export const StopLossDetails = Type.Object({ price: Type.Optional(Decimal), distance: Type.Optional(Decimal), ...OnFillCommon });
 export const TrailingStopLossDetails = Type.Object({ distance: Type.Optional(Decimal), ...OnFillCommon });
 
-export const OrderRequest = Type.Object({
+const OrderRequest = Type.Object({
   type: OrderTypeName,
   instrument: Type.Optional(InstrumentName),
   units: Type.Optional(Decimal),

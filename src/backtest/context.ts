@@ -22,7 +22,7 @@ import type {
 } from './v20.js';
 
 /** Most lines a strategy may log in one run (DESIGN: every collection has a named maximum). */
-export const STRATEGY_LOG_LINES_MAX = 100_000;
+const STRATEGY_LOG_LINES_MAX = 100_000;
 const ID_RE = /^[1-9]\d{0,15}$/;
 
 /**
@@ -198,6 +198,6 @@ function listFilter(filter: OrderFilter | TradeFilter, defaultState: string): Li
 }
 
 /** The v20 Instrument resource of a catalogue entry (as GET /instruments serves it). */
-export function instrumentView(spec: InstrumentSpec): V20Instrument {
+function instrumentView(spec: InstrumentSpec): V20Instrument {
   return sharedInstrumentView(spec) as unknown as V20Instrument;
 }

@@ -23,7 +23,7 @@ import { getTrade, listOpenTrades } from '../v3/trades.js';
 /** An error that ends the scenario (later steps are skipped), as opposed to a failed expectation. */
 class StepError extends Error {}
 
-export type { DiffEntry, Failure, RunOptions, ScenarioResult, ScenarioStatus, StepResult, StepStatus } from './result.js';
+export type { DiffEntry, Failure, RunOptions, ScenarioResult, StepResult } from './result.js';
 
 /** Stream heartbeats are wall-clock driven; a scenario server sends them rarely enough never to see one. */
 const SCENARIO_HEARTBEAT_MS = 3_600_000;

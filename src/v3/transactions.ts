@@ -38,7 +38,7 @@ const GROUPS: Readonly<Record<string, ReadonlySet<string>>> = {
 const FILTERS: ReadonlySet<string> = new Set([...TRANSACTION_TYPES, ...OCA_FILTERS, ...Object.keys(GROUPS)]);
 
 /** Most page URLs one listing returns; narrow the range or raise pageSize beyond it. */
-export const TRANSACTION_PAGES_MAX = 100_000;
+const TRANSACTION_PAGES_MAX = 100_000;
 
 type TypeFilter = (type: string) => boolean;
 

@@ -8,8 +8,8 @@ import {
 import { candleView, parsePriceComponents } from './format.js';
 
 /** v20's candle count: default 500, at most 5000 (also the most a from/to span may cover). */
-export const CANDLES_COUNT_DEFAULT = 500;
-export const CANDLES_COUNT_MAX = 5000;
+const CANDLES_COUNT_DEFAULT = 500;
+const CANDLES_COUNT_MAX = 5000;
 
 export interface CandleQueryValues {
   price?: string;

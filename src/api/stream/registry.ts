@@ -11,11 +11,11 @@ import { clientPrice } from '../../v3/price.js';
 import { StreamClient } from './client.js';
 
 /** Most stream clients (transactions and pricing together) one server keeps open at once. */
-export const STREAM_CLIENTS_MAX = 1000;
+const STREAM_CLIENTS_MAX = 1000;
 /** Unsent bytes a stream client may pile up before it is dropped, unless configured. */
-export const STREAM_BUFFER_MAX_DEFAULT = 8 * 1024 * 1024;
+const STREAM_BUFFER_MAX_DEFAULT = 8 * 1024 * 1024;
 /** v20 sends a heartbeat every 5 s on both streams. */
-export const HEARTBEAT_MS_DEFAULT = 5000;
+const HEARTBEAT_MS_DEFAULT = 5000;
 
 interface Listener {
   readonly client: StreamClient;
