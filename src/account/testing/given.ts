@@ -155,7 +155,8 @@ export class Given {
 function stamp(state: AccountState, now: Micros, fact: TransactionFact | BatchFact): Transaction[] {
   const b = new Batch(state, now, undefined);
   const bodies = typeof fact === 'object' && 'batch' in fact ? fact.batch : [fact];
-  for (const body of bodies) b.emit<Transaction>((typeof body === 'function' ? body(state) : body) as never);
+  // A copy: the batch stamps the header onto the body, and a Given's facts are played again for every when().
+  for (const body of bodies) b.emit<Transaction>({ ...(typeof body === 'function' ? body(state) : body) } as never);
   return b.transactions;
 }
 
