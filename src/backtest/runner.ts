@@ -5,7 +5,7 @@ import type { InstrumentOverride } from '../domain/instruments.js';
 import type { Tick } from '../domain/tick.js';
 import { MICROS_PER_MINUTE, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
-import { createEngine } from '../engine/engine.js';
+import { createEngine, type AccountView, type Engine } from '../engine/engine.js';
 import { serializeTransaction, type Journal } from '../journal/journal.js';
 import { EngineStrategyContext } from './context.js';
 import { EquityRecorder, POINT_END, POINT_FILL, POINT_INTERVAL, POINT_START, type EquityCurve, type PriceSeries } from './equity.js';
@@ -175,12 +175,9 @@ interface RunSetup<P extends StrategyParams> {
   readonly balance: string;
 }
 
-/** The run itself, from the first tick (already read); the caller closes the tick source on an error. */
-function run<P extends StrategyParams>(options: BacktestOptions<P>, setup: RunSetup<P>, iterator: Iterator<Tick>, firstStep: IteratorYieldResult<Tick>): BacktestResult {
-  const { definition, params, interval, progressMask, accountID, currency, balance } = setup;
-  const first = firstStep.value;
-  let step: IteratorResult<Tick> = firstStep;
-  const journal = new RecordingJournal();
+/** The backtest's engine with its one account open, journaling to `journal`. */
+function openAccount<P extends StrategyParams>(options: BacktestOptions<P>, setup: RunSetup<P>, start: Micros, journal: RecordingJournal): { engine: Engine; account: AccountView } {
+  const { accountID, currency, balance } = setup;
   const engine = createEngine({
     accounts: [{
       id: accountID, currency, balance,
@@ -188,14 +185,67 @@ function run<P extends StrategyParams>(options: BacktestOptions<P>, setup: RunSe
       ...(options.account?.marginRate === undefined ? {} : { marginRate: options.account.marginRate }),
     }],
     ...(options.instruments === undefined ? {} : { instruments: options.instruments }),
-    start: first.time,
+    start,
     journal,
     seed: 0,
   });
   const account = engine.account(accountID);
   if (account === undefined) throw new Error(`backtest: account ${accountID} did not open`);
-  const recorder = new EquityRecorder(account.state);
-  const ctx = new EngineStrategyContext<P>(engine, accountID, params);
+  return { engine, account };
+}
+
+/** What a finished run has to report from. */
+interface RunOutcome {
+  readonly account: AccountView;
+  readonly journal: RecordingJournal;
+  readonly recorder: EquityRecorder;
+  readonly logged: readonly string[];
+  readonly perInstrument: ReadonlyMap<string, number>;
+  readonly count: number;
+  readonly first: Tick;
+  readonly last: Tick;
+}
+
+function resultOf<P extends StrategyParams>(options: BacktestOptions<P>, setup: RunSetup<P>, outcome: RunOutcome): BacktestResult {
+  const { definition, params, interval, accountID, currency, balance } = setup;
+  const { account, journal, recorder, perInstrument, count, first, last } = outcome;
+  const name = definition.name;
+  const state = account.state;
+  const trades = tradeRows(state, account.log);
+  const summary = accountSummaryView(state) as unknown as V20AccountSummary;
+  let spreadCost = ZERO;
+  for (const tx of account.log) if (tx.type === 'ORDER_FILL') spreadCost = spreadCost.plus(tx.halfSpreadCost);
+  const instruments = [...perInstrument].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const base = {
+    strategy: name,
+    params: { ...params },
+    accountID,
+    currency,
+    initialBalance: balance,
+    equityIntervalMicros: interval,
+    sources: options.sources ?? [],
+    strategySource: options.strategySource,
+    configDigest: createHash('sha256').update(JSON.stringify({
+      strategy: name, params, account: { id: accountID, currency, balance, hedgingEnabled: options.account?.hedgingEnabled ?? false, marginRate: options.account?.marginRate ?? null },
+      equityIntervalMicros: interval, instruments: options.instruments ?? [],
+    })).digest('hex'),
+    ticks: count,
+    firstTickTime: first.time,
+    lastTickTime: last.time,
+    instruments,
+    transactions: account.log,
+    transactionLines: journal.lines,
+    equity: recorder.curve,
+    prices: recorder.prices,
+    trades,
+    summary,
+    strategyLog: outcome.logged,
+  };
+  return { ...base, metrics: computeMetrics({ ...base, spreadCost: spreadCost.toNumber(), financing: state.financing.toNumber(), transactions: account.log }) };
+}
+
+/** The strategy's hooks for this run (its create(params)). */
+function createHooks<P extends StrategyParams>(definition: StrategyDefinition<P>, params: P, ctx: EngineStrategyContext<P>): Strategy<P> {
   let hooks: Strategy<P>;
   try {
     hooks = definition.create(params);
@@ -203,6 +253,19 @@ function run<P extends StrategyParams>(options: BacktestOptions<P>, setup: RunSe
     throw wrapError(error, definition.name, 'create', ctx.time);
   }
   if (typeof hooks !== 'object' || hooks === null) throw new StrategyError(`strategy ${definition.name}: create(params) must return an object of hooks`);
+  return hooks;
+}
+
+/** The run itself, from the first tick (already read); the caller closes the tick source on an error. */
+function run<P extends StrategyParams>(options: BacktestOptions<P>, setup: RunSetup<P>, iterator: Iterator<Tick>, firstStep: IteratorYieldResult<Tick>): BacktestResult {
+  const { definition, params, interval, progressMask, accountID } = setup;
+  const first = firstStep.value;
+  let step: IteratorResult<Tick> = firstStep;
+  const journal = new RecordingJournal();
+  const { engine, account } = openAccount(options, setup, first.time, journal);
+  const recorder = new EquityRecorder(account.state);
+  const ctx = new EngineStrategyContext<P>(engine, accountID, params);
+  const hooks = createHooks(definition, params, ctx);
   const onTick = hooks.onTick;
   const onTransaction = hooks.onTransaction;
   const name = definition.name;
@@ -281,36 +344,5 @@ function run<P extends StrategyParams>(options: BacktestOptions<P>, setup: RunSe
   recorder.record(engine.now, POINT_END);
   options.onProgress?.(count, last.time);
 
-  const state = account.state;
-  const trades = tradeRows(state, account.log);
-  const summary = accountSummaryView(state) as unknown as V20AccountSummary;
-  let spreadCost = ZERO;
-  for (const tx of account.log) if (tx.type === 'ORDER_FILL') spreadCost = spreadCost.plus(tx.halfSpreadCost);
-  const instruments = [...perInstrument].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const base = {
-    strategy: name,
-    params: { ...params },
-    accountID,
-    currency,
-    initialBalance: balance,
-    equityIntervalMicros: interval,
-    sources: options.sources ?? [],
-    strategySource: options.strategySource,
-    configDigest: createHash('sha256').update(JSON.stringify({
-      strategy: name, params, account: { id: accountID, currency, balance, hedgingEnabled: options.account?.hedgingEnabled ?? false, marginRate: options.account?.marginRate ?? null },
-      equityIntervalMicros: interval, instruments: options.instruments ?? [],
-    })).digest('hex'),
-    ticks: count,
-    firstTickTime: first.time,
-    lastTickTime: last.time,
-    instruments,
-    transactions: account.log,
-    transactionLines: journal.lines,
-    equity: recorder.curve,
-    prices: recorder.prices,
-    trades,
-    summary,
-    strategyLog: ctx.logged,
-  };
-  return { ...base, metrics: computeMetrics({ ...base, spreadCost: spreadCost.toNumber(), financing: state.financing.toNumber(), transactions: account.log }) };
+  return resultOf(options, setup, { account, journal, recorder, logged: ctx.logged, perInstrument, count, first, last });
 }
