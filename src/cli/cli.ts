@@ -4,8 +4,6 @@ import { resolveSettings } from './settings.js';
 import { EXIT, parseArgv, usageMessage, type Parsed } from './program.js';
 import { StartError, randomToken, startServe, type ServeHandle, type ServeIo } from './serve.js';
 
-export { EXIT };
-
 export interface CliResult {
   /** Set when the command finished (help, version, a refusal); a server keeps running instead. */
   readonly exitCode?: number;

@@ -169,7 +169,7 @@ function countGiven(command: Command, argv: readonly string[]): Map<string, numb
 }
 
 /** The help of a command (or of the program), as `--help` prints it. */
-export function helpText(path: readonly string[] = []): string {
+function helpText(path: readonly string[] = []): string {
   let command = buildProgram(() => undefined);
   for (const name of path) command = command.commands.find((c) => c.name() === name) ?? command;
   return command.helpInformation().trimEnd();

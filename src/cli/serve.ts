@@ -20,7 +20,7 @@ import type { TickQueue } from './pump.js';
 import { StartError, type ServeHandle, type ServeIo } from './serve-types.js';
 import { VERSION } from './version.js';
 
-export { StartError, VERSION, type ServeHandle, type ServeIo };
+export { StartError, type ServeHandle, type ServeIo };
 
 export function randomToken(): string {
   return randomBytes(24).toString('hex');

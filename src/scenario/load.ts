@@ -80,7 +80,7 @@ export function loadScenario(file: string, cwd: string): Scenario {
 }
 
 /** `steps[3].request.path` from `/steps/3/request/path`. */
-export function pointerText(pointer: string): string {
+function pointerText(pointer: string): string {
   const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
   return formatPath(parts) || '(top level)';
 }

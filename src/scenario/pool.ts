@@ -14,7 +14,7 @@ export interface PoolOptions {
 }
 
 /** Most worker threads, whatever the core count says. */
-export const WORKERS_MAX = 64;
+const WORKERS_MAX = 64;
 
 function crashed(file: string, message: string): ScenarioResult {
   return {
