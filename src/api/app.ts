@@ -7,6 +7,7 @@ import { createMarketData } from './market.js';
 import { errorReplies } from './plugins/errors.js';
 import { jsonBody } from './plugins/json-body.js';
 import { requestState } from './plugins/request-state.js';
+import { serializerCompiler } from './responses.js';
 import { registerRoutes } from './routes/index.js';
 
 export type App = FastifyInstance;
@@ -64,6 +65,7 @@ export async function buildApp(options: ApiOptions): Promise<App> {
   });
   await app.register(jsonBody);
   await app.register(errorReplies);
+  app.setSerializerCompiler(serializerCompiler);
   await registerRoutes(app, context);
   return app;
 }

