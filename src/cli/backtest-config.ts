@@ -4,8 +4,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Type, type Static } from 'typebox';
 import { FEED_FORMATS, type FeedFormat } from '../engine/feeds/index.js';
 import { UsageError } from './program.js';
+import { schemaChecker } from './schema-check.js';
 
 export interface BacktestFileConfig {
   strategy?: string;
@@ -22,7 +24,26 @@ export interface BacktestFileConfig {
   workers?: number;
 }
 
-const CONFIG_KEYS = new Set(['strategy', 'ticks', 'format', 'instrument', 'params', 'out', 'accountCurrency', 'balance', 'hedging', 'equityInterval', 'rank', 'workers']);
+const text = Type.String({ minLength: 1, errorMessage: 'must be a non-empty string' });
+
+/** The backtest config file; `errorMessage` is what a failed check says after the field's name. */
+const BacktestConfigSchema = Type.Object({
+  strategy: Type.Optional(text),
+  ticks: Type.Optional(Type.Union([text, Type.Array(text, { minItems: 1 })], { errorMessage: 'must be a file name or a list of them' })),
+  format: Type.Optional(Type.Union(FEED_FORMATS.map((f) => Type.Literal(f)), { errorMessage: `must be one of ${FEED_FORMATS.join(', ')}, got {value}` })),
+  instrument: Type.Optional(text),
+  params: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object', errorMessage: 'must be an object' })),
+  out: Type.Optional(text),
+  accountCurrency: Type.Optional(text),
+  balance: Type.Optional(Type.Union([Type.String(), Type.Number()], { errorMessage: 'must be a number or a decimal string' })),
+  hedging: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
+  equityInterval: Type.Optional(text),
+  rank: Type.Optional(text),
+  workers: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 256 }), Type.String({ pattern: '^\\d+$' })], { errorMessage: 'must be a whole number from 1 to 256, got {value}' })),
+}, { additionalProperties: false, errorMessage: 'must hold a JSON object' });
+
+const CONFIG_KEYS = Object.keys(BacktestConfigSchema.properties);
+const checkShape = schemaChecker(BacktestConfigSchema, (segments) => `unknown key ${JSON.stringify(segments[0])}; known: ${CONFIG_KEYS.join(', ')}`);
 
 export function checkFeedFormat(value: string): FeedFormat {
   if (!(FEED_FORMATS as readonly string[]).includes(value)) throw new UsageError(`--format must be one of ${FEED_FORMATS.join(', ')}, got ${JSON.stringify(value)}`);
@@ -35,7 +56,7 @@ export function checkWorkers(value: unknown, where: string): number {
   return n;
 }
 
-function parseFile(file: string): Record<string, unknown> {
+function parseFile(file: string): Static<typeof BacktestConfigSchema> {
   if (!existsSync(file)) throw new UsageError(`config file not found: ${file}`);
   let raw: unknown;
   try {
@@ -43,60 +64,28 @@ function parseFile(file: string): Record<string, unknown> {
   } catch (error) {
     throw new UsageError(`config ${file} is not valid JSON: ${(error as Error).message}`);
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new UsageError(`config ${file} must hold a JSON object`);
-  const obj = raw as Record<string, unknown>;
-  for (const key of Object.keys(obj)) if (!CONFIG_KEYS.has(key)) throw new UsageError(`config ${file}: unknown key ${JSON.stringify(key)}; known: ${[...CONFIG_KEYS].join(', ')}`);
-  return obj;
+  const fault = checkShape(raw);
+  if (fault === null) return raw as Static<typeof BacktestConfigSchema>;
+  if (fault.field === '') throw new UsageError(`config ${file} ${fault.why}`);
+  throw new UsageError(`config ${file}: ${fault.why.startsWith('unknown key') ? fault.why : `${fault.field} ${fault.why}`}`);
 }
 
+/** Reads and checks a backtest config file; paths in it resolve against its folder. */
 export function readBacktestConfig(file: string): BacktestFileConfig {
-  const obj = parseFile(file);
+  const doc = parseFile(file);
   const dir = path.dirname(file);
-  const fail = (why: string): never => {
-    throw new UsageError(`config ${file}: ${why}`);
-  };
-  const str = (key: string): string | undefined => {
-    const v = obj[key];
-    if (v === undefined) return undefined;
-    if (typeof v !== 'string' || v === '') fail(`${key} must be a non-empty string`);
-    return v as string;
-  };
   const config: BacktestFileConfig = {};
-  const strategy = str('strategy');
-  if (strategy !== undefined) config.strategy = path.resolve(dir, strategy);
-  const ticks = obj['ticks'];
-  if (ticks !== undefined) {
-    const list = Array.isArray(ticks) ? ticks : [ticks];
-    if (list.length === 0 || !list.every((t) => typeof t === 'string' && t !== '')) fail('ticks must be a file name or a list of them');
-    config.ticks = (list as string[]).map((t) => path.resolve(dir, t));
-  }
-  const format = str('format');
-  if (format !== undefined) config.format = checkFeedFormat(format);
-  const instrument = str('instrument');
-  if (instrument !== undefined) config.instrument = instrument;
-  const params = obj['params'];
-  if (params !== undefined) {
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) fail('params must be an object');
-    config.params = params as Record<string, unknown>;
-  }
-  const outDir = str('out');
-  if (outDir !== undefined) config.out = path.resolve(dir, outDir);
-  const currency = str('accountCurrency');
-  if (currency !== undefined) config.accountCurrency = currency;
-  const balance = obj['balance'];
-  if (balance !== undefined) {
-    if (typeof balance !== 'string' && typeof balance !== 'number') fail('balance must be a number or a decimal string');
-    config.balance = String(balance);
-  }
-  const hedging = obj['hedging'];
-  if (hedging !== undefined) {
-    if (typeof hedging !== 'boolean') fail('hedging must be true or false');
-    config.hedging = hedging as boolean;
-  }
-  const interval = str('equityInterval');
-  if (interval !== undefined) config.equityInterval = interval;
-  const rank = str('rank');
-  if (rank !== undefined) config.rank = rank;
-  if (obj['workers'] !== undefined) config.workers = checkWorkers(obj['workers'], `config ${file}: workers`);
+  if (doc.strategy !== undefined) config.strategy = path.resolve(dir, doc.strategy);
+  if (doc.ticks !== undefined) config.ticks = (typeof doc.ticks === 'string' ? [doc.ticks] : doc.ticks).map((t) => path.resolve(dir, t));
+  if (doc.format !== undefined) config.format = doc.format;
+  if (doc.instrument !== undefined) config.instrument = doc.instrument;
+  if (doc.params !== undefined) config.params = doc.params;
+  if (doc.out !== undefined) config.out = path.resolve(dir, doc.out);
+  if (doc.accountCurrency !== undefined) config.accountCurrency = doc.accountCurrency;
+  if (doc.balance !== undefined) config.balance = String(doc.balance);
+  if (doc.hedging !== undefined) config.hedging = doc.hedging;
+  if (doc.equityInterval !== undefined) config.equityInterval = doc.equityInterval;
+  if (doc.rank !== undefined) config.rank = doc.rank;
+  if (doc.workers !== undefined) config.workers = checkWorkers(doc.workers, `config ${file}: workers`);
   return config;
 }
