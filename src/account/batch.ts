@@ -1,6 +1,5 @@
 import type { JournalEntry, TrailingStopValueRecord } from '../domain/journal-entry.js';
 import { formatRfc3339, type Micros } from '../domain/time.js';
-import { jsonString, jsonValue, rememberJson } from '../domain/transaction-json.js';
 import type { Transaction } from '../domain/transactions.js';
 import { evolve } from './evolve.js';
 import type { AccountState } from './state.js';
@@ -8,14 +7,6 @@ import { levelFromMarket, trailingStopValueRecord } from './trailing-stops.js';
 
 type Body<T> = T extends Transaction ? Omit<T, 'id' | 'accountID' | 'userID' | 'batchID' | 'requestID' | 'time'> : never;
 export type TransactionBody = Body<Transaction>;
-
-/**
- * `,"accountID":…,"userID":…` of an account's transactions. An account ID is digits and dashes
- * (isAccountId) and the userID a whole number, so neither needs JSON escaping.
- */
-function accountJson(state: AccountState): string {
-  return `,"accountID":"${state.id}","userID":${state.userID}`;
-}
 
 /** A journal record and how many of the batch's transactions precede it. */
 interface PlacedRecord {
@@ -34,9 +25,6 @@ export class Batch {
   readonly transactions: Transaction[] = [];
   readonly time: string;
   private batchID: string | undefined;
-  /** `,"accountID":…,"userID":…` and `,"requestID":…,"time":…}`: the header's fixed parts as JSON. */
-  private accountJson: string | undefined;
-  private tailJson: string | undefined;
   /** Trailing stop levels set in this batch, for the journal (most batches have none). */
   private records: PlacedRecord[] | undefined;
 
@@ -53,12 +41,8 @@ export class Batch {
     return this.state.lastTransactionID + 1;
   }
 
-  /**
-   * Stamps, folds in and records a transaction. `json`, when the caller has it, is the body as
-   * JSON.stringify would print it, without the closing brace: the header is appended and the line
-   * kept for the journal (domain/transaction-json.ts).
-   */
-  emit<T extends Transaction>(body: Body<T>, json?: string): T {
+  /** Stamps, folds in and records a transaction. */
+  emit<T extends Transaction>(body: Body<T>): T {
     const id = String(this.state.lastTransactionID + 1);
     if (this.batchID === undefined) this.batchID = id;
     // The header goes after the type's own fields, as OANDA's servers print them, and onto the
@@ -72,7 +56,6 @@ export class Batch {
     tx['time'] = this.time;
     const transaction = tx as unknown as T;
     evolve(this.state, transaction);
-    if (json !== undefined) rememberJson(transaction, `${json},"id":"${id}"${this.accountJson ??= accountJson(this.state)},"batchID":"${this.batchID}"${this.tailJson ??= this.headerTail()}`);
     this.transactions.push(transaction);
     if (transaction.type === 'TRAILING_STOP_LOSS_ORDER') this.startTrailing(Number(id));
     return transaction;
@@ -87,11 +70,6 @@ export class Batch {
     const record = trailingStopValueRecord(this.state, order, value2, this.time);
     evolve(this.state, record);
     (this.records ??= []).push({ after: this.transactions.length, record });
-  }
-
-  private headerTail(): string {
-    const requestID = this.requestID === undefined ? '' : `,"requestID":${jsonValue(this.requestID)}`;
-    return `${requestID},"time":${jsonString(this.time)}}`;
   }
 
   /** What the journal keeps of this batch: its transactions, each followed by the records it caused. */

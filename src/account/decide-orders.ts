@@ -5,7 +5,8 @@ import type {
   OrderCancelRejectTransaction, OrderClientExtensionsModifyTransaction, OrderTransaction, Transaction,
 } from '../domain/transactions.js';
 import { watchedSource, watchedValue2, type TriggerCondition } from '../matching/fill-rules.js';
-import { jsonMember, jsonString } from '../domain/transaction-json.js';
+import { shaped } from '../domain/transaction-json.js';
+import { ENTRY_ORDER_JSON } from '../domain/transaction-shapes.js';
 import { isOrderType } from '../domain/order-types.js';
 import { checkClientExtensions } from '../orders/client-extensions.js';
 import { checkOrderRequest, type OrderRequest } from '../orders/request.js';
@@ -105,6 +106,8 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
     cancellingTransactionID = cancel.id;
   }
   // Object.assign keeps one hidden class for every order of a shape; a spread makes one per object.
+  // An entry order's members come in one order (the echo's, then the fields below): it prints
+  // through its shape; a dependent order's echo is reordered below, so it prints through JSON.stringify.
   const body: Record<string, unknown> = Object.assign({}, order.echo);
   if (tradeId !== undefined) {
     body['tradeID'] = String(tradeId);
@@ -142,51 +145,19 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
     body['replacesOrderID'] = String(replaces.id);
     if (cancellingTransactionID !== undefined) body['cancellingTransactionID'] = cancellingTransactionID;
   }
-  const create = b.emit<OrderTransaction>(body as never, dependent ? undefined : entryLine(body));
+  const create = b.emit<OrderTransaction>((dependent ? body : shaped(body, ENTRY_ORDER_JSON)) as never);
   response['orderCreateTransaction'] = create;
   const record = state.orders.get(Number(create.id)) as OrderRecord;
   const cancelKey = replaces === undefined ? 'orderCancelTransaction' : 'replacingOrderCancelTransaction';
 
   if (type === 'MARKET') {
-    addFillResult(response, executeMarket(b, record), cancelKey);
+    addFillResult(response, executeTriggered(b, record), cancelKey);
   } else if (isCrossedNow(state, record)) {
     addFillResult(response, executeTriggered(b, record), cancelKey);
   } else if (order.timeInForce === 'FOK' || order.timeInForce === 'IOC') {
     response[cancelKey] = cancelOrder(b, record, 'TIME_IN_FORCE_EXPIRED');
   }
   return accepted(b, response);
-}
-
-/**
- * The creation of an entry order (MARKET, LIMIT, STOP, MARKET_IF_TOUCHED) as JSON.stringify
- * prints it, without the closing brace (Batch.emit adds the header). The members in the order
- * buildEcho (orders/request.ts) and decideCreateOrder put them; every value came from the
- * request, so each is escaped as JSON would escape it.
- */
-function entryJson(body: Record<string, unknown>): string {
-  return `{"type":${jsonString(body['type'] as string)}${jsonMember('instrument', body['instrument'])}${jsonMember('units', body['units'])}${jsonMember('price', body['price'])}${jsonMember('priceBound', body['priceBound'])}${jsonMember('timeInForce', body['timeInForce'])}${jsonMember('gtdTime', body['gtdTime'])}${jsonMember('triggerCondition', body['triggerCondition'])}${jsonMember('partialFill', body['partialFill'])}${jsonMember('positionFill', body['positionFill'])}${jsonMember('clientExtensions', body['clientExtensions'])}${detailsJson('takeProfitOnFill', body['takeProfitOnFill'])}${detailsJson('stopLossOnFill', body['stopLossOnFill'])}${detailsJson('trailingStopLossOnFill', body['trailingStopLossOnFill'])}${jsonMember('tradeClientExtensions', body['tradeClientExtensions'])}${jsonMember('initialMarketPrice', body['initialMarketPrice'])}${jsonMember('reason', body['reason'])}${jsonMember('replacesOrderID', body['replacesOrderID'])}${jsonMember('cancellingTransactionID', body['cancellingTransactionID'])}`;
-}
-
-/** entryJson, or nothing when a client object cannot be printed (the journal then meets the error itself). */
-function entryLine(body: Record<string, unknown>): string | undefined {
-  try {
-    return entryJson(body);
-  } catch {
-    return undefined;
-  }
-}
-
-/** On-fill details as echoed (an object of strings and client objects, keys in its own order). */
-function detailsJson(key: string, details: unknown): string {
-  if (details === undefined || details === null || typeof details !== 'object') return jsonMember(key, details);
-  const d = details as Record<string, unknown>;
-  let members = '';
-  for (const k of Object.keys(d)) members += jsonMember(k, d[k]);
-  return `,"${key}":{${members.slice(1)}}`;
-}
-
-function executeMarket(b: Batch, order: OrderRecord): FillResult {
-  return executeTriggered(b, order);
 }
 
 export function decideCancelOrder(b: Batch, specifier: string): Outcome {

@@ -1,4 +1,4 @@
-import type { Decimal } from '../domain/decimal.js';
+import { DecimalMemo, type Decimal } from '../domain/decimal.js';
 import type { FillPrice, HomeConversionFactors } from '../domain/transactions.js';
 
 /** A margin rate as numerator / 10^decimals, for the integer amount arithmetic. */
@@ -18,14 +18,12 @@ export interface QuoteMemo {
   readonly closeoutAsk: number;
   readonly precision: number;
   readonly price: FillPrice;
-  readonly json: string;
 }
 
 export interface FactorsMemo {
   readonly quote: string;
   readonly base: string;
   readonly factors: HomeConversionFactors;
-  readonly json: string;
 }
 
 /** Distinct margin-rate strings kept parsed (instrument and configured rates: a handful). */
@@ -40,6 +38,8 @@ const PAIRS_MAX = 1024;
  * accounts or two engines in one process share nothing.
  */
 export class AccountMemo {
+  /** Decimals of unit counts and prices the account reads back from its transactions. */
+  readonly decimals = new DecimalMemo();
   private readonly rateParts = new Map<string, RateParts | null>();
   private readonly rateDecimals = new Map<string, Decimal>();
   private readonly rateFloats = new Map<string, number>();

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonString, jsonValue, rememberJson, transactionJson } from './transaction-json.js';
+import { compileShape, jsonString, rememberJson, shaped, transactionJson } from './transaction-json.js';
+import { ORDER_CANCEL_JSON } from './transaction-shapes.js';
 import type { Transaction } from './transactions.js';
 
 /**
@@ -28,19 +29,13 @@ describe('jsonString', () => {
   });
 });
 
-describe('jsonValue', () => {
-  it('is JSON.stringify for values inside an object', () => {
-    fc.assert(fc.property(fc.jsonValue(), (v) => {
-      expect(jsonValue(v)).toBe(JSON.stringify(v));
-    }), { numRuns: 500 });
-  });
-});
-
 describe('transactionJson', () => {
-  it('returns the line remembered for a transaction just built', () => {
-    const tx = { type: 'ORDER_CANCEL', orderID: '5' };
-    rememberJson(tx, '{"type":"ORDER_CANCEL","orderID":"5"}');
-    expect(transactionJson(asTx(tx))).toBe('{"type":"ORDER_CANCEL","orderID":"5"}');
+  it('prints a nested object that carries its line with that line (a quote many fills share)', () => {
+    const serialize = (compileShape({ object: { type: 'text', quote: { object: { bid: 'digits' } } } }));
+    const quote = rememberJson({ bid: '1.10000' }, '{"bid":"1.10000"}');
+    expect(JSON.stringify(quote)).toBe('{"bid":"1.10000"}');
+    const tx = shaped({ type: 'ORDER_FILL', quote }, serialize);
+    expect(transactionJson(asTx(tx))).toBe('{"type":"ORDER_FILL","quote":{"bid":"1.10000"}}');
   });
 
   it('prints anything it has no line for with JSON.stringify', () => {
@@ -48,21 +43,31 @@ describe('transactionJson', () => {
     expect(transactionJson(asTx(tx))).toBe(JSON.stringify(tx));
   });
 
-  it('keeps the latest 64 lines only; older transactions go to JSON.stringify', () => {
-    const first = { type: 'ORDER_CANCEL', orderID: '1' };
-    rememberJson(first, 'REMEMBERED');
-    const others = Array.from({ length: 63 }, (_, i) => ({ type: 'ORDER_CANCEL', orderID: String(i + 2) }));
-    for (const o of others) rememberJson(o, JSON.stringify(o));
-    expect(transactionJson(asTx(first))).toBe('REMEMBERED');
-    rememberJson({ type: 'X' }, '{}');
-    expect(transactionJson(asTx(first))).toBe(JSON.stringify(first));
-    for (const o of others) expect(transactionJson(asTx(o))).toBe(JSON.stringify(o));
+  it('prints a shaped transaction with its shape, members in the shape\'s order, absent ones left out', () => {
+    const tx = shaped({ type: 'ORDER_CANCEL', orderID: '5', reason: 'CLIENT_REQUEST', id: '6', accountID: '101-004-1-001', userID: 1, batchID: '6', time: 'T' }, ORDER_CANCEL_JSON);
+    expect(transactionJson(asTx(tx))).toBe(JSON.stringify(tx));
+    expect(Object.keys(tx)).not.toContain('undefined');
+    expect(tx).toEqual({ type: 'ORDER_CANCEL', orderID: '5', reason: 'CLIENT_REQUEST', id: '6', accountID: '101-004-1-001', userID: 1, batchID: '6', time: 'T' });
+    expect({ ...tx }).toEqual({ type: 'ORDER_CANCEL', orderID: '5', reason: 'CLIENT_REQUEST', id: '6', accountID: '101-004-1-001', userID: 1, batchID: '6', time: 'T' });
   });
 
-  it('returns a flat string that reads back as the same JSON', () => {
-    const tx = { type: 'ORDER_CANCEL', orderID: '7', reason: 'CLIENT_REQUEST' };
-    const line = ['{"type":"ORDER_CANCEL"', ',"orderID":"7"', ',"reason":"CLIENT_REQUEST"', '}'].reduce((a, b) => `${a}${b}`, '');
-    rememberJson(tx, line);
+  it('prints values as sent (any JSON value, any string) exactly as JSON.stringify does', () => {
+    const serialize = (compileShape({ object: { type: 'text', any: 'asSent', text: 'text' }, optional: ['any'] }));
+    fc.assert(fc.property(fc.jsonValue(), nasty, (any, text) => {
+      const tx = shaped({ type: 'X', any, text }, serialize);
+      expect(transactionJson(asTx(tx))).toBe(JSON.stringify(tx));
+    }), { numRuns: 2000 });
+  });
+
+  it('meets a value JSON cannot print with the same TypeError as JSON.stringify', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    const tx = shaped({ type: 'ORDER_CANCEL', orderID: '1', clientOrderID: cyclic }, ORDER_CANCEL_JSON);
+    expect(() => transactionJson(asTx(tx))).toThrow(TypeError);
+  });
+
+  it('returns a string that reads back as the same object', () => {
+    const tx = shaped({ type: 'ORDER_CANCEL', orderID: '7', reason: 'CLIENT_REQUEST', id: '8', accountID: '101-004-1-001', userID: 1, batchID: '8', time: 'T' }, ORDER_CANCEL_JSON);
     expect(JSON.parse(transactionJson(asTx(tx)))).toEqual(tx);
   });
 });

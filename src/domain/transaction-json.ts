@@ -2,41 +2,53 @@ import type { Transaction } from './transactions.js';
 
 /**
  * A transaction as one JSON line: byte for byte what JSON.stringify(tx) prints. JSON.stringify
- * walks a thirty-field fill in several microseconds; the account core, which has every value of
- * the transactions a fill writes at hand as strings it formatted itself, writes their line with
- * one template in a fraction of that, at the moment it emits the transaction (rememberJson).
- * The line is kept beside the transaction for the journal, which serializes each batch right
- * after it is decided; any other transaction (older ones, any read back from a journal, any type
- * the core does not template) goes to JSON.stringify.
+ * walks a thirty-field fill in several microseconds; a serializer generated from the
+ * transaction's shape (domain/transaction-shapes.ts) writes the same line in a fraction of that.
+ * The code that builds a transaction in a shape's member order marks it with that shape
+ * (shaped()); the journal and the streams print a marked transaction with its shape's serializer
+ * and anything else (older transactions, any read back from a journal, any body built in an order
+ * of its own) with JSON.stringify.
  *
- * The templates live next to the object literals they mirror (account/fill.ts); the tests
- * compare every line with JSON.stringify on random sessions (account/transaction-lines.prop.test.ts).
+ * A shape prints its members in its own order, so it may only mark bodies built in exactly that
+ * order; transaction-lines.prop.test.ts compares every line with JSON.stringify on random sessions.
+ *
+ * fast-json-stringify compiles the same kind of function from JSON Schema, but it escapes every
+ * string and re-checks every value's type, which made the fill benchmark measurably slower than
+ * the hand-written lines this replaces; the generator here knows which members the core formatted
+ * itself ('digits') and prints those as they are.
  */
 
-/** How many of the latest templated transactions are kept (a batch writes a handful). */
-const RECENT_SIZE = 64;
-const recentTx: (object | undefined)[] = new Array<object | undefined>(RECENT_SIZE).fill(undefined);
-const recentLine: string[] = new Array<string>(RECENT_SIZE).fill('');
-let recentNext = 0;
+/**
+ * How one member prints:
+ * - 'digits': a string the core formatted itself from numbers or IDs (sign, digits, point): quoted as is;
+ *   (only for members that are always such a string: nothing checks it, as a template would not);
+ * - 'text': a string the core holds, escaped as JSON.stringify escapes it;
+ * - 'asSent': any value as a client sent it, printed by JSON.stringify (left out when JSON leaves it out);
+ * - 'number': a number;
+ * - an object shape, or an array of objects of one shape.
+ */
+export type Member = 'digits' | 'text' | 'asSent' | 'number' | ObjectShape | ArrayShape;
 
-/** Keeps `line` as the JSON of `tx`, which the caller has just built and will not change. */
-export function rememberJson(tx: object, line: string): void {
-  // A template builds a rope of small strings; one flat copy keeps the stored line compact.
-  void line.charCodeAt(0);
-  recentTx[recentNext] = tx;
-  recentLine[recentNext] = line;
-  recentNext = (recentNext + 1) % RECENT_SIZE;
+/**
+ * Members in print order (the order the code that builds the object writes them). Every member
+ * is always present unless `optional` names it; the first member is never optional.
+ */
+export interface ObjectShape {
+  readonly object: Readonly<Record<string, Member>>;
+  readonly optional?: readonly string[];
 }
 
-/** The transaction as one JSON line (what a journal stores and a stream sends). */
-export function transactionJson(tx: Transaction): string {
-  // Newest first: the journal serializes a batch right after it is decided.
-  let i = recentNext;
-  for (let n = 0; n < RECENT_SIZE; n += 1) {
-    i = i === 0 ? RECENT_SIZE - 1 : i - 1;
-    if (recentTx[i] === tx) return recentLine[i] as string;
-  }
-  return JSON.stringify(tx);
+export interface ArrayShape {
+  readonly array: ObjectShape;
+}
+
+export type TransactionSerializer = (tx: object) => string;
+
+const SERIALIZER: unique symbol = Symbol('v20sim.transactionSerializer');
+const LINE: unique symbol = Symbol('v20sim.transactionLine');
+
+interface Shaped {
+  readonly [SERIALIZER]?: TransactionSerializer;
 }
 
 /**
@@ -51,18 +63,105 @@ export function jsonString(s: string): string {
   return `"${s}"`;
 }
 
-/** Any value as JSON.stringify prints it inside an object (client objects, values as sent). */
-export function jsonValue(v: unknown): string {
-  return JSON.stringify(v) as string;
+function textJson(v: unknown): string | undefined {
+  return typeof v === 'string' ? jsonString(v) : (JSON.stringify(v) as string | undefined);
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The expression printing member `key` of `o`; nested shapes become functions of their own in `subs`. */
+function valueCode(key: string, member: Member, subs: ((v: unknown) => string)[]): string {
+  if (member === 'digits') return `'"' + o.${key} + '"'`;
+  if (member === 'text') return `text(o.${key})`;
+  if (member === 'asSent' || member === 'number') return `JSON.stringify(o.${key})`;
+  subs.push('array' in member ? arrayFunction(member) : objectFunction(member));
+  return `(o.${key} === null ? 'null' : subs[${subs.length - 1}](o.${key}))`;
 }
 
 /**
- * `,"key":value` as JSON.stringify prints a member of an object: nothing when the value is
- * undefined (or a function or symbol, which JSON leaves out too). `key` is a plain identifier.
+ * The body of a function printing an object of `shape` held in `o`, as a hand-written template
+ * would: members always present are appended as they are; an optional one only when it is not
+ * undefined (and, for a value as sent, when JSON prints it at all).
  */
-export function jsonMember(key: string, v: unknown): string {
-  if (v === undefined) return '';
-  if (typeof v === 'string') return `,"${key}":${jsonString(v)}`;
-  const json = JSON.stringify(v) as string | undefined;
-  return json === undefined ? '' : `,"${key}":${json}`;
+function objectCode(shape: ObjectShape, subs: ((v: unknown) => string)[]): string {
+  const optional = new Set(shape.optional ?? []);
+  const lines = ['let s;'];
+  let first = true;
+  for (const [key, member] of Object.entries(shape.object)) {
+    if (!IDENTIFIER.test(key)) throw new Error(`shape member names must be identifiers: ${key}`);
+    const prefix = JSON.stringify(`${first ? '{' : ','}"${key}":`);
+    if (!optional.has(key)) {
+      lines.push(`${first ? 'let j =' : 'j +='} ${prefix} + ${valueCode(key, member, subs)};`);
+    } else if (first) {
+      throw new Error(`the first member of a shape must always be present: ${key}`);
+    } else if (member === 'asSent') {
+      lines.push(`if (o.${key} !== undefined && (s = JSON.stringify(o.${key})) !== undefined) j += ${prefix} + s;`);
+    } else {
+      lines.push(`if (o.${key} !== undefined) j += ${prefix} + ${valueCode(key, member, subs)};`);
+    }
+    first = false;
+  }
+  lines.push("return j + '}';");
+  return lines.join('\n');
+}
+
+function objectFunction(shape: ObjectShape): (v: unknown) => string {
+  const subs: ((v: unknown) => string)[] = [];
+  // A nested object printed once already (a quote shared by many fills) carries its line.
+  const code = `const line = o[LINE];\nif (line !== undefined) return line;\n${objectCode(shape, subs)}`;
+  // A generated function: member reads by name, as fast as a hand-written template.
+  const make = new Function('text', 'subs', 'LINE', `return function serialize(o) {\n${code}\n};`) as (
+    text: (v: unknown) => string | undefined, subs: ((v: unknown) => string)[], line: symbol,
+  ) => (v: unknown) => string;
+  return make(textJson, subs, LINE);
+}
+
+function arrayFunction(shape: ArrayShape): (v: unknown) => string {
+  const item = objectFunction(shape.array);
+  return (v) => {
+    const items = v as readonly unknown[];
+    let j = '[';
+    for (let i = 0; i < items.length; i += 1) j += (i === 0 ? '' : ',') + (items[i] === null || items[i] === undefined ? 'null' : item(items[i]));
+    return `${j}]`;
+  };
+}
+
+/** Compiles a shape once (at module load: the result is a pure function). */
+export function compileShape(shape: ObjectShape): TransactionSerializer {
+  return objectFunction(shape) as TransactionSerializer;
+}
+
+/**
+ * Marks a body as built in the member order of the shape `serialize` was compiled from. The mark
+ * is a non-enumerable symbol: JSON.stringify, spreads and equality checks do not see it.
+ */
+export function shaped<T extends object>(body: T, serialize: TransactionSerializer): T {
+  Object.defineProperty(body, SERIALIZER, { value: serialize });
+  return body;
+}
+
+/**
+ * Keeps `line` as the JSON of `value`, which the caller has just built and will never change (a
+ * non-enumerable mark): an object many transactions share is printed once.
+ */
+export function rememberJson<T extends object>(value: T, line: string): T {
+  // One flat copy: a rope of small strings would be kept as long as the object.
+  void line.charCodeAt(0);
+  Object.defineProperty(value, LINE, { value: line });
+  return value;
+}
+
+/** The transaction as one JSON line (what a journal stores and a stream sends). */
+export function transactionJson(tx: Transaction): string {
+  const shapedTx = tx as Shaped;
+  const serialize = shapedTx[SERIALIZER];
+  if (serialize !== undefined) {
+    const line = serialize(tx);
+    // The serializer builds a rope of small strings; reading a character flattens it into one
+    // compact string, which is what a journal keeps (a rope of sixty pieces per line costs the
+    // garbage collector dearly).
+    void line.charCodeAt(0);
+    return line;
+  }
+  return JSON.stringify(tx);
 }

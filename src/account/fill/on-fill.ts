@@ -1,12 +1,13 @@
 import { priceTextToInt } from '../../domain/price.js';
 import { parseDateTime } from '../../domain/time.js';
-import { jsonMember } from '../../domain/transaction-json.js';
+import { shaped } from '../../domain/transaction-json.js';
+import { ON_FILL_ORDER_JSON } from '../../domain/transaction-shapes.js';
 import type { ClientExtensions, OrderCancelTransaction, OrderTransaction } from '../../domain/transactions.js';
 import { orderCrossedAt } from '../../matching/fill-rules.js';
 import type { Batch } from '../batch.js';
 import { stopLossPriceFromDistance } from '../placement.js';
 import type { AccountState, OrderRecord, PriceSlot, TradeRecord } from '../state.js';
-import { cancelOrder, lineOf } from './bodies.js';
+import { cancelOrder } from './bodies.js';
 
 /** Whether a trade's dependent order would fire at once: it closes the trade, so it sells a long. */
 function wouldCrossNow(isLongTrade: boolean, type: 'TAKE_PROFIT' | 'STOP_LOSS', priceInt: number, slot: PriceSlot): boolean {
@@ -81,11 +82,6 @@ function onFillCommon(o: Record<string, unknown>, details: OnFillDetails, tradeI
   return o;
 }
 
-/** An on-fill order's JSON line without the header: createOnFillOrders' object, member by member. */
-function onFillJson(o: Record<string, unknown>, tradeID: string): string {
-  return `{"type":"${o['type'] as string}","tradeID":"${tradeID}"${jsonMember('price', o['price'])}${jsonMember('distance', o['distance'])}${jsonMember('timeInForce', o['timeInForce'])}${jsonMember('gtdTime', o['gtdTime'])},"triggerCondition":"DEFAULT","reason":"ON_FILL"${jsonMember('clientExtensions', o['clientExtensions'])},"orderFillTransactionID":"${tradeID}"`;
-}
-
 /** The TP/SL/TSL orders the entry asked for, attached to the trade its fill opened. */
 export function createOnFillOrders(b: Batch, entry: OrderRecord, trade: TradeRecord, precision: number, out: OrderTransaction[]): void {
   const tx = entry.create;
@@ -93,7 +89,7 @@ export function createOnFillOrders(b: Batch, entry: OrderRecord, trade: TradeRec
   if (tx.takeProfitOnFill !== undefined) {
     const d = tx.takeProfitOnFill;
     const tp = onFillCommon({ type: 'TAKE_PROFIT_ORDER', tradeID, price: d.price }, d, tradeID);
-    out.push(b.emit<OrderTransaction>(tp as never, lineOf(onFillJson, tp, tradeID)));
+    out.push(b.emit<OrderTransaction>(shaped(tp, ON_FILL_ORDER_JSON) as never));
   }
   if (tx.stopLossOnFill !== undefined) {
     const d = tx.stopLossOnFill;
@@ -101,11 +97,11 @@ export function createOnFillOrders(b: Batch, entry: OrderRecord, trade: TradeRec
     const sl: Record<string, unknown> = { type: 'STOP_LOSS_ORDER', tradeID, price };
     if (d.distance !== undefined) sl['distance'] = d.distance;
     onFillCommon(sl, d, tradeID);
-    out.push(b.emit<OrderTransaction>(sl as never, lineOf(onFillJson, sl, tradeID)));
+    out.push(b.emit<OrderTransaction>(shaped(sl, ON_FILL_ORDER_JSON) as never));
   }
   if (tx.trailingStopLossOnFill !== undefined) {
     const d = tx.trailingStopLossOnFill;
     const tsl = onFillCommon({ type: 'TRAILING_STOP_LOSS_ORDER', tradeID, distance: d.distance }, d, tradeID);
-    out.push(b.emit<OrderTransaction>(tsl as never, lineOf(onFillJson, tsl, tradeID)));
+    out.push(b.emit<OrderTransaction>(shaped(tsl, ON_FILL_ORDER_JSON) as never));
   }
 }

@@ -1,0 +1,82 @@
+import { compileShape, type Member, type ObjectShape, type TransactionSerializer } from './transaction-json.js';
+
+/**
+ * The member order of the transactions the account core builds, and their serializers, compiled
+ * once. Members are in OANDA's order: the type's own fields, then the header every transaction
+ * gets (Batch.emit). 'digits' members are strings the core formatted itself from numbers and IDs;
+ * 'text' members are strings it holds (escaped as JSON escapes them); 'asSent' members carry what
+ * a client sent and print exactly as JSON.stringify prints any value. An absent (undefined) member
+ * is left out, as JSON.stringify leaves it out.
+ */
+type Members = Record<string, Member>;
+
+const HEADER: Members = { id: 'digits', accountID: 'text', userID: 'number', batchID: 'digits', requestID: 'asSent', time: 'text' };
+
+/** A transaction's shape: its own members, then the header; `optional` names the members that may be absent. */
+function transaction(members: Members, optional: readonly string[]): TransactionSerializer {
+  return compileShape({ object: { ...members, ...HEADER }, optional: [...optional, 'requestID'] });
+}
+
+const object = (members: Members, optional: readonly string[] = []): ObjectShape => ({ object: members, optional });
+
+const BUCKET = object({ price: 'digits', liquidity: 'number' });
+
+export const FILL_PRICE = object({
+  closeoutBid: 'digits', closeoutAsk: 'digits', timestamp: 'text', bids: { array: BUCKET }, asks: { array: BUCKET },
+});
+
+const FACTOR = object({ factor: 'digits' });
+
+export const HOME_CONVERSION_FACTORS = object({ gainQuoteHome: FACTOR, lossQuoteHome: FACTOR, gainBaseHome: FACTOR, lossBaseHome: FACTOR });
+
+const TRADE_OPEN = object({
+  tradeID: 'digits', units: 'digits', price: 'digits', guaranteedExecutionFee: 'digits', quoteGuaranteedExecutionFee: 'digits',
+  halfSpreadCost: 'digits', initialMarginRequired: 'digits', clientExtensions: 'asSent',
+}, ['clientExtensions']);
+
+const TRADE_REDUCE = object({
+  tradeID: 'digits', clientTradeID: 'asSent', units: 'digits', price: 'digits', realizedPL: 'digits', financing: 'digits',
+  baseFinancing: 'digits', guaranteedExecutionFee: 'digits', quoteGuaranteedExecutionFee: 'digits', halfSpreadCost: 'digits',
+}, ['clientTradeID']);
+
+/** ORDER_FILL as the fill path builds it (account/fill/bodies.ts). */
+export const ORDER_FILL_JSON: TransactionSerializer = transaction({
+  type: 'text', orderID: 'digits', clientOrderID: 'asSent', instrument: 'text', units: 'digits', requestedUnits: 'digits',
+  price: 'digits', fullVWAP: 'digits', fullPrice: FILL_PRICE, reason: 'text', pl: 'digits', quotePL: 'digits', financing: 'digits',
+  baseFinancing: 'digits', commission: 'digits', guaranteedExecutionFee: 'digits', quoteGuaranteedExecutionFee: 'digits',
+  accountBalance: 'text', gainQuoteHomeConversionFactor: 'digits', lossQuoteHomeConversionFactor: 'digits',
+  homeConversionFactors: HOME_CONVERSION_FACTORS, tradeOpened: TRADE_OPEN, tradesClosed: { array: TRADE_REDUCE }, tradeReduced: TRADE_REDUCE,
+  halfSpreadCost: 'digits',
+}, ['clientOrderID', 'tradeOpened', 'tradesClosed', 'tradeReduced']);
+
+/** ORDER_CANCEL (account/fill/bodies.ts cancelOrder). */
+export const ORDER_CANCEL_JSON: TransactionSerializer = transaction({
+  type: 'text', orderID: 'digits', clientOrderID: 'asSent', reason: 'text', replacedByOrderID: 'asSent',
+}, ['clientOrderID', 'replacedByOrderID']);
+
+/** A TAKE_PROFIT, STOP_LOSS or TRAILING_STOP_LOSS order created by a fill (account/fill/on-fill.ts). */
+export const ON_FILL_ORDER_JSON: TransactionSerializer = transaction({
+  type: 'text', tradeID: 'digits', price: 'asSent', distance: 'asSent', timeInForce: 'text', gtdTime: 'asSent', triggerCondition: 'text',
+  reason: 'text', clientExtensions: 'asSent', orderFillTransactionID: 'digits',
+}, ['price', 'distance', 'gtdTime', 'clientExtensions']);
+
+/**
+ * An entry order's creation (MARKET, LIMIT, STOP, MARKET_IF_TOUCHED) as a client request creates
+ * it: the members in the order the request echo and decideCreateOrder put them.
+ */
+const ENTRY_MEMBERS_AFTER_TYPE = [
+  'instrument', 'units', 'price', 'priceBound', 'timeInForce', 'gtdTime', 'triggerCondition', 'partialFill', 'positionFill',
+  'clientExtensions', 'takeProfitOnFill', 'stopLossOnFill', 'trailingStopLossOnFill', 'tradeClientExtensions', 'initialMarketPrice',
+  'reason', 'replacesOrderID', 'cancellingTransactionID',
+];
+
+export const ENTRY_ORDER_JSON: TransactionSerializer = transaction({
+  type: 'text', instrument: 'asSent', units: 'asSent', price: 'asSent', priceBound: 'asSent', timeInForce: 'asSent', gtdTime: 'asSent',
+  triggerCondition: 'asSent', partialFill: 'asSent', positionFill: 'asSent', clientExtensions: 'asSent', takeProfitOnFill: 'asSent',
+  stopLossOnFill: 'asSent', trailingStopLossOnFill: 'asSent', tradeClientExtensions: 'asSent', initialMarketPrice: 'asSent',
+  reason: 'asSent', replacesOrderID: 'asSent', cancellingTransactionID: 'asSent',
+}, ENTRY_MEMBERS_AFTER_TYPE);
+
+/** The quote a fill took and its conversion factors, printed once for every fill that shares them. */
+export const FILL_PRICE_JSON = compileShape(FILL_PRICE);
+export const HOME_CONVERSION_FACTORS_JSON = compileShape(HOME_CONVERSION_FACTORS);
