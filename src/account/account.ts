@@ -2,6 +2,7 @@ import { Decimal, isDecimalString } from '../domain/decimal.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import type { Tick } from '../domain/tick.js';
 import { nextNewYorkFivePm, parseDateTime, type Micros } from '../domain/time.js';
+import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import type { Transaction } from '../domain/transactions.js';
 import { Batch } from './batch.js';
 import type { AccountCommand, Outcome } from './commands.js';
@@ -13,13 +14,18 @@ import { cancelOrder } from './fill.js';
 import { decideDailyFinancing } from './financing.js';
 import type { InstrumentTriggers } from '../matching/trigger-index.js';
 import { emptyAccountState, isAccountId, priceSlot, type AccountConfig, type AccountState, type PriceSlot } from './state.js';
+import { moveTrailingStops } from './trailing-stops.js';
 import { executeTriggered } from './trigger.js';
 
-export type TransactionSink = (transactions: readonly Transaction[]) => void;
+/** Where an account's journal lines go: its transactions, with any trailing stop levels among them. */
+export type TransactionSink = (entries: readonly JournalEntry[]) => void;
 
 /** Decides a command against the state; every change goes through the batch's evolve(). */
 export function decide(command: AccountCommand, state: AccountState, now: Micros, requestID?: string): Outcome {
-  const b = new Batch(state, now, requestID);
+  return decideIn(new Batch(state, now, requestID), command);
+}
+
+function decideIn(b: Batch, command: AccountCommand): Outcome {
   switch (command.type) {
     case 'CREATE_ORDER': return decideCreateOrder(b, command.order);
     case 'REPLACE_ORDER': return decideReplaceOrder(b, command.orderSpecifier, command.order);
@@ -48,6 +54,8 @@ export class Account {
   /** The next 17:00 New York rollover, when open trades are financed. */
   private nextRollover: Micros = Number.POSITIVE_INFINITY;
   private readonly crossed: number[] = [];
+  /** Trailing stops a quote moved: order ID and new level, in pairs. */
+  private readonly moved: number[] = [];
   /**
    * The last quoted instrument's price slot and trigger book: feeds mostly repeat one instrument,
    * and both objects live as long as the account once created (the book is remembered only once
@@ -74,21 +82,23 @@ export class Account {
     if (sink !== undefined) account.sink = sink;
     account.clock = now;
     account.nextRollover = nextNewYorkFivePm(now);
-    account.record(decideCreateAccount(new Batch(account.state, now, undefined), config.currency).transactions);
+    const b = new Batch(account.state, now, undefined);
+    decideCreateAccount(b, config.currency);
+    account.record(b);
     if (!new Decimal(balance).isZero()) account.execute({ type: 'TRANSFER_FUNDS', amount: balance }, now);
     if (config.alias !== undefined) account.execute({ type: 'CONFIGURE', alias: config.alias }, now);
     if (config.marginRate !== undefined) account.execute({ type: 'CONFIGURE', marginRate: config.marginRate }, now);
     return account;
   }
 
-  /** Rebuilds an account from its transaction log alone. */
-  static replay(config: AccountConfig, instruments: ReadonlyMap<string, InstrumentSpec>, transactions: readonly Transaction[]): Account {
+  /** Rebuilds an account from its journal alone (transactions and trailing stop levels). */
+  static replay(config: AccountConfig, instruments: ReadonlyMap<string, InstrumentSpec>, entries: readonly JournalEntry[]): Account {
     const account = new Account(Account.initialState(config, instruments));
-    for (const tx of transactions) {
-      evolve(account.state, tx);
-      account.log.push(tx);
+    for (const entry of entries) {
+      evolve(account.state, entry);
+      if (isTransaction(entry)) account.log.push(entry);
     }
-    const last = transactions.at(-1);
+    const last = entries.at(-1);
     account.clock = last === undefined ? 0 : (parseDateTime(last.time) ?? 0);
     account.nextRollover = nextNewYorkFivePm(account.clock);
     return account;
@@ -117,8 +127,9 @@ export class Account {
   /** Handles a client command at simulated time `now` (never earlier than the last message). */
   execute(command: AccountCommand, now: Micros, requestID?: string): Outcome {
     this.advance(now);
-    const outcome = decide(command, this.state, now, requestID);
-    this.record(outcome.transactions);
+    const b = new Batch(this.state, now, requestID);
+    const outcome = decideIn(b, command);
+    this.record(b);
     return outcome;
   }
 
@@ -139,7 +150,7 @@ export class Account {
       if (order === undefined || order.state !== 'PENDING' || order.gtd !== d.time) continue;
       const b = new Batch(this.state, d.time, undefined);
       cancelOrder(b, order, 'TIME_IN_FORCE_EXPIRED');
-      this.record(b.transactions);
+      this.record(b);
     }
   }
 
@@ -181,9 +192,15 @@ export class Account {
       this.lastBook = book;
     }
     const crossed = this.crossed;
+    const moved = this.moved;
     // Truncating an already empty array still costs tens of nanoseconds: most quotes skip it.
     if (crossed.length !== 0) crossed.length = 0;
-    book.collectCrossed(slot.bid, slot.ask, crossed);
+    if (moved.length !== 0) moved.length = 0;
+    book.collectCrossed(slot.bid, slot.ask, crossed, moved);
+    if (moved.length !== 0) {
+      const records = moveTrailingStops(state, moved, tick.time);
+      if (this.sink !== undefined) this.sink(records);
+    }
     if (crossed.length === 0) return;
     if (crossed.length > 1) crossed.sort((a, b) => a - b);
     for (let i = 0; i < crossed.length; i += 1) {
@@ -191,7 +208,7 @@ export class Account {
       if (order === undefined || order.state !== 'PENDING') continue;
       const b = new Batch(state, tick.time, undefined);
       executeTriggered(b, order);
-      this.record(b.transactions);
+      this.record(b);
     }
   }
 
@@ -205,14 +222,15 @@ export class Account {
       this.expireUntil(at);
       const b = new Batch(this.state, at, undefined);
       decideDailyFinancing(b, at);
-      this.record(b.transactions);
+      this.record(b);
       this.nextRollover = nextNewYorkFivePm(at);
     }
   }
 
-  private record(transactions: readonly Transaction[]): void {
+  private record(b: Batch): void {
+    const transactions = b.transactions;
     if (transactions.length === 0) return;
     for (const tx of transactions) this.log.push(tx);
-    if (this.sink !== undefined) this.sink(transactions);
+    if (this.sink !== undefined) this.sink(b.journalEntries());
   }
 }

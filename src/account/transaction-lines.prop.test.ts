@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../domain/instruments.js';
 import { formatPriceInt } from '../domain/price.js';
 import { formatRfc3339, type Micros } from '../domain/time.js';
+import { isTransaction } from '../domain/journal-entry.js';
 import { transactionJson } from '../domain/transaction-json.js';
 import type { Transaction } from '../domain/transactions.js';
 import { Account } from './account.js';
@@ -51,7 +52,7 @@ function play(steps: readonly Step[]): { lines: string[]; log: readonly Transact
   const lines: string[] = [];
   let now = T0;
   const account = Account.open({ id: '101-004-7654321-001', currency: 'USD', balance: '100000' }, CATALOGUE, now, (txs) => {
-    for (const tx of txs) lines.push(transactionJson(tx));
+    for (const tx of txs) if (isTransaction(tx)) lines.push(transactionJson(tx));
   });
   let bid = 110_000;
   let ask = 110_002;
@@ -129,7 +130,7 @@ describe('transaction lines of client objects JSON cannot print', () => {
     cyclic['self'] = cyclic;
     const seen: string[] = [];
     const account = Account.open({ id: '101-004-7654321-001', currency: 'USD', balance: '100000' }, CATALOGUE, T0, (txs) => {
-      for (const tx of txs) seen.push(transactionJson(tx));
+      for (const tx of txs) if (isTransaction(tx)) seen.push(transactionJson(tx));
     });
     account.onQuote({ instrument: 'EUR_USD', time: T0, bid: 1.1, ask: 1.1002 });
     expect(() => account.execute({ type: 'CREATE_ORDER', order: { type: 'LIMIT', instrument: 'EUR_USD', units: '10', price: '1.00000', timeInForce: 'GTC', gtdTime: cyclic } }, T0)).toThrow(TypeError);

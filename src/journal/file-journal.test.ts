@@ -2,12 +2,18 @@ import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import type { Transaction } from '../domain/transactions.js';
 import { FileJournal, JournalCorruptError } from './file-journal.js';
 import { MemoryJournal } from './journal.js';
 
 const A = '101-004-1000000-001';
 const B = '101-004-1000000-002';
+
+/** A transaction's ID, or the order ID of a trailing stop level record. */
+function idOf(entry: JournalEntry): string {
+  return isTransaction(entry) ? entry.id : `record ${entry.orderID}`;
+}
 
 function tx(id: number, extra: Record<string, unknown> = {}): Transaction {
   return { type: 'TRANSFER_FUNDS', amount: '1.0000', id: String(id), accountID: A, userID: 1000000, batchID: String(id), time: '2024-01-02T00:00:00.000000000Z', ...extra } as unknown as Transaction;
@@ -47,11 +53,11 @@ describe('FileJournal', () => {
     const second = FileJournal.open(dir);
     expect(second.recoveries).toEqual([]);
     expect(second.accountIds()).toEqual([A, B]);
-    expect(second.read(A).map((t) => t.id)).toEqual(['1', '2']);
+    expect(second.read(A).map(idOf)).toEqual(['1', '2']);
     expect(second.last(B)?.accountID).toBe(B);
     second.append(A, [tx(3)]);
     second.close();
-    expect(FileJournal.open(dir).read(A).map((t) => t.id)).toEqual(['1', '2', '3']);
+    expect(FileJournal.open(dir).read(A).map(idOf)).toEqual(['1', '2', '3']);
   });
 
   it('moves a torn last line aside, reports it, and continues', () => {
@@ -70,12 +76,12 @@ describe('FileJournal', () => {
     expect(r.reason).toMatch(/unfinished write/);
     expect(readFileSync(r.movedTo, 'utf8')).toBe(torn);
     expect(readFileSync(file).equals(sound)).toBe(true);
-    expect(reopened.read(A).map((t) => t.id)).toEqual(['1', '2']);
+    expect(reopened.read(A).map(idOf)).toEqual(['1', '2']);
     reopened.append(A, [tx(3)]);
     reopened.close();
     const again = FileJournal.open(dir);
     expect(again.recoveries).toEqual([]);
-    expect(again.read(A).map((t) => t.id)).toEqual(['1', '2', '3']);
+    expect(again.read(A).map(idOf)).toEqual(['1', '2', '3']);
   });
 
   it('drops whole lines of an unfinished batch: an order never replays without its fill', () => {
@@ -88,7 +94,7 @@ describe('FileJournal', () => {
     appendFileSync(file, partial);
     const reopened = FileJournal.open(dir);
     expect(reopened.recoveries[0]).toMatchObject({ offset: size, bytes: Buffer.byteLength(partial) });
-    expect(reopened.read(A).map((t) => t.id)).toEqual(['1']);
+    expect(reopened.read(A).map(idOf)).toEqual(['1']);
     reopened.close();
   });
 
@@ -134,7 +140,7 @@ describe('FileJournal', () => {
     const journal = FileJournal.open(dir, { maxOpenFiles: 2 });
     const ids = ['101-004-1-001', '101-004-1-002', '101-004-1-003'];
     for (let round = 1; round <= 3; round += 1) for (const id of ids) journal.append(id, [tx(round, { accountID: id })]);
-    for (const id of ids) expect(journal.read(id).map((t) => t.id)).toEqual(['1', '2', '3']);
+    for (const id of ids) expect(journal.read(id).map(idOf)).toEqual(['1', '2', '3']);
     expect(() => journal.append('../escape', [tx(1)])).toThrow(/cannot name a file/);
     journal.close();
     expect(readdirSync(dir).filter((n) => n.endsWith('.ndjson'))).toHaveLength(3);
@@ -143,6 +149,19 @@ describe('FileJournal', () => {
     const reopened = FileJournal.open(dir);
     expect(reopened.recoveries).toEqual([]);
     expect(reopened.accountIds()).toEqual(ids);
+    reopened.close();
+  });
+
+  it('keeps trailing stop level records among the transactions; the last transaction skips them', () => {
+    const record: JournalEntry = { type: 'TRAILING_STOP_VALUE', orderID: '2', trailingStopValue: '1.10000', time: '2024-01-02T00:00:00.000000000Z' };
+    const journal = FileJournal.open(dir);
+    journal.append(A, [tx(1), tx(2), record]);
+    journal.close();
+    const reopened = FileJournal.open(dir);
+    expect(reopened.recoveries).toEqual([]);
+    expect(reopened.read(A).map(idOf)).toEqual(['1', '2', 'record 2']);
+    expect(reopened.last(A)?.id).toBe('2');
+    expect(readFileSync(reopened.path(A), 'utf8').split('\n')[2]).toBe(JSON.stringify(record));
     reopened.close();
   });
 });

@@ -2,8 +2,9 @@ import {
   closeSync, constants, existsSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readSync, readdirSync, statSync, writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { isJournalRecord, isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import type { Transaction } from '../domain/transactions.js';
-import { serializeTransaction, type Journal } from './journal.js';
+import { serializeEntry, type Journal } from './journal.js';
 
 /**
  * The append-only file journal: one NDJSON file per account, `<dir>/<accountId>.ndjson`, one
@@ -112,10 +113,12 @@ function commitBytes(size: number): Buffer {
   return Buffer.from(`${String(size).padStart(COMMIT_WIDTH, '0')}\n`, 'latin1');
 }
 
-function parseLine(text: string): Transaction | undefined {
+/** A journal line as an entry: a transaction (string id and type) or a trailing stop level record. */
+function parseLine(text: string): JournalEntry | undefined {
   try {
     const value = JSON.parse(text) as unknown;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    if (isJournalRecord(value)) return value as JournalEntry;
     const tx = value as Partial<Transaction>;
     return typeof tx.id === 'string' && typeof tx.type === 'string' ? (value as Transaction) : undefined;
   } catch {
@@ -129,7 +132,7 @@ function lineStart(buf: Buffer, end: number): number {
 }
 
 /** The last non-blank line before `end` parsed, with its start; undefined text when none. */
-function lastLine(buf: Buffer, end: number): { start: number; tx: Transaction | undefined } | undefined {
+function lastLine(buf: Buffer, end: number): { start: number; tx: JournalEntry | undefined } | undefined {
   let at = end;
   while (at > 0) {
     const start = lineStart(buf, at);
@@ -140,6 +143,17 @@ function lastLine(buf: Buffer, end: number): { start: number; tx: Transaction | 
   return undefined;
 }
 
+/** The last transaction before `end`, past any trailing stop level records after it. */
+function lastTransaction(buf: Buffer, end: number): Transaction | undefined {
+  let at = end;
+  for (;;) {
+    const line = lastLine(buf, at);
+    if (line === undefined || line.tx === undefined) return undefined;
+    if (isTransaction(line.tx)) return line.tx;
+    at = line.start;
+  }
+}
+
 /**
  * How much of a journal file is sound, and the last transaction in it. A commit length that ends
  * on a line boundary inside the file is trusted; otherwise the file is checked line by line.
@@ -148,7 +162,7 @@ function soundPrefix(buf: Buffer, committed: number | undefined): { end: number;
   if (committed !== undefined && committed <= buf.length && (committed === 0 || buf[committed - 1] === NEWLINE)) {
     const reason = committed < buf.length ? 'an unfinished write after the last committed batch' : '';
     // A committed line that does not parse is corruption, not a torn write: read() reports it.
-    return { end: committed, last: lastLine(buf, committed)?.tx, reason };
+    return { end: committed, last: lastTransaction(buf, committed), reason };
   }
   let end = buf.length === 0 ? 0 : buf.lastIndexOf(NEWLINE, buf.length - 1) + 1;
   let reason = end < buf.length ? 'a torn last line (no trailing newline)' : '';
@@ -156,9 +170,9 @@ function soundPrefix(buf: Buffer, committed: number | undefined): { end: number;
   if (last !== undefined && last.tx === undefined) {
     if (reason === '') reason = 'an unparsable last line';
     end = last.start;
-    return { end, last: lastLine(buf, end)?.tx, reason };
+    return { end, last: lastTransaction(buf, end), reason };
   }
-  return { end, last: last?.tx, reason };
+  return { end, last: lastTransaction(buf, end), reason };
 }
 
 function freeName(base: string): string {
@@ -249,11 +263,15 @@ export class FileJournal implements Journal {
     return join(this.dir, `${accountId}${COMMIT_SUFFIX}`);
   }
 
-  append(accountId: string, transactions: readonly Transaction[]): void {
-    if (transactions.length === 0) return;
+  append(accountId: string, entries: readonly JournalEntry[]): void {
+    if (entries.length === 0) return;
     if (this.closed) throw new Error('journal: append after close');
     let text = '';
-    for (const tx of transactions) text += `${serializeTransaction(tx)}\n`;
+    let last: Transaction | undefined;
+    for (const entry of entries) {
+      text += `${serializeEntry(entry)}\n`;
+      if (isTransaction(entry)) last = entry;
+    }
     const buf = Buffer.from(text, 'utf8');
     try {
       const handle = this.handle(accountId);
@@ -266,7 +284,7 @@ export class FileJournal implements Journal {
     } catch (error) {
       throw new JournalWriteError(this.path(accountId), error);
     }
-    this.lastTx.set(accountId, transactions[transactions.length - 1] as Transaction);
+    if (last !== undefined) this.lastTx.set(accountId, last);
   }
 
   private handle(accountId: string): Handle {
@@ -307,13 +325,13 @@ export class FileJournal implements Journal {
     closeSync(handle.commitFd);
   }
 
-  /** Every committed transaction of an account, oldest first; [] for an unknown account. */
-  read(accountId: string): Transaction[] {
-    const out: Transaction[] = [];
+  /** Every committed entry of an account, oldest first; [] for an unknown account. */
+  read(accountId: string): JournalEntry[] {
+    const out: JournalEntry[] = [];
     this.forEachLine(accountId, (text, line, offset) => {
-      const tx = parseLine(text);
-      if (tx === undefined) throw new JournalCorruptError(this.path(accountId), line, offset, 'is not a transaction');
-      out.push(tx);
+      const entry = parseLine(text);
+      if (entry === undefined) throw new JournalCorruptError(this.path(accountId), line, offset, 'is not a transaction');
+      out.push(entry);
     });
     return out;
   }

@@ -1,3 +1,4 @@
+import type { JournalEntry } from '../domain/journal-entry.js';
 import { transactionJson } from '../domain/transaction-json.js';
 import type { Transaction } from '../domain/transactions.js';
 
@@ -6,9 +7,10 @@ import type { Transaction } from '../domain/transactions.js';
  * of truth; accounts, orders, trades, positions and the trigger index are folded from it.
  */
 export interface Journal {
-  append(accountId: string, transactions: readonly Transaction[]): void;
-  /** Every transaction of an account, oldest first. */
-  read(accountId: string): Transaction[];
+  /** Appends a batch: its transactions, with the trailing stop levels they caused among them. */
+  append(accountId: string, entries: readonly JournalEntry[]): void;
+  /** Every entry of an account, oldest first. */
+  read(accountId: string): JournalEntry[];
   accountIds(): string[];
 }
 
@@ -17,21 +19,26 @@ export function serializeTransaction(tx: Transaction): string {
   return transactionJson(tx);
 }
 
+/** One journal line: a transaction as serializeTransaction prints it, a record as JSON.stringify does. */
+export function serializeEntry(entry: JournalEntry): string {
+  return transactionJson(entry as Transaction);
+}
+
 /** Keeps each account's log as serialized lines: the same bytes a file journal would hold. */
 export class MemoryJournal implements Journal {
   private readonly lines = new Map<string, string[]>();
 
-  append(accountId: string, transactions: readonly Transaction[]): void {
+  append(accountId: string, entries: readonly JournalEntry[]): void {
     let lines = this.lines.get(accountId);
     if (lines === undefined) {
       lines = [];
       this.lines.set(accountId, lines);
     }
-    for (const tx of transactions) lines.push(serializeTransaction(tx));
+    for (const entry of entries) lines.push(serializeEntry(entry));
   }
 
-  read(accountId: string): Transaction[] {
-    return (this.lines.get(accountId) ?? []).map((line) => JSON.parse(line) as Transaction);
+  read(accountId: string): JournalEntry[] {
+    return (this.lines.get(accountId) ?? []).map((line) => JSON.parse(line) as JournalEntry);
   }
 
   accountIds(): string[] {
