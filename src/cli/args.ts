@@ -1,5 +1,5 @@
 import { ConfigError, checkFormat, checkSpeed, checkStart, parseSeed, type ClockMode, type ServeArgs, CLOCK_MODES } from './config.js';
-import { parseArgv, type Parsed } from './program.js';
+import { parseArgv, serveUsageWhy, type Parsed } from './program.js';
 
 type RunParsed = Extract<Parsed, { kind: 'run' }>;
 
@@ -7,17 +7,12 @@ function usageError(flag: string, why: string): ConfigError {
   return new ConfigError(flag, why, 'options');
 }
 
-/** A usage error of any command as the serve checks word it: "options: --port: needs a value". */
-export function serveUsageError(parsed: Extract<Parsed, { kind: 'usage' }>): ConfigError {
-  const hint = parsed.why === 'unknown option' || parsed.why === 'unexpected argument' ? ' (see v20sim serve --help)' : '';
-  return usageError(parsed.flag, `${parsed.why}${hint}`);
-}
 
 /** Parses the arguments after `serve` (see program.ts for the options); throws ConfigError on bad usage. */
 export function parseServeArgs(argv: readonly string[]): ServeArgs {
   const parsed = parseArgv(['serve', ...argv]);
   if (parsed.kind === 'print') return { help: true };
-  if (parsed.kind === 'usage') throw serveUsageError(parsed);
+  if (parsed.kind === 'usage') throw usageError(parsed.flag, serveUsageWhy(parsed));
   return serveArgsOf(parsed);
 }
 

@@ -1,4 +1,4 @@
-import { serveArgsOf, serveUsageError } from './args.js';
+import { serveArgsOf } from './args.js';
 import { ConfigError, loadConfigFile, type FileConfig } from './config.js';
 import { resolveSettings } from './settings.js';
 import { EXIT, parseArgv, usageMessage, type Parsed } from './program.js';
@@ -18,7 +18,7 @@ export async function runCli(argv: readonly string[], io: ServeIo): Promise<CliR
     return { exitCode: parsed.exitCode };
   }
   if (parsed.kind === 'usage') {
-    io.err(parsed.command === 'serve' ? `v20sim: ${serveUsageError(parsed).message}` : usageMessage(parsed));
+    io.err(usageMessage(parsed));
     return { exitCode: EXIT.usage };
   }
   if (parsed.command !== 'serve') {

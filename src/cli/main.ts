@@ -24,12 +24,7 @@ if (parsed.kind === 'print') {
   // Not process.exit(): stdout may be an asynchronous pipe with lines still to write.
   process.exitCode = parsed.exitCode;
 } else if (parsed.kind === 'usage') {
-  if (parsed.command === 'serve') {
-    const { serveUsageError } = await import('./args.js');
-    io.err(`v20sim: ${serveUsageError(parsed).message}`);
-  } else {
-    io.err(usageMessage(parsed));
-  }
+  io.err(usageMessage(parsed));
   process.exitCode = EXIT.usage;
 } else if (parsed.command === 'backtest') {
   const { runParsedBacktest } = await import('./backtest-command.js');

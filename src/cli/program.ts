@@ -244,9 +244,17 @@ function checkRun(command: Command, name: CommandName, given: ReadonlyMap<string
 /** Exit codes of every command: 0 done, 1 runtime failure, 2 invalid options or config. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
+/** A usage error as serve's option checks word it: `--port: needs a value` (see args.ts). */
+export function serveUsageWhy(parsed: Extract<Parsed, { kind: 'usage' }>): string {
+  const hint = parsed.why === 'unknown option' || parsed.why === 'unexpected argument' ? ' (see v20sim serve --help)' : '';
+  return `${parsed.why}${hint}`;
+}
+
 /** The one-line message of a usage error, prefixed with the command ("v20sim backtest: ..."). */
 export function usageMessage(parsed: Extract<Parsed, { kind: 'usage' }>): string {
   const { command, flag, why } = parsed;
+  // serve words every refusal as "<source>: <field>: <why>", options and config file alike.
+  if (command === 'serve') return `v20sim: options: ${flag === '' ? '' : `${flag}: `}${serveUsageWhy(parsed)}`;
   const see = `see v20sim ${command === '' ? '' : `${command} `}--help`;
   let text: string;
   if (flag === '') text = `${why} (${see})`;
