@@ -1,61 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/api/app.js';
-import type { Engine } from '../../src/engine/engine.js';
-import { startTestApi } from '../support/api/harness.js';
-import { ACCOUNT, MAY_T0 as START, SECOND } from '../support/constants.js';
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/api/app.js';
+import { ACCOUNT } from '../support/constants.js';
+import { A, TIME, call, open, lastId, ids, server, type Body, useTradesServer } from './trades-server.js';
 
-const A = `/v3/accounts/${ACCOUNT}`;
-const TIME = '2024-05-06T12:00:01.000000000Z';
-
-type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON bodies are read field by field
-
-interface Reply {
-  status: number;
-  body: Body;
-  headers: Record<string, unknown>;
-}
-
-let engine: Engine;
-let app: App;
-
-beforeEach(async () => {
-  ({ app, engine } = await startTestApi({
-    accounts: [{ id: ACCOUNT, currency: 'USD' }],
-    start: START,
-    tokens: [{ token: 'T', accounts: '*' }],
-    quotes: [
-      { instrument: 'EUR_USD', time: START + SECOND, bid: 1.1, ask: 1.1002 },
-      { instrument: 'USD_JPY', time: START + SECOND, bid: 150, ask: 150.02 },
-    ],
-  }));
-});
-
-afterEach(async () => {
-  await app.close();
-});
-
-async function call(method: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH', path: string, payload?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await app.inject({
-    method, url: `${A}${path}`, headers: { authorization: 'Bearer T', ...headers },
-    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-  });
-  return { status: res.statusCode, body: res.json(), headers: res.headers };
-}
-
-/** Opens a trade with a market order; returns the trade ID. */
-async function open(units: string, instrument = 'EUR_USD', clientTradeID?: string): Promise<string> {
-  const order: Body = { type: 'MARKET', instrument, units };
-  if (clientTradeID !== undefined) order['tradeClientExtensions'] = { id: clientTradeID };
-  const r = await call('POST', '/orders', { order });
-  expect(r.status).toBe(201);
-  return r.body['orderFillTransaction'].tradeOpened.tradeID as string;
-}
-
-async function lastId(): Promise<string> {
-  return (await call('GET', '/summary')).body['lastTransactionID'] as string;
-}
-
-const ids = (body: Body): string[] => (body['trades'] as Body[]).map((t) => t['id'] as string);
+useTradesServer();
 
 describe('GET trades', () => {
   it('lists open trades newest first with the full Trade resource', async () => {
@@ -112,7 +60,7 @@ describe('GET trades', () => {
     const link = page1.headers['link'] as string;
     expect(link).toBe(`<http://localhost:80${A}/trades?state=ALL&instrument=EUR_USD&count=2&beforeID=${newestFirst[1]}>; rel="next"`);
     const next = /^<http:\/\/localhost:80([^>]+)>/.exec(link)?.[1] as string;
-    const page2 = await app.inject({ method: 'GET', url: next, headers: { authorization: 'Bearer T' } });
+    const page2 = await server.app.inject({ method: 'GET', url: next, headers: { authorization: 'Bearer T' } });
     expect(page2.json()['trades'].map((t: Body) => t['id'])).toEqual(newestFirst.slice(2, 4));
     const page3 = await call('GET', `/trades?state=ALL&instrument=EUR_USD&count=2&beforeID=${newestFirst[3]}`);
     expect(ids(page3.body)).toEqual(newestFirst.slice(4));
@@ -126,8 +74,8 @@ describe('GET trades', () => {
   });
 
   it('uses the configured baseUrl in the Link header', async () => {
-    await app.close();
-    app = await buildApp({ engine, tokens: [{ token: 'T', accounts: '*' }], baseUrl: 'https://api-fxpractice.oanda.com' });
+    await server.app.close();
+    server.app = await buildApp({ engine: server.engine, tokens: [{ token: 'T', accounts: '*' }], baseUrl: 'https://api-fxpractice.oanda.com' });
     await open('1');
     const b = await open('2');
     const r = await call('GET', '/trades?count=1');
@@ -310,170 +258,25 @@ describe('PUT trades/{tradeSpecifier}/close', () => {
   });
 });
 
-describe('PUT trades/{tradeSpecifier}/clientExtensions', () => {
-  it('sets client extensions; the new client ID then specifies the trade', async () => {
-    const id = await open('100', 'EUR_USD', 'old');
-    const r = await call('PUT', `/trades/${id}/clientExtensions`, { clientExtensions: { id: 'new', tag: 't', comment: 'c' } });
-    expect(r.status).toBe(200);
-    expect(r.body['tradeClientExtensionsModifyTransaction']).toMatchObject({
-      type: 'TRADE_CLIENT_EXTENSIONS_MODIFY', tradeID: id, tradeClientExtensionsModify: { id: 'new', tag: 't', comment: 'c' },
-    });
-    expect(r.body['relatedTransactionIDs']).toEqual([r.body['tradeClientExtensionsModifyTransaction']['id']]);
-    expect(r.body['lastTransactionID']).toBe(await lastId());
-    expect((await call('GET', '/trades/@new')).body['trade']).toMatchObject({ id, clientExtensions: { id: 'new', tag: 't', comment: 'c' } });
-    expect((await call('GET', '/trades/@old')).status).toBe(404);
-    const byClient = await call('PUT', '/trades/@new/clientExtensions', { clientExtensions: { comment: 'again' } });
-    expect(byClient.status).toBe(200);
-    expect(byClient.body['tradeClientExtensionsModifyTransaction']).toMatchObject({ tradeID: id, clientTradeID: 'new' });
-  });
-
-  it('rejects missing, invalid or duplicate extensions with 400', async () => {
-    const a = await open('100', 'EUR_USD', 'a');
-    await open('100', 'EUR_USD', 'b');
-    const missing = await call('PUT', `/trades/${a}/clientExtensions`, {});
-    expect(missing.status).toBe(400);
-    expect(missing.body).toMatchObject({
-      tradeClientExtensionsModifyRejectTransaction: { type: 'TRADE_CLIENT_EXTENSIONS_MODIFY_REJECT', rejectReason: 'CLIENT_EXTENSIONS_DATA_MISSING' },
-      errorCode: 'CLIENT_EXTENSIONS_DATA_MISSING', errorMessage: 'No client extensions were specified',
-    });
-    const invalid = await call('PUT', `/trades/${a}/clientExtensions`, { clientExtensions: { id: '@x' } });
-    expect(invalid.status).toBe(400);
-    expect(invalid.body['errorCode']).toBe('CLIENT_TRADE_ID_INVALID');
-    const duplicate = await call('PUT', `/trades/${a}/clientExtensions`, { clientExtensions: { id: 'b' } });
-    expect(duplicate.status).toBe(400);
-    expect(duplicate.body).toMatchObject({ errorCode: 'CLIENT_TRADE_ID_ALREADY_EXISTS', errorMessage: 'The client Trade ID specified is already assigned to another open Trade' });
-  });
-
-  it('answers 404 for an unknown trade and 400 for a malformed body', async () => {
-    const r = await call('PUT', '/trades/999/clientExtensions', { clientExtensions: { tag: 'x' } });
-    expect(r.status).toBe(404);
-    expect(r.body).toMatchObject({
-      tradeClientExtensionsModifyRejectTransaction: { rejectReason: 'TRADE_DOESNT_EXIST' }, errorCode: 'TRADE_DOESNT_EXIST', errorMessage: 'The Trade specified does not exist',
-    });
-    const id = await open('1');
-    expect(await call('PUT', `/trades/${id}/clientExtensions`, { clientExtensions: 'x' }))
-      .toMatchObject({ status: 400, body: { errorMessage: "Invalid value specified for 'clientExtensions'" } });
-    expect(await call('PUT', `/trades/${id}/clientExtensions`, { clientExtensions: { tag: 7 } }))
-      .toMatchObject({ status: 400, body: { errorMessage: "Invalid value specified for 'clientExtensions.tag'" } });
-  });
-});
-
-describe('PUT trades/{tradeSpecifier}/orders', () => {
-  it('creates take profit, stop loss and trailing stop loss orders', async () => {
-    const id = await open('100', 'EUR_USD', 'c1');
-    const r = await call('PUT', `/trades/${id}/orders`, {
-      takeProfit: { price: '1.20000' }, stopLoss: { distance: '0.01000', timeInForce: 'GTD', gtdTime: '2024-05-07T12:00:00Z' }, trailingStopLoss: { distance: '0.00500' },
-    });
-    expect(r.status).toBe(200);
-    expect(Object.keys(r.body)).toEqual(['takeProfitOrderTransaction', 'stopLossOrderTransaction', 'trailingStopLossOrderTransaction', 'relatedTransactionIDs', 'lastTransactionID']);
-    expect(r.body['takeProfitOrderTransaction']).toMatchObject({ type: 'TAKE_PROFIT_ORDER', tradeID: id, clientTradeID: 'c1', price: '1.20000', timeInForce: 'GTC', reason: 'CLIENT_ORDER' });
-    expect(r.body['stopLossOrderTransaction']).toMatchObject({ type: 'STOP_LOSS_ORDER', tradeID: id, price: '1.09020', distance: '0.01000', timeInForce: 'GTD' });
-    expect(r.body['trailingStopLossOrderTransaction']).toMatchObject({ type: 'TRAILING_STOP_LOSS_ORDER', tradeID: id, distance: '0.00500' });
-    expect(r.body['relatedTransactionIDs']).toHaveLength(3);
-    expect(r.body['lastTransactionID']).toBe(await lastId());
-    const trade = (await call('GET', `/trades/${id}`)).body['trade'] as Body;
-    expect(trade['takeProfitOrder']['id']).toBe(r.body['takeProfitOrderTransaction']['id']);
-    expect(trade['stopLossOrder']['id']).toBe(r.body['stopLossOrderTransaction']['id']);
-    expect(trade['trailingStopLossOrder']['id']).toBe(r.body['trailingStopLossOrderTransaction']['id']);
-  });
-
-  it('replaces an existing order and cancels one with null, leaving omitted kinds alone', async () => {
-    const id = await open('100', 'EUR_USD', 'c2');
-    const first = await call('PUT', `/trades/@c2/orders`, { takeProfit: { price: '1.20000' }, stopLoss: { price: '1.00000' }, trailingStopLoss: { distance: '0.00500' } });
-    const tpId = first.body['takeProfitOrderTransaction']['id'] as string;
-    const slId = first.body['stopLossOrderTransaction']['id'] as string;
-    const tslId = first.body['trailingStopLossOrderTransaction']['id'] as string;
-    const r = await call('PUT', `/trades/${id}/orders`, { takeProfit: { price: '1.30000' }, stopLoss: null });
-    expect(r.status).toBe(200);
-    expect(Object.keys(r.body)).toEqual(['takeProfitOrderCancelTransaction', 'takeProfitOrderTransaction', 'stopLossOrderCancelTransaction', 'relatedTransactionIDs', 'lastTransactionID']);
-    const newTp = r.body['takeProfitOrderTransaction'] as Body;
-    expect(r.body['takeProfitOrderCancelTransaction']).toMatchObject({ type: 'ORDER_CANCEL', orderID: tpId, reason: 'CLIENT_REQUEST_REPLACED', replacedByOrderID: newTp['id'] });
-    expect(newTp).toMatchObject({ type: 'TAKE_PROFIT_ORDER', price: '1.30000', reason: 'REPLACEMENT', replacesOrderID: tpId });
-    expect(r.body['stopLossOrderCancelTransaction']).toMatchObject({ type: 'ORDER_CANCEL', orderID: slId, reason: 'CLIENT_REQUEST' });
-    const trade = (await call('GET', `/trades/${id}`)).body['trade'] as Body;
-    expect(trade['takeProfitOrder']).toMatchObject({ id: newTp['id'], price: '1.30000', replacesOrderID: tpId });
-    expect(trade['stopLossOrder']).toBeUndefined();
-    expect(trade['trailingStopLossOrder']['id']).toBe(tslId);
-    // null on a kind the trade does not have, or an empty body: nothing happens.
-    const none = await call('PUT', `/trades/${id}/orders`, { stopLoss: null });
-    expect(none.status).toBe(200);
-    expect(none.body).toEqual({ relatedTransactionIDs: [], lastTransactionID: r.body['lastTransactionID'] });
-    expect((await call('PUT', `/trades/${id}/orders`, {})).body['relatedTransactionIDs']).toEqual([]);
-    expect((await call('PUT', `/trades/${id}/orders`, { guaranteedStopLoss: null })).status).toBe(200);
-  });
-
-  it('a take profit already reached fills at once and closes the trade', async () => {
-    const id = await open('100');
-    const r = await call('PUT', `/trades/${id}/orders`, { takeProfit: { price: '1.05000' } });
-    expect(r.status).toBe(200);
-    expect(r.body['takeProfitOrderTransaction']).toMatchObject({ type: 'TAKE_PROFIT_ORDER', price: '1.05000' });
-    expect(r.body['takeProfitOrderFillTransaction']).toMatchObject({ type: 'ORDER_FILL', reason: 'TAKE_PROFIT_ORDER', tradesClosed: [{ tradeID: id }] });
-    expect((await call('GET', `/trades/${id}`)).body['trade']['state']).toBe('CLOSED');
-  });
-
-  it('rejects a dependent order the core refuses (400) with its reject transaction', async () => {
-    const id = await open('100');
-    const r = await call('PUT', `/trades/${id}/orders`, { takeProfit: { price: '1.200001' } });
-    expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({
-      takeProfitOrderRejectTransaction: { type: 'TAKE_PROFIT_ORDER_REJECT', tradeID: id, rejectReason: 'PRICE_PRECISION_EXCEEDED' },
-      errorCode: 'PRICE_PRECISION_EXCEEDED',
-    });
-    expect(r.body['lastTransactionID']).toBe(await lastId());
-    const sl = await call('PUT', `/trades/${id}/orders`, { stopLoss: { price: '1.00000', timeInForce: 'FOK' } });
-    expect(sl.status).toBe(400);
-    expect(sl.body['stopLossOrderRejectTransaction']).toMatchObject({ type: 'STOP_LOSS_ORDER_REJECT', rejectReason: sl.body['errorCode'] });
-  });
-
-  it('answers 404 for an unknown trade', async () => {
-    const r = await call('PUT', '/trades/999/orders', { takeProfit: { price: '1.20000' } });
-    expect(r.status).toBe(404);
-    expect(r.body).toMatchObject({
-      takeProfitOrderRejectTransaction: { rejectReason: 'TRADE_DOESNT_EXIST' }, errorCode: 'TRADE_DOESNT_EXIST', errorMessage: 'The Trade specified does not exist',
-    });
-    expect((await call('PUT', '/trades/@nobody/orders', { stopLoss: null })).status).toBe(404);
-  });
-
-  it('refuses malformed details with 400 and writes nothing', async () => {
-    const id = await open('100');
-    const before = await lastId();
-    const cases: [unknown, string][] = [
-      [{ takeProfit: { price: 'abc' } }, 'takeProfit.price'],
-      [{ stopLoss: { distance: 1 } }, 'stopLoss.distance'],
-      [{ trailingStopLoss: { distance: '0.005', timeInForce: 'NEVER' } }, 'trailingStopLoss.timeInForce'],
-      [{ takeProfit: { price: '1.2', timeInForce: 'GTD', gtdTime: 'tomorrow' } }, 'takeProfit.gtdTime'],
-      [{ takeProfit: 'cancel' }, 'takeProfit'],
-      // Guaranteed stop losses are disabled on simulated accounts.
-      [{ guaranteedStopLoss: { distance: '0.01000' } }, 'guaranteedStopLoss'],
-    ];
-    for (const [payload, field] of cases) {
-      const r = await call('PUT', `/trades/${id}/orders`, payload);
-      expect(r.status).toBe(400);
-      expect(r.body).toEqual({ errorMessage: `Invalid value specified for '${field}'` });
-    }
-    expect(await lastId()).toBe(before);
-  });
-});
-
 describe('trades paths: auth, account and method', () => {
   it('answers 401 without a valid token', async () => {
     for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: 'T' }]) {
-      const r = await app.inject({ method: 'GET', url: `${A}/trades`, headers });
+      const r = await server.app.inject({ method: 'GET', url: `${A}/trades`, headers });
       expect(r.statusCode).toBe(401);
       expect(r.json()).toEqual({ errorMessage: 'Insufficient authorization to perform request.' });
     }
-    const close = await app.inject({ method: 'PUT', url: `${A}/trades/4/close` });
+    const close = await server.app.inject({ method: 'PUT', url: `${A}/trades/4/close` });
     expect(close.statusCode).toBe(401);
   });
 
   it('answers 404 for an unknown account and 403 for an account the token may not use', async () => {
-    const r = await app.inject({ method: 'GET', url: '/v3/accounts/101-004-1234567-999/trades', headers: { authorization: 'Bearer T' } });
+    const r = await server.app.inject({ method: 'GET', url: '/v3/accounts/101-004-1234567-999/trades', headers: { authorization: 'Bearer T' } });
     expect(r.statusCode).toBe(404);
     expect(r.json()).toEqual({ errorMessage: 'The specified Account does not exist.' });
-    const put = await app.inject({ method: 'PUT', url: '/v3/accounts/101-004-1234567-999/trades/4/close', headers: { authorization: 'Bearer T' } });
+    const put = await server.app.inject({ method: 'PUT', url: '/v3/accounts/101-004-1234567-999/trades/4/close', headers: { authorization: 'Bearer T' } });
     expect(put.statusCode).toBe(404);
-    await app.close();
-    app = await buildApp({ engine, tokens: [{ token: 'T', accounts: ['101-004-1234567-002'] }] });
+    await server.app.close();
+    server.app = await buildApp({ engine: server.engine, tokens: [{ token: 'T', accounts: ['101-004-1234567-002'] }] });
     expect((await call('GET', '/openTrades')).status).toBe(403);
   });
 
