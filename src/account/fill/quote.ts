@@ -1,3 +1,4 @@
+import { SHOWN_LIQUIDITY } from '../../domain/liquidity.js';
 import { formatPriceInt } from '../../domain/price.js';
 import { formatRfc3339 } from '../../domain/time.js';
 import { rememberJson } from '../../domain/transaction-json.js';
@@ -6,8 +7,6 @@ import type { FillPrice, HomeConversionFactors } from '../../domain/transactions
 import type { AccountMemo } from '../memo.js';
 import type { PriceSlot } from '../state.js';
 
-/** Unlimited top-of-book liquidity is shown as one bucket of this size. */
-export const SHOWN_LIQUIDITY = 10_000_000;
 
 /**
  * The quote a fill took, as v20 prints it. Every fill of one quote prints the same object, so
