@@ -51,6 +51,7 @@ responses, transactions, state and stream lines they must produce.
 Default files: scenarios/**/*.{yaml,yml,json}. A directory means every .yaml/.yml/.json below it.`;
 
 const SCENARIO_AFTER = `
+The options of run (reporter, output file, jobs, golden updates): v20sim scenario run --help
 Exit codes: 0 all passed, 1 a scenario failed, 2 an invalid file or bad usage.
 Schema for editors: schema/scenario.schema.json (in the package)`;
 
@@ -104,25 +105,34 @@ function backtestCommand(): Command {
     .addHelpText('after', BACKTEST_AFTER);
 }
 
+function scenarioRunOptions(): Option[] {
+  return [
+    new Option('-u, --update', 'rewrite golden transaction logs instead of comparing them'),
+    new Option('-r, --reporter <name>', 'pretty (default), junit or tap'),
+    new Option('-o, --output <file>', 'write the report to FILE (the pretty log still goes to stdout)'),
+    new Option('-j, --jobs <n>', 'worker threads (default: one per core; 1 runs in this process)'),
+    new Option('-q, --quiet', 'pretty: list the steps of failing scenarios only'),
+    new Option('--color', 'ANSI colours even when stdout is not a terminal'),
+    new Option('--no-color', 'no ANSI colours'),
+  ];
+}
+
 function scenarioCommand(): Command {
   const scenario = new Command('scenario')
     .summary('run or check scenario files')
     .usage('run|check [PATHS or GLOBS...] [options]')
     .description(SCENARIO_DESCRIPTION)
     .addHelpText('after', SCENARIO_AFTER);
-  scenario.command('run')
+  const run = scenario.command('run')
     .description('Runs the scenario files and reports the results.')
-    .argument('[paths...]', 'scenario files, directories or globs')
-    .option('-u, --update', 'rewrite golden transaction logs instead of comparing them')
-    .option('-r, --reporter <name>', 'pretty (default), junit or tap')
-    .option('-o, --output <file>', 'write the report to FILE (the pretty log still goes to stdout)')
-    .option('-j, --jobs <n>', 'worker threads (default: one per core; 1 runs in this process)')
-    .option('-q, --quiet', 'pretty: list the steps of failing scenarios only')
-    .option('--color', 'ANSI colours even when stdout is not a terminal')
-    .option('--no-color', 'no ANSI colours');
-  scenario.command('check')
+    .argument('[paths...]', 'scenario files, directories or globs');
+  const check = scenario.command('check')
     .description('Validates the files against the schema and the references (tick files, marks, variables) without running them.')
     .argument('[paths...]', 'scenario files, directories or globs');
+  // check takes run's options too (and ignores them), so a run command line checks as it is.
+  for (const [command, hidden] of [[run, false], [check, true]] as const) {
+    for (const option of scenarioRunOptions()) command.addOption(hidden ? option.hideHelp() : option);
+  }
   return scenario;
 }
 
