@@ -21,13 +21,13 @@ const object = (members: Members, optional: readonly string[] = []): ObjectShape
 
 const BUCKET = object({ price: 'digits', liquidity: 'number' });
 
-export const FILL_PRICE = object({
+const FILL_PRICE = object({
   closeoutBid: 'digits', closeoutAsk: 'digits', timestamp: 'text', bids: { array: BUCKET }, asks: { array: BUCKET },
 });
 
 const FACTOR = object({ factor: 'digits' });
 
-export const HOME_CONVERSION_FACTORS = object({ gainQuoteHome: FACTOR, lossQuoteHome: FACTOR, gainBaseHome: FACTOR, lossBaseHome: FACTOR });
+const HOME_CONVERSION_FACTORS = object({ gainQuoteHome: FACTOR, lossQuoteHome: FACTOR, gainBaseHome: FACTOR, lossBaseHome: FACTOR });
 
 const TRADE_OPEN = object({
   tradeID: 'digits', units: 'digits', price: 'digits', guaranteedExecutionFee: 'digits', quoteGuaranteedExecutionFee: 'digits',

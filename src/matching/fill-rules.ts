@@ -1,4 +1,4 @@
-import type { OrderType } from '../domain/transactions.js';
+import type { OrderType, TriggerCondition } from '../domain/order-types.js';
 
 /**
  * Which quote a trigger watches. Values in the index are doubled integers so MID stays whole.
@@ -11,8 +11,7 @@ export const PriceSource = { BID: 0, ASK: 1, MID: 2 } as const;
 export type Direction = 0 | 1;
 export const Direction = { LE: 0, GE: 1 } as const;
 
-export type TriggerCondition = 'DEFAULT' | 'INVERSE' | 'BID' | 'ASK' | 'MID';
-export const TRIGGER_CONDITIONS: readonly TriggerCondition[] = ['DEFAULT', 'INVERSE', 'BID', 'ASK', 'MID'];
+export type { TriggerCondition } from '../domain/order-types.js';
 
 /** v20 OrderTriggerCondition: DEFAULT watches the side the order fills on (ask for buys). */
 export function watchedSource(isBuy: boolean, condition: TriggerCondition): PriceSource {

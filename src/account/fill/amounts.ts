@@ -49,7 +49,7 @@ export interface FillAmounts {
   readonly opening: OpeningAmounts | undefined;
 }
 
-const NONE: readonly ReductionAmounts[] = [];
+const NONE: readonly ReductionAmounts[] = Object.freeze([]);
 
 /**
  * The amounts of a planned fill. `quoteFactor` null means the instrument is quoted in the home
@@ -129,7 +129,7 @@ function scaledRound4(product: number, decimals: number, den: number): number {
   return Number.isSafeInteger(up) ? divRoundHalfUp(up, den) : Number.NaN;
 }
 
-export function parseRateParts(text: string): RateParts | null {
+function parseRateParts(text: string): RateParts | null {
   const decimals = fractionDigits(text);
   const numerator = decimals <= 15 ? parseScaled(text, decimals) : null;
   return numerator === null || numerator <= 0 ? null : { numerator, decimals };

@@ -45,8 +45,8 @@ export interface FillPlan {
   readonly requestedInt: number;
 }
 
-const NO_TRADES: readonly number[] = [];
-const NO_REDUCTIONS: readonly Reduction[] = [];
+const NO_TRADES: readonly number[] = Object.freeze([]);
+const NO_REDUCTIONS: readonly Reduction[] = Object.freeze([]);
 
 /** DEFAULT means REDUCE_FIRST on netting accounts and OPEN_ONLY on hedging ones. */
 function resolvePositionFill(positionFill: string, hedging: boolean): string {
@@ -57,7 +57,7 @@ function resolvePositionFill(positionFill: string, hedging: boolean): string {
 }
 
 /** A safe whole number of a Decimal, or NaN. */
-export function wholeOf(d: Decimal): number {
+function wholeOf(d: Decimal): number {
   if (!d.isInteger()) return Number.NaN;
   const n = d.toNumber();
   return Number.isSafeInteger(n) ? n : Number.NaN;
