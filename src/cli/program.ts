@@ -230,13 +230,6 @@ function checkRun(command: Command, name: CommandName, given: ReadonlyMap<string
   for (const [flag, count] of given) {
     if (count > 1 && !REPEATABLE.has(flag) && !REPEATABLE.has(`${flag} ${name}`)) return { kind: 'usage', command: label, flag, why: 'given twice' };
   }
-  const operands = command.args;
-  const takesPaths = name === 'scenario run' || name === 'scenario check';
-  for (const arg of operands) {
-    if (arg === '--') break;
-    if (arg.startsWith('-') && arg !== '-') return { kind: 'usage', command: label, flag: arg.split('=')[0] as string, why: 'unknown option' };
-    if (!takesPaths) return { kind: 'usage', command: label, flag: arg, why: 'unexpected argument' };
-  }
   const options = command.opts();
   for (const [key, value] of Object.entries(options)) {
     // A value option followed by another option: commander takes the option as the value.
@@ -247,6 +240,13 @@ function checkRun(command: Command, name: CommandName, given: ReadonlyMap<string
         return { kind: 'usage', command: label, flag, why: flag === '--ticks' ? 'needs at least one file' : 'needs a value' };
       }
     }
+  }
+  const operands = command.args;
+  const takesPaths = name === 'scenario run' || name === 'scenario check';
+  for (const arg of operands) {
+    if (arg === '--') break;
+    if (arg.startsWith('-') && arg !== '-') return { kind: 'usage', command: label, flag: arg.split('=')[0] as string, why: 'unknown option' };
+    if (!takesPaths) return { kind: 'usage', command: label, flag: arg, why: 'unexpected argument' };
   }
   return { kind: 'run', command: name, options, operands: operands.filter((a) => a !== '--'), given: new Set(given.keys()) };
 }

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { parseArgv, usageMessage, type Parsed } from '../../src/cli/program.js';
+
+function run(argv: string[]): Extract<Parsed, { kind: 'run' }> {
+  const parsed = parseArgv(argv);
+  if (parsed.kind !== 'run') throw new Error(`expected a command to run, got ${JSON.stringify(parsed)}`);
+  return parsed;
+}
+
+function usage(argv: string[]): string {
+  const parsed = parseArgv(argv);
+  if (parsed.kind !== 'usage') throw new Error(`expected a usage error, got ${JSON.stringify(parsed)}`);
+  return usageMessage(parsed);
+}
+
+function help(argv: string[]): string {
+  const parsed = parseArgv(argv);
+  if (parsed.kind !== 'print') throw new Error(`expected help, got ${JSON.stringify(parsed)}`);
+  return parsed.text;
+}
+
+describe('the command line (commander)', () => {
+  it('generates each command\'s help from its options', () => {
+    const serve = help(['serve', '--help']);
+    for (const flag of ['--config', '--host', '--port', '--data-dir', '--fsync', '--ticks <files...>', '--format', '--instrument', '--generator', '--no-generator', '--clock', '--speed', '--seed', '--start', '--token', '--admin-token']) {
+      expect(serve).toContain(flag);
+    }
+    const backtest = help(['backtest', '--help']);
+    for (const flag of ['--strategy', '--ticks <files...>', '--param', '--out', '--account-currency', '--balance', '--hedging', '--equity-interval', '--rank', '--workers', 'Exit codes:']) {
+      expect(backtest).toContain(flag);
+    }
+    expect(help(['scenario', 'run', '--help'])).toContain('-r, --reporter <name>');
+    expect(help(['--help'])).toMatch(/serve .*\n.*backtest .*\n.*scenario /);
+    expect(parseArgv([])).toMatchObject({ kind: 'print', exitCode: 2 });
+    expect(parseArgv(['--version'])).toMatchObject({ kind: 'print', exitCode: 0 });
+  });
+
+  it('takes every file after --ticks up to the next option, and --param again and again', () => {
+    const parsed = run(['backtest', '--ticks', 'a.zip', 'b.zip', '--param', 'fast=5', '--param', 'slow=9', '--hedging', '--ticks=c.zip']);
+    expect(parsed.options).toMatchObject({ ticks: ['a.zip', 'b.zip', 'c.zip'], param: ['fast=5', 'slow=9'], hedging: true });
+    expect(run(['scenario', 'run', 'x.yaml', '-j', '2', 'y.yaml', '--no-color']).operands).toEqual(['x.yaml', 'y.yaml']);
+  });
+
+  it('names what is wrong, per command', () => {
+    expect(usage(['frobnicate'])).toBe('v20sim: unknown command "frobnicate" (see v20sim --help)');
+    expect(usage(['serve', '--port'])).toBe('v20sim: options: --port: needs a value');
+    expect(usage(['serve', '--port', '--host', 'x'])).toBe('v20sim: options: --port: needs a value');
+    expect(usage(['serve', '--seed', '1', '--seed', '2'])).toBe('v20sim: options: --seed: given twice');
+    expect(usage(['backtest', '--bogus'])).toBe('v20sim backtest: unknown option --bogus (see v20sim backtest --help)');
+    expect(usage(['backtest', 'stray'])).toBe('v20sim backtest: unexpected argument "stray" (see v20sim backtest --help)');
+    expect(usage(['backtest', '--ticks'])).toBe('v20sim backtest: --ticks needs at least one file');
+    expect(usage(['scenario', 'walk'])).toBe('v20sim scenario: unknown command "walk" (see v20sim scenario --help)');
+  });
+});
