@@ -9,11 +9,12 @@ import { formatRfc3339, type Micros } from '../domain/time.js';
 import type { OrderFillTransaction, OrderTransaction, Transaction } from '../domain/transactions.js';
 import { ORDER_EVENT_TYPES, ORDER_STATES, isTerminal, nextOrderState, orderMachine, type OrderEvent, type OrderState } from '../orders/lifecycle.js';
 import { ORDER_TYPES } from '../domain/order-types.js';
-import { Direction } from '../matching/fill-rules.js';
 import { Account } from './account.js';
 import type { AccountCommand } from './commands.js';
 import type { AccountConfig } from './state.js';
-import { accountView, orderView, pendingOrders, tradeView, type Json } from './views.js';
+import { accountChangesStateView, accountView, orderView, pendingOrders, positionView, tradeView } from './views.js';
+import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
+import type { TriggerEntry } from '../matching/trigger-heap.js';
 import { ReferenceAccount, type RefView } from '../../test/reference-account.js';
 import { createEngine } from '../engine/engine.js';
 import { MemoryJournal } from '../journal/journal.js';
@@ -196,7 +197,7 @@ type RichStep =
   | { k: 'advance'; dt: number }
   | { k: 'market'; inst: Inst; units: number; tif: string | undefined; pf: string | undefined; tp: number | null; sl: number | null; slDistance: boolean; tsl: number | null; bound: number | null }
   | { k: 'pending'; inst: Inst; type: 'LIMIT' | 'STOP' | 'MARKET_IF_TOUCHED'; units: number; offset: number; tif: string | undefined; gtdHours: number; trigger: string | undefined; pf: string | undefined; tp: number | null; sl: number | null; tsl: number | null }
-  | { k: 'dependent'; type: 'TAKE_PROFIT' | 'STOP_LOSS' | 'TRAILING_STOP_LOSS'; pick: number; offset: number; tif: string | undefined; gtdHours: number; distance: boolean }
+  | { k: 'dependent'; type: 'TAKE_PROFIT' | 'STOP_LOSS' | 'TRAILING_STOP_LOSS'; pick: number; offset: number; tif: string | undefined; gtdHours: number; distance: boolean; trigger: string | undefined }
   | { k: 'cancel'; pick: number }
   | { k: 'replace'; pick: number; offset: number; units: number | null }
   | { k: 'closeTrade'; pick: number; units: number | null }
@@ -245,6 +246,8 @@ const richStep: fc.Arbitrary<RichStep> = fc.oneof(
     arbitrary: fc.record({
       k: fc.constant('dependent' as const), type: fc.constantFrom('TAKE_PROFIT' as const, 'STOP_LOSS' as const, 'TRAILING_STOP_LOSS' as const),
       pick: fc.nat(), offset: fc.integer({ min: -10, max: 150 }), tif: tif([undefined, 'GTC', 'GTD', 'GFD']), gtdHours: fc.integer({ min: 0, max: 40 }), distance: fc.boolean(),
+      // MID-watched trailing stops sit half way between grid prices on odd spreads.
+      trigger: fc.constantFrom(undefined, undefined, 'MID', 'INVERSE'),
     }),
   },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('cancel' as const), pick: fc.nat() }) },
@@ -377,6 +380,7 @@ function play(target: Target, steps: readonly RichStep[], afterStep: (i: number)
         else order['price'] = price(m, closeAt + (step.type === 'TAKE_PROFIT' ? winning : -winning) * step.offset);
         if (step.tif !== undefined) order['timeInForce'] = step.tif;
         if (step.tif === 'GTD') order['gtdTime'] = gtd(step.gtdHours);
+        if (step.trigger !== undefined) order['triggerCondition'] = step.trigger;
         target.execute({ type: 'CREATE_ORDER', order }, now);
         break;
       }
@@ -440,10 +444,25 @@ function orderInstrument(log: readonly Transaction[], order: OrderTransaction | 
   return opening?.type === 'ORDER_FILL' ? opening.instrument : undefined;
 }
 
-/** A session against a bare Account; every batch the account writes is captured. */
-function runSession(s: Session, afterStep?: (account: Account, i: number) => void): { account: Account; batches: Transaction[][]; now: Micros; lastTicks: Tick[] } {
+interface SessionRun {
+  readonly account: Account;
+  /** Every batch of transactions the account wrote. */
+  readonly batches: Transaction[][];
+  /** Everything the account wrote to its journal, in order: transactions and records. */
+  readonly journal: JournalEntry[];
+  readonly now: Micros;
+  readonly lastTicks: Tick[];
+}
+
+/** A session against a bare Account; every batch and journal entry the account writes is captured. */
+function runSession(s: Session, afterStep?: (account: Account, i: number) => void): SessionRun {
   const batches: Transaction[][] = [];
-  const account = Account.open(configOf(s.hedging), CATALOGUE, T0, (txs) => batches.push([...txs]));
+  const journal: JournalEntry[] = [];
+  const account = Account.open(configOf(s.hedging), CATALOGUE, T0, (entries) => {
+    journal.push(...entries);
+    const transactions = entries.filter(isTransaction);
+    if (transactions.length > 0) batches.push(transactions);
+  });
   const target: Target = {
     execute: (command, now) => void account.execute(command, now),
     quote: (tick) => account.onQuote(tick),
@@ -451,14 +470,46 @@ function runSession(s: Session, afterStep?: (account: Account, i: number) => voi
     log: account.log,
   };
   const { now, lastTicks } = play(target, s.steps, afterStep === undefined ? undefined : (i) => afterStep(account, i));
-  return { account, batches, now, lastTicks };
+  return { account, batches, journal, now, lastTicks };
 }
 
 const RUNS = { numRuns: 150 };
 
-/** Drops `trailingStopValue` everywhere in a view (see the replay property for why). */
-function withoutTrailingValues<T>(view: T): T {
-  return JSON.parse(JSON.stringify(view, (key: string, value: unknown) => (key === 'trailingStopValue' ? undefined : value))) as T;
+/** Everything a client or the engine can see of an account, plus the trigger index, as plain JSON. */
+function fullView(account: Account): unknown {
+  const state = account.state;
+  return JSON.parse(JSON.stringify({
+    account: accountView(state),
+    changes: accountChangesStateView(state),
+    orders: [...state.orders.values()].map((o) => orderView(state, o)),
+    trades: [...state.trades.values()].map((t) => tradeView(state, t)),
+    positions: [...state.positions.values()].map((p) => positionView(state, p)),
+    clientOrderIds: [...state.clientOrderIds],
+    clientTradeIds: [...state.clientTradeIds],
+    pendingCount: state.pendingCount,
+    openTradeCount: state.openTradeCount,
+    triggers: [...state.prices.keys(), ...state.positions.keys()].filter((x, i, all) => all.indexOf(x) === i).map((instrument) => triggerContents(account, instrument)),
+    deadlines: pendingDeadlines(account),
+  }));
+}
+
+/** The live entries of an instrument's trigger book, in a canonical order. */
+function triggerContents(account: Account, instrument: string): unknown {
+  const book = account.state.index.peekBook(instrument);
+  if (book === undefined) return { instrument, heaps: [], trailing: [] };
+  const byKey = (a: TriggerEntry, b: TriggerEntry): number => a.sortKey - b.sortKey || a.seq - b.seq;
+  return {
+    instrument,
+    heaps: book.heaps.map((heap) => heap.liveEntries().sort(byKey).map((e) => [e.sortKey, e.seq, e.orderId])),
+    trailing: book.trailing.filter((t) => t.live).map((t) => [t.orderId, t.seq, t.source, t.direction, t.distance2, t.value2]),
+    live: book.liveCount(),
+  };
+}
+
+/** The GTD/GFD deadlines still ahead for pending orders. */
+function pendingDeadlines(account: Account): [number, number][] {
+  const state = account.state;
+  return [...state.orders.values()].filter((o) => o.state === 'PENDING' && o.gtd !== undefined).map((o) => [o.id, o.gtd as number]);
 }
 
 function fills(log: readonly Transaction[]): OrderFillTransaction[] {
@@ -683,29 +734,31 @@ describe('Account invariants over random sessions', () => {
     }), RUNS);
   });
 
-  it('replay: folding the JSON round-tripped journal gives the live account (views, orders, trades, positions)', () => {
+  it('replay: folding the JSON round-tripped journal gives the live account, trailing stops and trigger index included', () => {
     fc.assert(fc.property(session, (s) => {
-      const { account, now, lastTicks } = runSession(s);
-      const journal = account.log.map((tx) => JSON.parse(JSON.stringify(tx)) as Transaction);
-      const replayed = Account.replay(configOf(s.hedging), CATALOGUE, journal);
-      // The replayed clock starts at the last transaction's time, which may be after the last quotes.
-      for (const tick of lastTicks) replayed.onQuote({ ...tick, time: Math.max(tick.time, replayed.now) });
-      replayed.advance(Math.max(now, replayed.now));
-      expect(replayed.log.length).toBe(account.log.length);
-      expect(withoutTrailingValues(accountView(replayed.state))).toEqual(withoutTrailingValues(accountView(account.state)));
-      const orders = (acc: Account): Json[] => [...acc.state.orders.values()].map((o) => orderView(acc.state, o));
-      const trades = (acc: Account): Json[] => [...acc.state.trades.values()].map((t) => tradeView(acc.state, t));
-      expect(withoutTrailingValues(orders(replayed))).toEqual(withoutTrailingValues(orders(account)));
-      expect(withoutTrailingValues(trades(replayed))).toEqual(withoutTrailingValues(trades(account)));
-      // Known limitation (not journaled): a trailing stop's value follows the quotes, and the
-      // journal holds no quotes, so replay restarts it from the latest quote. It can only be at or
-      // behind the live value (further from the market), never ahead of it.
-      for (const order of account.state.orders.values()) {
-        const live = order.trailing;
-        const again = replayed.state.orders.get(order.id)?.trailing;
-        if (order.state !== 'PENDING' || live === undefined || again === undefined || Number.isNaN(live.value2)) continue;
-        if (live.direction === Direction.LE) expect(again.value2).toBeLessThanOrEqual(live.value2);
-        else expect(again.value2).toBeGreaterThanOrEqual(live.value2);
+      const { account, journal } = runSession(s);
+      const lines = journal.map((entry) => JSON.parse(JSON.stringify(entry)) as JournalEntry);
+      const replayed = Account.replay(configOf(s.hedging), CATALOGUE, lines);
+      // The quotes are the market, not the account: the journal holds none, so the replayed
+      // account is shown the live one's latest quotes before the views are compared.
+      for (const [instrument, slot] of account.state.prices) replayed.state.prices.set(instrument, { ...slot });
+      expect(replayed.log).toEqual(account.log);
+      expect(replayed.state.lastTransactionID).toBe(account.state.lastTransactionID);
+      expect(fullView(replayed)).toEqual(fullView(account));
+    }), RUNS);
+  });
+
+  it('the journal holds a record only where a trailing stop got a new level, never between a batch\'s transactions of another order', () => {
+    fc.assert(fc.property(session, (s) => {
+      const { account, journal } = runSession(s);
+      expect(journal.filter(isTransaction)).toEqual(account.log);
+      const levels = new Map<string, string>();
+      for (const entry of journal) {
+        if (isTransaction(entry)) continue;
+        const order = account.state.orders.get(Number(entry.orderID));
+        expect(order?.type).toBe('TRAILING_STOP_LOSS');
+        expect(levels.get(entry.orderID)).not.toBe(entry.trailingStopValue);
+        levels.set(entry.orderID, entry.trailingStopValue);
       }
     }), RUNS);
   });
@@ -715,7 +768,7 @@ describe('determinism through the engine', () => {
   it('the same ticks and commands give a byte-identical journal, equal to the accounts\' logs', () => {
     const NETTING = '101-004-1000001-001';
     const HEDGING = '101-004-1000002-001';
-    const runEngine = (steps: readonly RichStep[]): { texts: string[]; logs: string[] } => {
+    const runEngine = (steps: readonly RichStep[]): { texts: string[]; transactions: string[]; logs: string[] } => {
       const journal = new MemoryJournal();
       const engine = createEngine({ accounts: [configOf(false, NETTING), configOf(true, HEDGING)], start: T0, journal, seed: 7 });
       let request = 0;
@@ -734,8 +787,11 @@ describe('determinism through the engine', () => {
         play(target, steps);
       }
       const ids = [NETTING, HEDGING];
+      const transactionLines = (text: string): string => text.split('\n').filter((line) => line !== '' && !line.startsWith('{"type":"TRAILING_STOP_VALUE"')).map((line) => `${line}\n`).join('');
       return {
         texts: ids.map((id) => journal.text(id)),
+        // The journal is the log plus the trailing stops' levels.
+        transactions: ids.map((id) => transactionLines(journal.text(id))),
         logs: ids.map((id) => (engine.account(id)?.log ?? []).map((tx) => `${JSON.stringify(tx)}\n`).join('')),
       };
     };
@@ -743,7 +799,7 @@ describe('determinism through the engine', () => {
       const a = runEngine(steps);
       const b = runEngine(steps);
       expect(b.texts).toEqual(a.texts);
-      expect(a.logs).toEqual(a.texts);
+      expect(a.logs).toEqual(a.transactions);
     }), { numRuns: 60 });
   });
 });

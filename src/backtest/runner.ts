@@ -1,3 +1,4 @@
+import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import { createHash } from 'node:crypto';
 import { accountSummaryView } from '../account/views.js';
 import { Decimal, ZERO, isDecimalString } from '../domain/decimal.js';
@@ -93,15 +94,17 @@ class RecordingJournal implements Journal {
   readonly pending: Transaction[] = [];
   private readonly ids: string[] = [];
 
-  append(accountId: string, transactions: readonly Transaction[]): void {
+  append(accountId: string, entries: readonly JournalEntry[]): void {
     if (!this.ids.includes(accountId)) this.ids.push(accountId);
-    for (const tx of transactions) {
+    // The report's log is the v20 transactions; a run is never replayed, so its records are not kept.
+    for (const tx of entries) {
+      if (!isTransaction(tx)) continue;
       this.lines.push(serializeTransaction(tx));
       this.pending.push(tx);
     }
   }
 
-  read(): Transaction[] {
+  read(): JournalEntry[] {
     return [];
   }
 

@@ -1,3 +1,4 @@
+import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import { createHash } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import { Account } from '../account/account.js';
@@ -98,7 +99,7 @@ class SimEngine implements Engine {
     if (this.accounts.has(config.id)) throw new Error(`account ${config.id} exists already`);
     if (this.accounts.size >= LIMITS.accountsPerEngine) throw new Error(`at most ${LIMITS.accountsPerEngine} accounts`);
     const existing = this.journal.read(config.id);
-    const sink = (txs: readonly Transaction[]): void => this.onTransactions(config.id, txs);
+    const sink = (entries: readonly JournalEntry[]): void => this.onTransactions(config.id, entries);
     let account: Account;
     if (existing.length > 0) {
       account = Account.replay(config, this.instruments, existing);
@@ -113,10 +114,11 @@ class SimEngine implements Engine {
     return account;
   }
 
-  private onTransactions(accountId: string, txs: readonly Transaction[]): void {
-    this.journal.append(accountId, txs);
+  /** Journals an account's new entries; the transaction stream gets the transactions among them. */
+  private onTransactions(accountId: string, entries: readonly JournalEntry[]): void {
+    this.journal.append(accountId, entries);
     const subject = this.subjects.get(accountId);
-    if (subject !== undefined && subject.observed) for (const tx of txs) subject.next(tx);
+    if (subject !== undefined && subject.observed) for (const entry of entries) if (isTransaction(entry)) subject.next(entry);
   }
 
   accountIds(): string[] {

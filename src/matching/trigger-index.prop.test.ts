@@ -120,6 +120,7 @@ class Harness {
   quote(bid: number, ask: number): void {
     this.lastQuote = { bid, ask };
     const expected: number[] = [];
+    const expectedMoves: number[] = [];
     for (const e of this.all) {
       if (!e.live) continue;
       const w = watchedValue2(e.source, bid, ask);
@@ -133,14 +134,20 @@ class Harness {
       // Trailing: ratchet in the winning direction only (NaN = not yet seeded), then test.
       if (e.direction === Direction.LE) {
         const candidate = w - e.distance2;
-        if (Number.isNaN(e.value2) || e.value2 < candidate) e.value2 = candidate;
+        if (Number.isNaN(e.value2) || e.value2 < candidate) {
+          e.value2 = candidate;
+          expectedMoves.push(e.orderId, candidate);
+        }
         if (w <= e.value2) {
           expected.push(e.orderId);
           e.live = false;
         }
       } else {
         const candidate = w + e.distance2;
-        if (Number.isNaN(e.value2) || e.value2 > candidate) e.value2 = candidate;
+        if (Number.isNaN(e.value2) || e.value2 > candidate) {
+          e.value2 = candidate;
+          expectedMoves.push(e.orderId, candidate);
+        }
         if (w >= e.value2) {
           expected.push(e.orderId);
           e.live = false;
@@ -148,9 +155,16 @@ class Harness {
       }
     }
     const out: number[] = [];
-    this.book.collectCrossed(bid, ask, out);
+    const moved: number[] = [];
+    this.book.collectCrossed(bid, ask, out, moved);
     expect([...out].sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
     expect(new Set(out).size).toBe(out.length);
+    // The index reports the new levels and leaves writing them to its owner (the account's evolve).
+    expect(moved).toEqual(expectedMoves);
+    for (let i = 0; i < moved.length; i += 2) {
+      const entry = this.book.trailing.find((t) => t.orderId === moved[i]);
+      if (entry !== undefined) entry.value2 = moved[i + 1] as number;
+    }
   }
 
   /** The index's live entries equal the model's, heap by heap, and every heap's top is its best. */

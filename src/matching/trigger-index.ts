@@ -74,7 +74,7 @@ export class InstrumentTriggers {
    * ID, new value2) and tested against its new value; the level itself is the account's to write
    * (through a journal record), so the index stays a function of the journal.
    */
-  collectCrossed(bid: number, ask: number, out: number[], moved?: number[]): void {
+  collectCrossed(bid: number, ask: number, out: number[], moved: number[]): void {
     const tops = this.tops;
     const bid2 = 2 * bid;
     const ask2 = 2 * ask;
@@ -98,7 +98,7 @@ export class InstrumentTriggers {
         // NaN (no level yet) compares false: the first quote sets it.
         if (!(value2 >= candidate)) {
           value2 = candidate;
-          this.move(t, value2, moved);
+          moved.push(t.orderId, value2);
         }
         if (watched2 <= value2) {
           this.removeTrailing(t);
@@ -108,7 +108,7 @@ export class InstrumentTriggers {
         const candidate = watched2 + t.distance2;
         if (!(value2 <= candidate)) {
           value2 = candidate;
-          this.move(t, value2, moved);
+          moved.push(t.orderId, value2);
         }
         if (watched2 >= value2) {
           this.removeTrailing(t);
@@ -116,12 +116,6 @@ export class InstrumentTriggers {
         }
       }
     }
-  }
-
-  /** Reports a trailing stop's new level; without a `moved` list (older callers) sets it here. */
-  private move(t: TrailingEntry, value2: number, moved: number[] | undefined): void {
-    if (moved === undefined) t.value2 = value2;
-    else moved.push(t.orderId, value2);
   }
 
   /** Pops the live entries of heap h the probe crosses, dropping dead ones, and refreshes its top. */
