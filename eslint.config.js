@@ -351,6 +351,6 @@ export default tseslint.config(
     name: 'v20sim/core-module-state',
     files: tsUnder(coreDirs(CORE)),
     ignores: TESTS,
-    rules: { 'v20sim/no-module-let': 'warn' },
+    rules: { 'v20sim/no-module-let': 'error' },
   },
 );
