@@ -69,39 +69,67 @@ function textJson(v: unknown): string | undefined {
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** The expression printing member `key` of `o`; nested shapes become functions of their own in `subs`. */
-function valueCode(key: string, member: Member, subs: ((v: unknown) => string)[]): string {
-  if (member === 'digits') return `'"' + o.${key} + '"'`;
-  if (member === 'text') return `text(o.${key})`;
-  if (member === 'asSent' || member === 'number') return `JSON.stringify(o.${key})`;
+/** A piece of a member's text: fixed text, or an expression over the object `o`. */
+type Part = { readonly literal: string } | { readonly code: string };
+
+/** The parts printing member `key` of `o`; nested shapes become functions of their own in `subs`. */
+function valueParts(key: string, member: Member, subs: ((v: unknown) => string)[]): Part[] {
+  if (member === 'digits') return [{ literal: '"' }, { code: `o.${key}` }, { literal: '"' }];
+  if (member === 'text') return [{ code: `text(o.${key})` }];
+  if (member === 'asSent' || member === 'number') return [{ code: `JSON.stringify(o.${key})` }];
   subs.push('array' in member ? arrayFunction(member) : objectFunction(member));
-  return `(o.${key} === null ? 'null' : subs[${subs.length - 1}](o.${key}))`;
+  return [{ code: `(o.${key} === null ? 'null' : subs[${subs.length - 1}](o.${key}))` }];
+}
+
+/** One concatenation of the parts, neighbouring fixed texts joined into one literal. */
+function expression(parts: readonly Part[]): string {
+  const out: string[] = [];
+  let literal = '';
+  for (const part of parts) {
+    if ('literal' in part) {
+      literal += part.literal;
+      continue;
+    }
+    if (literal !== '') out.push(JSON.stringify(literal));
+    literal = '';
+    out.push(part.code);
+  }
+  if (literal !== '') out.push(JSON.stringify(literal));
+  return out.join(' + ');
 }
 
 /**
  * The body of a function printing an object of `shape` held in `o`, as a hand-written template
- * would: members always present are appended as they are; an optional one only when it is not
- * undefined (and, for a value as sent, when JSON prints it at all).
+ * would: a run of members always present is one concatenation; an optional member is appended
+ * only when it is not undefined (and, for a value as sent, when JSON prints it at all).
  */
 function objectCode(shape: ObjectShape, subs: ((v: unknown) => string)[]): string {
   const optional = new Set(shape.optional ?? []);
-  const lines = ['let s;'];
+  const lines = ["let j = '';", 'let s;'];
+  let run: Part[] = [];
+  const flush = (): void => {
+    if (run.length !== 0) lines.push(`j += ${expression(run)};`);
+    run = [];
+  };
   let first = true;
   for (const [key, member] of Object.entries(shape.object)) {
     if (!IDENTIFIER.test(key)) throw new Error(`shape member names must be identifiers: ${key}`);
-    const prefix = JSON.stringify(`${first ? '{' : ','}"${key}":`);
+    const prefix = `${first ? '{' : ','}"${key}":`;
     if (!optional.has(key)) {
-      lines.push(`${first ? 'let j =' : 'j +='} ${prefix} + ${valueCode(key, member, subs)};`);
+      run.push({ literal: prefix }, ...valueParts(key, member, subs));
     } else if (first) {
       throw new Error(`the first member of a shape must always be present: ${key}`);
-    } else if (member === 'asSent') {
-      lines.push(`if (o.${key} !== undefined && (s = JSON.stringify(o.${key})) !== undefined) j += ${prefix} + s;`);
     } else {
-      lines.push(`if (o.${key} !== undefined) j += ${prefix} + ${valueCode(key, member, subs)};`);
+      flush();
+      lines.push(member === 'asSent'
+        ? `if (o.${key} !== undefined && (s = JSON.stringify(o.${key})) !== undefined) j += ${JSON.stringify(prefix)} + s;`
+        : `if (o.${key} !== undefined) j += ${expression([{ literal: prefix }, ...valueParts(key, member, subs)])};`);
     }
     first = false;
   }
-  lines.push("return j + '}';");
+  run.push({ literal: '}' });
+  flush();
+  lines.push('return j;');
   return lines.join('\n');
 }
 
