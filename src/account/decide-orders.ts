@@ -9,13 +9,13 @@ import { shaped } from '../domain/transaction-json.js';
 import { ENTRY_ORDER_JSON } from '../domain/transaction-shapes.js';
 import { isOrderType } from '../domain/order-types.js';
 import { checkClientExtensions } from '../orders/client-extensions.js';
-import { checkOrderRequest, type OrderRequest } from '../orders/request.js';
+import { checkOrderRequest, type CheckedOrder, type OrderRequest } from '../orders/request.js';
 import type { Batch } from './batch.js';
 import type { Outcome } from './commands.js';
 import { cancelOrder, type FillResult } from './fill.js';
 import { isCrossedNow, stopLossPriceFromDistance } from './placement.js';
 import { findOrder, findTrade } from './specifiers.js';
-import type { OrderRecord, PriceSlot } from './state.js';
+import type { AccountState, OrderRecord, PriceSlot, TradeRecord } from './state.js';
 import { executeTriggered } from './trigger.js';
 
 const NOT_FOUND_REASONS = new Set(['ORDER_DOESNT_EXIST', 'TRADE_DOESNT_EXIST']);
@@ -56,55 +56,19 @@ function accountRefusal(b: Batch, type: string, clientOrderId: string | undefine
   return null;
 }
 
-/**
- * Creates an order (or the replacement of `replaces`): a reject transaction if the request breaks
- * a rule, otherwise the creation transaction, then an immediate fill or cancel where the order
- * cannot rest (MARKET, a marketable pending order, FOK/IOC).
- */
-export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: OrderRecord): Outcome {
-  const state = b.state;
-  const response: Record<string, Transaction> = {};
-  if (request === null || typeof request !== 'object' || !isOrderType(request.type)) {
-    return { transactions: [], response, invalid: { errorMessage: "Invalid value specified for 'order.type'" } };
-  }
-  const type = request.type;
-  const dependent = type === 'TAKE_PROFIT' || type === 'STOP_LOSS' || type === 'TRAILING_STOP_LOSS';
-  let tradeId: number | undefined;
-  let tradeInstrument: string | undefined;
-  if (dependent) {
-    const spec = typeof request.tradeID === 'string' ? request.tradeID : typeof request.clientTradeID === 'string' ? `@${request.clientTradeID}` : undefined;
-    const trade = spec === undefined ? undefined : findTrade(state, spec);
-    if (trade !== undefined && trade.state === 'OPEN') {
-      tradeId = trade.id;
-      tradeInstrument = trade.instrument;
-    }
-  }
-  const checked = checkOrderRequest(type, request, state.instruments, tradeInstrument, b.now);
-  const rejectWith = (reason: string, echo: Record<string, unknown>): Outcome => {
-    const body: Record<string, unknown> = { ...echo, type: `${echo['type'] as string}_REJECT` };
-    body['reason'] = replaces === undefined ? 'CLIENT_ORDER' : 'REPLACEMENT';
-    if (replaces !== undefined) body['intendedReplacesOrderID'] = String(replaces.id);
-    body['rejectReason'] = reason;
-    response['orderRejectTransaction'] = b.emit<OrderTransaction>(body as never);
-    return rejected(b, response, reason);
-  };
-  if (!checked.ok) return rejectWith(checked.rejectReason, checked.echo);
-  const order = checked.order;
-  if (dependent && tradeId === undefined) return rejectWith('TRADE_DOESNT_EXIST', order.echo);
-  const refusal = accountRefusal(b, type, order.clientExtensions?.id, order.tradeClientExtensions?.id, tradeId, replaces);
-  if (refusal !== null) return rejectWith(refusal, order.echo);
-  if (type === 'MARKET_IF_TOUCHED' && state.prices.get(order.instrument as string)?.known !== true) {
-    // Without a market there is no side to touch from: v20 needs a price to create an MIT.
-    // Checked before a replaced order is cancelled, so a refused replacement changes nothing.
-    return rejectWith('INSTRUMENT_PRICE_UNKNOWN', order.echo);
-  }
+/** The open trade a dependent order names by tradeID or clientTradeID, if there is one. */
+function openTradeOf(state: AccountState, request: OrderRequest): TradeRecord | undefined {
+  const spec = typeof request.tradeID === 'string' ? request.tradeID : typeof request.clientTradeID === 'string' ? `@${request.clientTradeID}` : undefined;
+  const trade = spec === undefined ? undefined : findTrade(state, spec);
+  return trade !== undefined && trade.state === 'OPEN' ? trade : undefined;
+}
 
-  let cancellingTransactionID: string | undefined;
-  if (replaces !== undefined) {
-    const cancel = cancelOrder(b, replaces, 'CLIENT_REQUEST_REPLACED', { replacedByOrderID: String(b.nextId + 1) });
-    response['orderCancelTransaction'] = cancel;
-    cancellingTransactionID = cancel.id;
-  }
+/**
+ * The creation transaction's own members: the request as echoed, the trade it is attached to, a
+ * stop loss's price from its distance, a MARKET_IF_TOUCHED's market at creation.
+ */
+function creationBody(state: AccountState, request: OrderRequest, order: CheckedOrder, tradeId: number | undefined): Record<string, unknown> {
+  const type = request.type;
   // Object.assign keeps one hidden class for every order of a shape; a spread makes one per object.
   // An entry order's members come in one order (the echo's, then the fields below): it prints
   // through its shape; a dependent order's echo is reordered below, so it prints through JSON.stringify.
@@ -140,6 +104,51 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
     // Mid can fall between ticks; the grid price nearest below stands for it.
     body['initialMarketPrice'] = formatPriceInt(Math.floor(watched2 / 2), precision);
   }
+  return body;
+}
+
+/**
+ * Creates an order (or the replacement of `replaces`): a reject transaction if the request breaks
+ * a rule, otherwise the creation transaction, then an immediate fill or cancel where the order
+ * cannot rest (MARKET, a marketable pending order, FOK/IOC).
+ */
+export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: OrderRecord): Outcome {
+  const state = b.state;
+  const response: Record<string, Transaction> = {};
+  if (request === null || typeof request !== 'object' || !isOrderType(request.type)) {
+    return { transactions: [], response, invalid: { errorMessage: "Invalid value specified for 'order.type'" } };
+  }
+  const type = request.type;
+  const dependent = type === 'TAKE_PROFIT' || type === 'STOP_LOSS' || type === 'TRAILING_STOP_LOSS';
+  const trade = dependent ? openTradeOf(state, request) : undefined;
+  const tradeId = trade?.id;
+  const checked = checkOrderRequest(type, request, state.instruments, trade?.instrument, b.now);
+  const rejectWith = (reason: string, echo: Record<string, unknown>): Outcome => {
+    const body: Record<string, unknown> = { ...echo, type: `${echo['type'] as string}_REJECT` };
+    body['reason'] = replaces === undefined ? 'CLIENT_ORDER' : 'REPLACEMENT';
+    if (replaces !== undefined) body['intendedReplacesOrderID'] = String(replaces.id);
+    body['rejectReason'] = reason;
+    response['orderRejectTransaction'] = b.emit<OrderTransaction>(body as never);
+    return rejected(b, response, reason);
+  };
+  if (!checked.ok) return rejectWith(checked.rejectReason, checked.echo);
+  const order = checked.order;
+  if (dependent && tradeId === undefined) return rejectWith('TRADE_DOESNT_EXIST', order.echo);
+  const refusal = accountRefusal(b, type, order.clientExtensions?.id, order.tradeClientExtensions?.id, tradeId, replaces);
+  if (refusal !== null) return rejectWith(refusal, order.echo);
+  if (type === 'MARKET_IF_TOUCHED' && state.prices.get(order.instrument as string)?.known !== true) {
+    // Without a market there is no side to touch from: v20 needs a price to create an MIT.
+    // Checked before a replaced order is cancelled, so a refused replacement changes nothing.
+    return rejectWith('INSTRUMENT_PRICE_UNKNOWN', order.echo);
+  }
+
+  let cancellingTransactionID: string | undefined;
+  if (replaces !== undefined) {
+    const cancel = cancelOrder(b, replaces, 'CLIENT_REQUEST_REPLACED', { replacedByOrderID: String(b.nextId + 1) });
+    response['orderCancelTransaction'] = cancel;
+    cancellingTransactionID = cancel.id;
+  }
+  const body = creationBody(state, request, order, tradeId);
   body['reason'] = replaces === undefined ? 'CLIENT_ORDER' : 'REPLACEMENT';
   if (replaces !== undefined) {
     body['replacesOrderID'] = String(replaces.id);
