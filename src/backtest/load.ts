@@ -15,13 +15,13 @@ export const SAMPLE_TICKS_FILE = fileURLToPath(new URL('../../examples/data/samp
 const TS_RE = /\.(?:[cm]?ts|tsx)$/i;
 
 /** True for the file names loaded through tsx (TypeScript without a build step). */
-export function isTypeScriptFile(file: string): boolean {
+function isTypeScriptFile(file: string): boolean {
   // A URL may carry a query (tsx's tsImport adds one) or a fragment.
   return TS_RE.test(file.replace(/[?#].*$/s, ''));
 }
 
 /** Imports a module by file URL: TypeScript through tsx's tsImport, JavaScript with import(). */
-export async function importModule(url: string): Promise<unknown> {
+async function importModule(url: string): Promise<unknown> {
   if (isTypeScriptFile(url)) {
     const { tsImport } = await import('tsx/esm/api') as { tsImport: (specifier: string, parentURL: string) => Promise<unknown> };
     return tsImport(url, import.meta.url);

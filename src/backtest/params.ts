@@ -1,7 +1,7 @@
 import type { ParamValue, StrategyDefinition, StrategyParams } from './strategy.js';
 
 /** Most parameter combinations one sweep may run. */
-export const SWEEP_COMBINATIONS_MAX = 10_000;
+const SWEEP_COMBINATIONS_MAX = 10_000;
 /** Most values one `a:b:step` range may expand to. */
 const RANGE_VALUES_MAX = 1_000;
 
@@ -36,7 +36,7 @@ export function coerceParam(name: string, text: string, defaultValue: ParamValue
 }
 
 /** A value from a config file (JSON): the default's type, or text read as that type. */
-export function checkParamValue(name: string, value: unknown, defaultValue: ParamValue): ParamValue {
+function checkParamValue(name: string, value: unknown, defaultValue: ParamValue): ParamValue {
   if (typeof value === 'string' && typeof defaultValue !== 'string') return coerceParam(name, value, defaultValue);
   if (typeof value !== typeName(defaultValue)) {
     throw new ParamError(`parameter ${name}: expected a ${typeName(defaultValue)}, got ${JSON.stringify(value)}`);
@@ -80,7 +80,7 @@ export function parseParamValues(name: string, text: string, defaultValue: Param
 }
 
 /** `name=value` as given to --param. */
-export function splitParamArg(arg: string): { name: string; text: string } {
+function splitParamArg(arg: string): { name: string; text: string } {
   const eq = arg.indexOf('=');
   if (eq <= 0) throw new ParamError(`--param expects name=value, got ${JSON.stringify(arg)}`);
   return { name: arg.slice(0, eq).trim(), text: arg.slice(eq + 1) };

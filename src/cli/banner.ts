@@ -12,7 +12,7 @@ export function urlHost(address: AddressInfo): string {
   return address.family === 'IPv6' ? `[${address.address}]` : address.address;
 }
 
-export function describePrices(settings: ServeSettings): string {
+function describePrices(settings: ServeSettings): string {
   if (settings.ticks.length > 0) return `${settings.ticks.length === 1 ? 'tick file' : 'tick files'} ${settings.ticks.map((t) => t.file).join(', ')}`;
   if (settings.generator !== undefined) return `seeded generator (seed ${JSON.stringify(settings.generator.seed)}) for ${settings.generator.instruments.join(', ')}`;
   return 'pushed ticks only (POST /sim/ticks)';

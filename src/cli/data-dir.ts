@@ -160,6 +160,6 @@ function appendLine(file: string, line: string, fsync: boolean): void {
   }
 }
 
-export function describeRecovery(r: JournalRecovery): string {
+function describeRecovery(r: JournalRecovery): string {
   return `journal ${r.file}: ${r.reason} at byte ${r.offset}: moved ${r.bytes} byte${r.bytes === 1 ? '' : 's'} to ${r.movedTo} and continued with the transactions before it (none of them had been acknowledged)`;
 }

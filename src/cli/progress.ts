@@ -8,7 +8,7 @@ const BAR_WIDTH = 28;
 const REDRAW_NANOS = 100_000_000n;
 const LINE_NANOS = 5_000_000_000n;
 
-export function compact(rate: number): string {
+function compact(rate: number): string {
   if (rate >= 1e6) return `${(rate / 1e6).toFixed(2)}M`;
   if (rate >= 1e3) return `${(rate / 1e3).toFixed(1)}k`;
   return rate.toFixed(0);

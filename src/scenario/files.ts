@@ -6,7 +6,7 @@ export const DEFAULT_PATTERNS: readonly string[] = ['scenarios/**/*.{yaml,yml,js
 /** Files a directory argument contributes. */
 const SCENARIO_FILE_RE = /\.(ya?ml|json)$/i;
 /** Most files one run may expand to. */
-export const SCENARIO_FILES_MAX = 100_000;
+const SCENARIO_FILES_MAX = 100_000;
 
 function expandBraces(pattern: string): string[] {
   const m = /\{([^{}]*)\}/.exec(pattern);

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { AccountConfig } from '../account/state.js';
-import type { TokenGrant } from '../api/context.js';
+import type { TokenGrant } from '../api/index.js';
 import type { InstrumentOverride } from '../domain/instruments.js';
 import type { Micros } from '../domain/time.js';
 import type { LoadContext } from './load-context.js';

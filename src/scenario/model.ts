@@ -1,5 +1,5 @@
 import type { AccountConfig } from '../account/state.js';
-import type { TokenGrant } from '../api/context.js';
+import type { TokenGrant } from '../api/index.js';
 import type { InstrumentOverride } from '../domain/instruments.js';
 import type { Micros } from '../domain/time.js';
 import type { FeedFormat } from '../engine/feeds/index.js';
