@@ -122,7 +122,7 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
   const dependent = type === 'TAKE_PROFIT' || type === 'STOP_LOSS' || type === 'TRAILING_STOP_LOSS';
   const trade = dependent ? openTradeOf(state, request) : undefined;
   const tradeId = trade?.id;
-  const checked = checkOrderRequest(type, request, state.instruments, trade?.instrument, b.now);
+  const checked = checkOrderRequest(type, request, state.instruments, trade?.instrument, b.now, state.memo.decimals);
   const rejectWith = (reason: string, echo: Record<string, unknown>): Outcome => {
     const body: Record<string, unknown> = { ...echo, type: `${echo['type'] as string}_REJECT` };
     body['reason'] = replaces === undefined ? 'CLIENT_ORDER' : 'REPLACEMENT';

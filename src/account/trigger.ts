@@ -1,4 +1,4 @@
-import { ZERO, decimalOf } from '../domain/decimal.js';
+import { ZERO } from '../domain/decimal.js';
 import { ORDER_TYPE_RULES } from '../domain/order-types.js';
 import { parseScaled } from '../domain/scaled-int.js';
 import type { Batch } from './batch.js';
@@ -27,7 +27,7 @@ export function executeTriggered(b: Batch, order: OrderRecord): FillResult {
   const text = order.create.units as string;
   return fillOrCancel(b, {
     order,
-    units: decimalOf(text),
+    units: b.state.memo.decimals.of(text),
     unitsInt: parseScaled(text, 0) ?? Number.NaN,
     reason,
     positionFill: order.create.positionFill ?? 'DEFAULT',

@@ -1,4 +1,4 @@
-import { Decimal, decimalOf, isDecimalString } from '../domain/decimal.js';
+import { Decimal, DecimalMemo, isDecimalString } from '../domain/decimal.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import {
   ORDER_TYPE_RULES,
@@ -61,6 +61,7 @@ export function checkOrderRequest(
   instruments: ReadonlyMap<string, InstrumentSpec>,
   tradeInstrument: string | undefined,
   now: Micros,
+  decimals: DecimalMemo = new DecimalMemo(),
 ): CheckResult {
   const rule = ORDER_TYPE_RULES[type];
   const entry = rule.kind === 'ENTRY';
@@ -70,7 +71,7 @@ export function checkOrderRequest(
   const echo = buildEcho(rule, r, tif, positionFill, trigger);
   const reject = (rejectReason: string): CheckResult => ({ ok: false, rejectReason, type, echo });
 
-  const market = entry ? checkInstrumentAndUnits(r, instruments) : tradeMarket(tradeInstrument, instruments);
+  const market = entry ? checkInstrumentAndUnits(r, instruments, decimals) : tradeMarket(tradeInstrument, instruments);
   if (!market.ok) return reject(market.reason);
   const spec = market.spec;
   const precision = spec?.displayPrecision ?? 5;
@@ -148,7 +149,7 @@ function tradeMarket(tradeInstrument: string | undefined, instruments: ReadonlyM
 }
 
 /** An entry order's instrument and units, against the instrument's precision and size limits. */
-function checkInstrumentAndUnits(r: OrderRequest, instruments: ReadonlyMap<string, InstrumentSpec>): Market {
+function checkInstrumentAndUnits(r: OrderRequest, instruments: ReadonlyMap<string, InstrumentSpec>, decimals: DecimalMemo): Market {
   const refuse = (reason: string): Refusal => ({ ok: false, reason });
   if (r.instrument === undefined) return refuse('INSTRUMENT_MISSING');
   if (!isStr(r.instrument)) return refuse('INSTRUMENT_UNKNOWN');
@@ -156,8 +157,8 @@ function checkInstrumentAndUnits(r: OrderRequest, instruments: ReadonlyMap<strin
   if (spec === undefined) return refuse('INSTRUMENT_UNKNOWN');
   if (r.units === undefined) return refuse('UNITS_MISSING');
   if (!isDecimalString(r.units)) return refuse('UNITS_INVALID');
-  // Shared Decimals: the same unit counts and instrument limits come back on every order.
-  const units = decimalOf(r.units);
+  // Shared Decimals (the account's memo): the same unit counts and instrument limits come back on every order.
+  const units = decimals.of(r.units);
   if (units.isZero()) return refuse('UNITS_INVALID');
   if (units.decimalPlaces() > spec.tradeUnitsPrecision) return refuse('UNITS_PRECISION_EXCEEDED');
   const whole = parseScaled(r.units, 0);
@@ -170,8 +171,8 @@ function checkInstrumentAndUnits(r: OrderRequest, instruments: ReadonlyMap<strin
     if (size < min) return refuse('UNITS_MINIMUM_NOT_MET');
   } else {
     const size = units.abs();
-    if (size.greaterThan(decimalOf(spec.maximumOrderUnits))) return refuse('UNITS_LIMIT_EXCEEDED');
-    if (size.lessThan(decimalOf(spec.minimumTradeSize))) return refuse('UNITS_MINIMUM_NOT_MET');
+    if (size.greaterThan(decimals.of(spec.maximumOrderUnits))) return refuse('UNITS_LIMIT_EXCEEDED');
+    if (size.lessThan(decimals.of(spec.minimumTradeSize))) return refuse('UNITS_MINIMUM_NOT_MET');
   }
   return { ok: true, instrument: r.instrument, spec, units };
 }
