@@ -1,4 +1,4 @@
-import { Observable, type Subscription } from 'rxjs';
+import { Observable, type Subscriber, type Subscription } from 'rxjs';
 import type { Tick } from '../../domain/tick.js';
 import { Fifo } from './fifo.js';
 import { MinHeap } from '../../domain/min-heap.js';
@@ -33,94 +33,113 @@ function before(a: Entry, b: Entry): boolean {
   return a.tick.time < b.tick.time || (a.tick.time === b.tick.time && a.slot.index < b.slot.index);
 }
 
+/** One subscription of mergeByTime$ over sources of which at least one is pushed. */
+class PushedMerge {
+  private readonly heap = new MinHeap<Entry>(before);
+  readonly slots: Slot[];
+  /** Unfinished pushed sources with nothing queued: the merge cannot move on. */
+  private waiting = 0;
+  private started = false;
+  private draining = false;
+
+  constructor(private readonly subscriber: Subscriber<Tick>, count: number) {
+    this.slots = Array.from({ length: count }, (_, index) => ({ index, queue: new Fifo<Tick>(), iterator: undefined, done: false, queued: false }));
+  }
+
+  private advance(slot: Slot): void {
+    if (slot.iterator !== undefined) {
+      const step = slot.iterator.next();
+      if (step.done === true) slot.done = true;
+      else this.heap.push({ tick: step.value, slot });
+      return;
+    }
+    const next = slot.queue.shift();
+    if (next !== undefined) this.heap.push({ tick: next, slot });
+    else if (!slot.done) {
+      slot.queued = false;
+      this.waiting += 1;
+    }
+  }
+
+  drain(): void {
+    if (!this.started || this.draining) return; // re-entrant emissions are picked up by the running loop
+    this.draining = true;
+    const subscriber = this.subscriber;
+    try {
+      while (this.waiting === 0 && !subscriber.closed) {
+        const entry = this.heap.pop();
+        if (entry === undefined) {
+          subscriber.complete();
+          return;
+        }
+        subscriber.next(entry.tick);
+        this.advance(entry.slot);
+      }
+    } catch (error) {
+      subscriber.error(error);
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** Queues a pushed source's ticks; its first waiting tick joins the heap. */
+  subscribe(slot: Slot, source: Observable<Tick>): Subscription {
+    this.waiting += 1;
+    return source.subscribe({
+      next: (tick) => {
+        if (slot.queued) {
+          slot.queue.push(tick);
+          return;
+        }
+        slot.queued = true;
+        this.waiting -= 1;
+        this.heap.push({ tick, slot });
+        this.drain();
+      },
+      error: (error: unknown) => this.subscriber.error(error),
+      complete: () => {
+        slot.done = true;
+        if (!slot.queued) this.waiting -= 1;
+        this.drain();
+      },
+    });
+  }
+
+  /** Opens a pulled source and puts its first tick in the heap. */
+  pull(slot: Slot, pull: () => Iterable<Tick>): void {
+    slot.iterator = pull()[Symbol.iterator]();
+    this.advance(slot);
+  }
+
+  start(): void {
+    this.started = true;
+    this.drain();
+  }
+}
+
 export function mergeByTime$(sources: readonly Observable<Tick>[]): Observable<Tick> {
   const pulls = sources.map((source) => pullSource(source));
   if (pulls.every((pull) => pull !== undefined)) {
     return fromIterable$(() => mergeByTime(pulls.map((pull) => (pull as () => Iterable<Tick>)())));
   }
   return new Observable<Tick>((subscriber) => {
-    const heap = new MinHeap<Entry>(before);
-    const slots: Slot[] = sources.map((_, index) => ({ index, queue: new Fifo<Tick>(), iterator: undefined, done: false, queued: false }));
+    const merge = new PushedMerge(subscriber, sources.length);
     const subscriptions: Subscription[] = [];
-    let waiting = 0; // unfinished pushed sources with nothing queued: the merge cannot move on
-    let started = false;
-    let draining = false;
-
-    const advance = (slot: Slot): void => {
-      if (slot.iterator !== undefined) {
-        const step = slot.iterator.next();
-        if (step.done === true) slot.done = true;
-        else heap.push({ tick: step.value, slot });
-        return;
-      }
-      const next = slot.queue.shift();
-      if (next !== undefined) heap.push({ tick: next, slot });
-      else if (!slot.done) {
-        slot.queued = false;
-        waiting += 1;
-      }
-    };
-
-    const drain = (): void => {
-      if (!started || draining) return; // re-entrant emissions are picked up by the running loop
-      draining = true;
-      try {
-        while (waiting === 0 && !subscriber.closed) {
-          const entry = heap.pop();
-          if (entry === undefined) {
-            subscriber.complete();
-            return;
-          }
-          subscriber.next(entry.tick);
-          advance(entry.slot);
-        }
-      } catch (error) {
-        subscriber.error(error);
-      } finally {
-        draining = false;
-      }
-    };
-
-    slots.forEach((slot, index) => {
-      if (pulls[index] !== undefined) return;
-      waiting += 1;
-      const source = sources[index] as Observable<Tick>;
-      subscriptions.push(
-        source.subscribe({
-          next: (tick) => {
-            if (slot.queued) {
-              slot.queue.push(tick);
-              return;
-            }
-            slot.queued = true;
-            waiting -= 1;
-            heap.push({ tick, slot });
-            drain();
-          },
-          error: (error: unknown) => subscriber.error(error),
-          complete: () => {
-            slot.done = true;
-            if (!slot.queued) waiting -= 1;
-            drain();
-          },
-        }),
-      );
+    merge.slots.forEach((slot, index) => {
+      if (pulls[index] === undefined) subscriptions.push(merge.subscribe(slot, sources[index] as Observable<Tick>));
     });
     try {
-      slots.forEach((slot, index) => {
+      merge.slots.forEach((slot, index) => {
         const pull = pulls[index];
-        if (pull === undefined || subscriber.closed) return;
-        slot.iterator = pull()[Symbol.iterator]();
-        advance(slot);
+        if (pull !== undefined && !subscriber.closed) merge.pull(slot, pull);
       });
     } catch (error) {
       subscriber.error(error);
     }
-    started = true;
-    drain();
+    merge.start();
     return () => {
       for (const subscription of subscriptions) subscription.unsubscribe();
-      for (const slot of slots) slot.iterator?.return?.();
+      for (const slot of merge.slots) slot.iterator?.return?.();
     };
   });
 }
