@@ -18,7 +18,7 @@ import { findOrder, findTrade } from './specifiers.js';
 import type { AccountState, OrderRecord, PriceSlot, TradeRecord } from './state.js';
 import { executeTriggered } from './trigger.js';
 
-const NOT_FOUND_REASONS = new Set(['ORDER_DOESNT_EXIST', 'TRADE_DOESNT_EXIST']);
+const NOT_FOUND_REASONS: ReadonlySet<string> = new Set(['ORDER_DOESNT_EXIST', 'TRADE_DOESNT_EXIST']);
 
 export function rejected(b: Batch, response: Record<string, Transaction>, reason: string): Outcome {
   return {
