@@ -1,4 +1,4 @@
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode, type YAMLMap } from 'yaml';
 import { MATCHER_TAGS, matcherFromTag } from './matchers.js';
 
 /** A place in a scenario file, 1-based, as editors and `file:line:col` links count. */
@@ -94,6 +94,34 @@ export function parseScenarioText(text: string, file: string): ParsedSource {
   return { data, map };
 }
 
+/** A YAML mapping as a plain object, each key's and value's place recorded in the source map. */
+function convertMap(doc: Document, node: YAMLMap, path: (string | number)[], map: SourceMap, place: (offset: number) => Location, depth: number): Record<string, unknown> {
+  const pointer = pointerOf(path);
+  const out: Record<string, unknown> = {};
+  for (const pair of node.items) {
+    if (!isPair(pair)) continue;
+    const keyNode = pair.key as YamlNode | null;
+    const key = keyNode !== null && isScalar(keyNode) ? keyNode.value : undefined;
+    if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'boolean') {
+      const at = keyNode?.range ? place(keyNode.range[0]) : map.at(pointer);
+      throw new SourceError(at, 'keys must be plain strings');
+    }
+    const name = String(key);
+    const childPath = [...path, name];
+    if (keyNode?.range) {
+      const at = place(keyNode.range[0]);
+      map.setKey(pointerOf(childPath), at.line, at.col);
+    }
+    Object.defineProperty(out, name, { value: convert(doc, pair.value as YamlNode | null, childPath, map, place, depth + 1), enumerable: true, writable: true, configurable: true });
+    // A key with no value (`key:`) has no node of its own: point at the key.
+    if (pair.value === null && keyNode?.range) {
+      const at = place(keyNode.range[0]);
+      map.setValue(pointerOf(childPath), at.line, at.col);
+    }
+  }
+  return out;
+}
+
 function convert(
   doc: Document,
   node: YamlNode | null,
@@ -124,29 +152,7 @@ function convert(
     value = node.value;
     if (matcher && typeof value === 'string' && value === '' && node.source === '') value = null;
   } else if (isMap(node)) {
-    const out: Record<string, unknown> = {};
-    for (const pair of node.items) {
-      if (!isPair(pair)) continue;
-      const keyNode = pair.key as YamlNode | null;
-      const key = keyNode !== null && isScalar(keyNode) ? keyNode.value : undefined;
-      if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'boolean') {
-        const at = keyNode?.range ? place(keyNode.range[0]) : map.at(pointer);
-        throw new SourceError(at, 'keys must be plain strings');
-      }
-      const name = String(key);
-      const childPath = [...path, name];
-      if (keyNode?.range) {
-        const at = place(keyNode.range[0]);
-        map.setKey(pointerOf(childPath), at.line, at.col);
-      }
-      Object.defineProperty(out, name, { value: convert(doc, pair.value as YamlNode | null, childPath, map, place, depth + 1), enumerable: true, writable: true, configurable: true });
-      // A key with no value (`key:`) has no node of its own: point at the key.
-      if (pair.value === null && keyNode?.range) {
-        const at = place(keyNode.range[0]);
-        map.setValue(pointerOf(childPath), at.line, at.col);
-      }
-    }
-    value = out;
+    value = convertMap(doc, node, path, map, place, depth);
   } else if (isSeq(node)) {
     value = node.items.map((item, i) => convert(doc, item as YamlNode | null, [...path, i], map, place, depth + 1));
   } else {
