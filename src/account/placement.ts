@@ -1,23 +1,19 @@
+/**
+ * Where a pending order rests in the trigger index: derived only from its creation transaction, the
+ * trade it is attached to and (trailing stops) the levels the journal recorded, so replaying the
+ * journal rebuilds the same index.
+ */
 import { Decimal } from '../domain/decimal.js';
-import { formatPriceInt, parsePriceInt, priceTextToInt } from '../domain/price.js';
+import { formatPriceInt, priceTextToInt } from '../domain/price.js';
 import { ORDER_TYPE_RULES, type TriggerCondition } from '../domain/order-types.js';
 import { Direction, quoteCrosses, triggerDirection, watchedSource } from '../matching/fill-rules.js';
 import { threshold2Of } from '../matching/trigger-index.js';
 import type { AccountState, OrderRecord, TradeRecord } from './state.js';
 import { instrumentSpec } from './state.js';
 
-/**
- * Where a pending order rests in the trigger index: derived only from its creation transaction, the
- * trade it is attached to and (trailing stops) the levels the journal recorded, so replaying the
- * journal rebuilds the same index.
- */
-
-/** A price of an order on the instrument's integer grid. */
+/** A price of an order (checked when the order was created) on the instrument's integer grid. */
 function priceToInt(state: AccountState, instrument: string, price: string): number {
-  const spec = instrumentSpec(state, instrument);
-  const value = parsePriceInt(price, spec.displayPrecision);
-  if (value === null) throw new Error(`price ${price} is off the ${instrument} grid`);
-  return value;
+  return priceTextToInt(price, instrumentSpec(state, instrument).displayPrecision);
 }
 
 /** A stop loss given by distance sits that far from the trade's open price, on the losing side. */
