@@ -1,4 +1,4 @@
-import type { Decimal } from '../domain/decimal.js';
+import { Decimal } from '../domain/decimal.js';
 import { baseCurrency, quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
 import { priceTextToInt } from '../domain/price.js';
@@ -20,6 +20,9 @@ export type FillResult =
   | { kind: 'filled'; fill: OrderFillTransaction; created: OrderTransaction[]; cancelled: OrderCancelTransaction[] }
   | { kind: 'cancelled'; cancel: OrderCancelTransaction };
 
+/** The conversion factor of the home currency to itself. */
+const HOME = new Decimal(1);
+
 function cancelled(b: Batch, order: OrderRecord, reason: string): FillResult {
   return { kind: 'cancelled', cancel: cancelOrder(b, order, reason) };
 }
@@ -30,7 +33,7 @@ function marginRateOf(state: AccountState, spec: InstrumentSpec): MarginRate {
 }
 
 /** Why the plan cannot fill (a v20 ORDER_CANCEL reason), or null when it may. */
-function refusal(b: Batch, req: FillRequest, plan: FillPlan, fillInt: number, spec: InstrumentSpec, rate: MarginRate, quoteFactor: () => Decimal): string | null {
+function refusal(b: Batch, req: FillRequest, plan: FillPlan, fillInt: number, spec: InstrumentSpec, rate: MarginRate, quoteFactor: Decimal): string | null {
   // Nothing to reduce and nothing it may open (REDUCE_ONLY, or a close of a side already flat).
   if (plan.reduced.isZero() && plan.opening.isZero()) return 'POSITION_CLOSEOUT_FAILED';
   if (plan.opening.isZero()) return null;
@@ -87,7 +90,7 @@ export function fillOrCancel(b: Batch, req: FillRequest): FillResult {
 
   const plan = planFill(state, req);
   const rate = marginRateOf(state, spec);
-  const reason = refusal(b, req, plan, fillInt, spec, rate, () => quoteFactor ?? (currencyToHome(state, state.currency) as Decimal));
+  const reason = refusal(b, req, plan, fillInt, spec, rate, quoteFactor ?? HOME);
   if (reason !== null) return cancelled(b, order, reason);
 
   const amounts = fillAmounts(state, plan, { fillInt, bid: slot.bid, ask: slot.ask, precision }, quoteFactor, rate, req.units);

@@ -29,15 +29,15 @@ function hasMarginExactly(state: AccountState, plan: FillPlan, mid: Decimal, fac
 
 /**
  * Whether margin available, plus what the plan's reductions release, covers the initial margin of
- * the units it opens. `quoteFactor` is only asked for when the float pre-check is not sure.
+ * the units it opens: a float pre-check, and the exact Decimal valuation when that is not sure.
  */
 export function hasMarginFor(
-  state: AccountState, plan: FillPlan, slot: PriceSlot, instrument: string, precision: number, rate: MarginRate, quoteFactor: () => Decimal,
+  state: AccountState, plan: FillPlan, slot: PriceSlot, instrument: string, precision: number, rate: MarginRate, quoteFactor: Decimal,
 ): boolean {
   const perUnitFloat = ((slot.bid + slot.ask) / (2 * slot.scale)) * currencyToHomeFloat(state, quoteCurrency(instrument)) * state.memo.rateFloatOf(rate.text);
   const openingFloat = Number.isNaN(plan.openingInt) ? plan.opening.toNumber() : plan.openingInt;
   const reducedFloat = Number.isNaN(plan.reducedInt) ? plan.reduced.toNumber() : plan.reducedInt;
   const quick = marginPrecheck(state, openingFloat, reducedFloat, perUnitFloat);
   if (quick !== 0) return quick > 0;
-  return hasMarginExactly(state, plan, midDecimal(slot, precision), quoteFactor(), rate.decimal);
+  return hasMarginExactly(state, plan, midDecimal(slot, precision), quoteFactor, rate.decimal);
 }
