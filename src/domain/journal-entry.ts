@@ -21,7 +21,7 @@ export interface TrailingStopValueRecord {
 }
 
 /** A journal line that is not a transaction. */
-export type JournalRecord = TrailingStopValueRecord;
+type JournalRecord = TrailingStopValueRecord;
 
 /** One line of an account's journal, in the order it was written. */
 export type JournalEntry = Transaction | JournalRecord;

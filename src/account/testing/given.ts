@@ -35,14 +35,14 @@ interface Wait {
 }
 
 /** A transaction body, or one that needs the account as it stands (IDs of earlier transactions). */
-export type TransactionFact = TransactionBody | ((state: AccountState) => TransactionBody);
+type TransactionFact = TransactionBody | ((state: AccountState) => TransactionBody);
 /** Transactions of one batch: they share a batchID, as one request's transactions do. */
-export interface BatchFact {
+interface BatchFact {
   readonly batch: readonly TransactionFact[];
 }
 /** A transaction (a batch of its own), a batch, or the market. */
-export type Fact = TransactionFact | BatchFact | Quote;
-export type Action = AccountCommand | Quote | Wait;
+type Fact = TransactionFact | BatchFact | Quote;
+type Action = AccountCommand | Quote | Wait;
 
 export function quote(bid: number, ask: number, instrument = 'EUR_USD'): Quote {
   return { quote: instrument, bid, ask };
@@ -115,7 +115,7 @@ function isWait(x: unknown): x is Wait {
 }
 
 /** The facts, ready to be played onto a fresh account for every when(). */
-export class Given {
+class Given {
   constructor(private readonly facts: readonly Fact[]) {}
 
   when(action: Action): Then {
@@ -201,7 +201,7 @@ export class Then {
 }
 
 /** Facts, or lists of them (funded(), a shared history), nested as deep as convenient. */
-export type Facts = Fact | readonly Facts[];
+type Facts = Fact | readonly Facts[];
 
 /** The facts in order; a list among them stands for its facts. */
 export function given(...facts: readonly Facts[]): Given {
