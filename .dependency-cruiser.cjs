@@ -80,7 +80,7 @@ module.exports = {
       comment:
         "api, backtest and scenario do not reach into each other's internals: share through src/v3 or the " +
         "core, or import the other folder's index.ts; only src/cli wires adapters together",
-      severity: 'warn',
+      severity: 'error',
       from: { path: under(ADAPTERS) },
       to: {
         path: under(ADAPTERS),
