@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { orderView, tradeView } from './views.js';
 import { ACCOUNT_ID, Sim, USER_ID, fillTx, iso, shape } from './test-helpers.js';
+import { funded, given, limitOrder, placeOrder, quote, quoted } from './testing/given.js';
 
 /** A pending LIMIT (3) with client extensions {id "a", tag "t"} under EUR_USD 1.10000 / 1.10020. */
 function pending(): Sim {
@@ -10,12 +11,16 @@ function pending(): Sim {
   return sim;
 }
 
+/** pending() as facts. */
+const PENDING = given(funded(), quoted(1.1, 1.1002), limitOrder({ units: '1000', price: '1.09950', clientExtensions: { id: 'a', tag: 't' } }));
+
 describe('order client extensions', () => {
   it('are echoed on creation and on the fill as clientOrderID', () => {
-    const sim = pending();
-    expect(sim.tx(3)).toMatchObject({ clientExtensions: { id: 'a', tag: 't' } });
-    sim.quote('EUR_USD', 1.0993, 1.0995);
-    expect(sim.tx(4)).toMatchObject({ type: 'ORDER_FILL', orderID: '3', clientOrderID: 'a' });
+    given(funded(), quoted(1.1, 1.1002))
+      .when(placeOrder({ type: 'LIMIT', units: '1000', price: '1.09950', clientExtensions: { id: 'a', tag: 't' } }))
+      .then({ id: '3', type: 'LIMIT_ORDER', clientExtensions: { id: 'a', tag: 't' } })
+      .when(quote(1.0993, 1.0995))
+      .then({ id: '4', type: 'ORDER_FILL', orderID: '3', clientOrderID: 'a' });
   });
 
   it('are modified by order ID: fields merge, the modification is recorded', () => {
@@ -32,14 +37,16 @@ describe('order client extensions', () => {
   });
 
   it('are modified by @clientID, and a new ID replaces the old one', () => {
-    const sim = pending();
-    const out = sim.exec({ type: 'MODIFY_ORDER_CLIENT_EXTENSIONS', orderSpecifier: '@a', clientExtensions: { id: 'b' } });
-    expect(out.transactions[0]).toMatchObject({ type: 'ORDER_CLIENT_EXTENSIONS_MODIFY', orderID: '3', clientOrderID: 'a', clientExtensionsModify: { id: 'b' } });
-    const state = sim.account.state;
-    expect(state.clientOrderIds.get('b')).toBe(3);
-    expect(state.clientOrderIds.has('a')).toBe(false);
-    expect(shape(sim.exec({ type: 'CANCEL_ORDER', orderSpecifier: '@a' }).transactions)).toEqual(['ORDER_CANCEL_REJECT:ORDER_DOESNT_EXIST']);
-    expect(sim.exec({ type: 'CANCEL_ORDER', orderSpecifier: '@b' }).transactions[0]).toMatchObject({ type: 'ORDER_CANCEL', orderID: '3', clientOrderID: 'b' });
+    const modified = PENDING
+      .when({ type: 'MODIFY_ORDER_CLIENT_EXTENSIONS', orderSpecifier: '@a', clientExtensions: { id: 'b' } })
+      .then({ type: 'ORDER_CLIENT_EXTENSIONS_MODIFY', orderID: '3', clientOrderID: 'a', clientExtensionsModify: { id: 'b' } });
+    expect(modified.state.clientOrderIds.get('b')).toBe(3);
+    expect(modified.state.clientOrderIds.has('a')).toBe(false);
+    modified
+      .when({ type: 'CANCEL_ORDER', orderSpecifier: '@a' })
+      .then({ type: 'ORDER_CANCEL_REJECT', rejectReason: 'ORDER_DOESNT_EXIST' })
+      .when({ type: 'CANCEL_ORDER', orderSpecifier: '@b' })
+      .then({ type: 'ORDER_CANCEL', orderID: '3', clientOrderID: 'b' });
   });
 
   it('CLIENT_EXTENSIONS_DATA_MISSING when neither kind is given', () => {
