@@ -1,4 +1,4 @@
-import { Decimal, ZERO, decimalOf } from '../domain/decimal.js';
+import { Decimal, ZERO } from '../domain/decimal.js';
 import { parseScaled } from '../domain/scaled-int.js';
 import { nextNewYorkFivePm, parseDateTime } from '../domain/time.js';
 import type {
@@ -241,8 +241,8 @@ function evolveFill(state: AccountState, tx: OrderFillTransaction): AccountState
 }
 
 function openTrade(state: AccountState, tx: OrderFillTransaction, opened: TradeOpen, position: PositionRecord): void {
-  const units = decimalOf(opened.units);
-  const price = decimalOf(opened.price);
+  const units = state.memo.decimals.of(opened.units);
+  const price = state.memo.decimals.of(opened.price);
   const unitsInt = parseScaled(opened.units, 0) ?? Number.NaN;
   // Number(text) of a whole number is that number: no second parse.
   const unitsFloat = Number.isNaN(unitsInt) ? Number(opened.units) : unitsInt;
@@ -284,9 +284,9 @@ function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTran
   if (trade === undefined || trade.state !== 'OPEN') throw new Error(`fill ${tx.id} reduces trade ${reduce.tradeID} that is not open`);
   const position = positionOf(state, trade.instrument);
   const side = trade.currentUnits.isPositive() ? position.long : position.short;
-  const units = decimalOf(reduce.units); // signed like the fill: opposite to the trade
-  const realized = decimalOf(reduce.realizedPL);
-  const closePrice = decimalOf(reduce.price);
+  const units = state.memo.decimals.of(reduce.units); // signed like the fill: opposite to the trade
+  const realized = state.memo.decimals.of(reduce.realizedPL);
+  const closePrice = state.memo.decimals.of(reduce.price);
   trade.currentUnits = trade.currentUnits.plus(units);
   const reducedInt = parseScaled(reduce.units, 0);
   const unitsInt = trade.unitsInt + (reducedInt ?? Number.NaN);

@@ -48,11 +48,6 @@ export function formatUnits(value: Decimal): string {
   return value.isZero() ? '0' : value.toFixed();
 }
 
-/** The Decimal of a wire string. The caller has checked that `text` is a decimal string. */
-export function decimalOf(text: string): Decimal {
-  return new Decimal(text);
-}
-
 /** Distinct strings a DecimalMemo keeps before it starts over (a bound, not a tuning knob). */
 const MEMO_MAX = 4096;
 
