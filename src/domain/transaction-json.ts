@@ -63,6 +63,7 @@ export function jsonString(s: string): string {
   return `"${s}"`;
 }
 
+/** A string through jsonString (its common case needs no escaping), anything else through JSON.stringify. */
 function textJson(v: unknown): string | undefined {
   return typeof v === 'string' ? jsonString(v) : (JSON.stringify(v) as string | undefined);
 }
@@ -75,8 +76,8 @@ type Part = { readonly literal: string } | { readonly code: string };
 /** The parts printing member `key` of `o`; nested shapes become functions of their own in `subs`. */
 function valueParts(key: string, member: Member, subs: ((v: unknown) => string)[]): Part[] {
   if (member === 'digits') return [{ literal: '"' }, { code: `o.${key}` }, { literal: '"' }];
-  if (member === 'text') return [{ code: `text(o.${key})` }];
-  if (member === 'asSent' || member === 'number') return [{ code: `JSON.stringify(o.${key})` }];
+  if (member === 'text' || member === 'asSent') return [{ code: `text(o.${key})` }];
+  if (member === 'number') return [{ code: `JSON.stringify(o.${key})` }];
   subs.push('array' in member ? arrayFunction(member) : objectFunction(member));
   return [{ code: `(o.${key} === null ? 'null' : subs[${subs.length - 1}](o.${key}))` }];
 }
@@ -122,7 +123,7 @@ function objectCode(shape: ObjectShape, subs: ((v: unknown) => string)[]): strin
     } else {
       flush();
       lines.push(member === 'asSent'
-        ? `if (o.${key} !== undefined && (s = JSON.stringify(o.${key})) !== undefined) j += ${JSON.stringify(prefix)} + s;`
+        ? `if (o.${key} !== undefined && (s = text(o.${key})) !== undefined) j += ${JSON.stringify(prefix)} + s;`
         : `if (o.${key} !== undefined) j += ${expression([{ literal: prefix }, ...valueParts(key, member, subs)])};`);
     }
     first = false;
