@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The layers of src/ (ARCHITECTURE.md, DESIGN.md "Shape"), checked on the resolved import graph:
+ * The layers of src/ (ARCHITECTURE.md, "Layers"), checked on the resolved import graph:
  * type-only imports, re-exports and dynamic import() count like any other import.
  *
  *   core:  domain <- orders <- matching <- account <- engine, and domain <- journal <- engine
