@@ -108,6 +108,25 @@ function creationBody(state: AccountState, request: OrderRequest, order: Checked
 }
 
 /**
+ * The reject transaction of a refused creation (or replacement). A module function rather than a
+ * closure per request: every order creation would allocate one (and, under tsx, call __name).
+ */
+function rejectWith(
+  b: Batch,
+  response: Record<string, Transaction>,
+  replaces: OrderRecord | undefined,
+  reason: string,
+  echo: Record<string, unknown>,
+): Outcome {
+  const body: Record<string, unknown> = { ...echo, type: `${echo['type'] as string}_REJECT` };
+  body['reason'] = replaces === undefined ? 'CLIENT_ORDER' : 'REPLACEMENT';
+  if (replaces !== undefined) body['intendedReplacesOrderID'] = String(replaces.id);
+  body['rejectReason'] = reason;
+  response['orderRejectTransaction'] = b.emit<OrderTransaction>(body as never);
+  return rejected(b, response, reason);
+}
+
+/**
  * Creates an order (or the replacement of `replaces`): a reject transaction if the request breaks
  * a rule, otherwise the creation transaction, then an immediate fill or cancel where the order
  * cannot rest (MARKET, a marketable pending order, FOK/IOC).
@@ -123,23 +142,15 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
   const trade = dependent ? openTradeOf(state, request) : undefined;
   const tradeId = trade?.id;
   const checked = checkOrderRequest(type, request, state.instruments, trade?.instrument, b.now, state.memo.decimals);
-  const rejectWith = (reason: string, echo: Record<string, unknown>): Outcome => {
-    const body: Record<string, unknown> = { ...echo, type: `${echo['type'] as string}_REJECT` };
-    body['reason'] = replaces === undefined ? 'CLIENT_ORDER' : 'REPLACEMENT';
-    if (replaces !== undefined) body['intendedReplacesOrderID'] = String(replaces.id);
-    body['rejectReason'] = reason;
-    response['orderRejectTransaction'] = b.emit<OrderTransaction>(body as never);
-    return rejected(b, response, reason);
-  };
-  if (!checked.ok) return rejectWith(checked.rejectReason, checked.echo);
+  if (!checked.ok) return rejectWith(b, response, replaces, checked.rejectReason, checked.echo);
   const order = checked.order;
-  if (dependent && tradeId === undefined) return rejectWith('TRADE_DOESNT_EXIST', order.echo);
+  if (dependent && tradeId === undefined) return rejectWith(b, response, replaces, 'TRADE_DOESNT_EXIST', order.echo);
   const refusal = accountRefusal(b, type, order.clientExtensions?.id, order.tradeClientExtensions?.id, tradeId, replaces);
-  if (refusal !== null) return rejectWith(refusal, order.echo);
+  if (refusal !== null) return rejectWith(b, response, replaces, refusal, order.echo);
   if (type === 'MARKET_IF_TOUCHED' && state.prices.get(order.instrument as string)?.known !== true) {
     // Without a market there is no side to touch from: v20 needs a price to create an MIT.
     // Checked before a replaced order is cancelled, so a refused replacement changes nothing.
-    return rejectWith('INSTRUMENT_PRICE_UNKNOWN', order.echo);
+    return rejectWith(b, response, replaces, 'INSTRUMENT_PRICE_UNKNOWN', order.echo);
   }
 
   let cancellingTransactionID: string | undefined;

@@ -16,39 +16,41 @@ export function buildEcho(
   trigger: unknown,
 ): Record<string, unknown> {
   const e: Record<string, unknown> = { type: rule.transactionType };
-  const put = (k: string, v: unknown): void => {
-    if (v !== undefined) e[k] = v;
-  };
   const entry = rule.kind === 'ENTRY';
   if (entry) {
-    put('instrument', r.instrument);
-    put('units', r.units);
-    if (rule.threshold !== null) put('price', r.price);
-    if (rule.priceBound) put('priceBound', r.priceBound);
-    put('timeInForce', tif);
-    put('gtdTime', normalizeDateTime(r.gtdTime));
+    put(e, 'instrument', r.instrument);
+    put(e, 'units', r.units);
+    if (rule.threshold !== null) put(e, 'price', r.price);
+    if (rule.priceBound) put(e, 'priceBound', r.priceBound);
+    put(e, 'timeInForce', tif);
+    put(e, 'gtdTime', normalizeDateTime(r.gtdTime));
     if (rule.triggerCondition) {
-      put('triggerCondition', trigger);
+      put(e, 'triggerCondition', trigger);
       e['partialFill'] = 'DEFAULT';
     }
-    put('positionFill', positionFill);
+    put(e, 'positionFill', positionFill);
   } else {
-    put('tradeID', r.tradeID);
-    put('clientTradeID', r.clientTradeID);
-    if (rule.threshold !== 'DISTANCE') put('price', r.price);
-    put('distance', r.distance);
-    put('timeInForce', tif);
-    put('gtdTime', normalizeDateTime(r.gtdTime));
-    put('triggerCondition', trigger);
+    put(e, 'tradeID', r.tradeID);
+    put(e, 'clientTradeID', r.clientTradeID);
+    if (rule.threshold !== 'DISTANCE') put(e, 'price', r.price);
+    put(e, 'distance', r.distance);
+    put(e, 'timeInForce', tif);
+    put(e, 'gtdTime', normalizeDateTime(r.gtdTime));
+    put(e, 'triggerCondition', trigger);
   }
-  put('clientExtensions', echoExtensions(r.clientExtensions));
+  put(e, 'clientExtensions', echoExtensions(r.clientExtensions));
   if (entry) {
     echoDetails(e, 'takeProfitOnFill', r.takeProfitOnFill, ['price', 'timeInForce', 'gtdTime', 'clientExtensions']);
     echoDetails(e, 'stopLossOnFill', r.stopLossOnFill, ['price', 'distance', 'timeInForce', 'gtdTime', 'clientExtensions']);
     echoDetails(e, 'trailingStopLossOnFill', r.trailingStopLossOnFill, ['distance', 'timeInForce', 'gtdTime', 'clientExtensions']);
-    put('tradeClientExtensions', echoExtensions(r.tradeClientExtensions));
+    put(e, 'tradeClientExtensions', echoExtensions(r.tradeClientExtensions));
   }
   return e;
+}
+
+/** Sets a member that was given (a module function: a closure per echo is an allocation, and a __name call under tsx). */
+function put(e: Record<string, unknown>, k: string, v: unknown): void {
+  if (v !== undefined) e[k] = v;
 }
 
 /** Copies the keys of an on-fill detail object in v20 order, with the default time in force; a non-object is left out. */

@@ -69,28 +69,27 @@ export function checkOrderRequest(
   const positionFill = entry ? (r.positionFill ?? 'DEFAULT') : undefined;
   const trigger = rule.triggerCondition ? (r.triggerCondition ?? 'DEFAULT') : undefined;
   const echo = buildEcho(rule, r, tif, positionFill, trigger);
-  const reject = (rejectReason: string): CheckResult => ({ ok: false, rejectReason, type, echo });
 
   const market = entry ? checkInstrumentAndUnits(r, instruments, decimals) : tradeMarket(tradeInstrument, instruments);
-  if (!market.ok) return reject(market.reason);
+  if (!market.ok) return reject(market.reason, type, echo);
   const spec = market.spec;
   const precision = spec?.displayPrecision ?? 5;
   const threshold = checkThreshold(rule, r, spec, precision);
-  if (!threshold.ok) return reject(threshold.reason);
+  if (!threshold.ok) return reject(threshold.reason, type, echo);
   let priceBoundInt: number | undefined;
   if (rule.priceBound && r.priceBound !== undefined) {
     const p = checkPrice(r.priceBound, precision);
-    if (!p.ok) return reject(p.reason === 'INVALID' ? 'PRICE_BOUND_INVALID' : 'PRICE_BOUND_PRECISION_EXCEEDED');
+    if (!p.ok) return reject(p.reason === 'INVALID' ? 'PRICE_BOUND_INVALID' : 'PRICE_BOUND_PRECISION_EXCEEDED', type, echo);
     priceBoundInt = p.int;
   }
   const options = checkOptions(rule, r, tif, positionFill, trigger, now);
-  if (!options.ok) return reject(options.reason);
+  if (!options.ok) return reject(options.reason, type, echo);
   const ce = checkClientExtensions(r.clientExtensions, 'CLIENT_ORDER');
-  if (!ce.ok) return reject(ce.reason);
+  if (!ce.ok) return reject(ce.reason, type, echo);
   const tce = entry ? checkClientExtensions(r.tradeClientExtensions, 'CLIENT_TRADE') : { ok: true as const, value: undefined };
-  if (!tce.ok) return reject(tce.reason);
+  if (!tce.ok) return reject(tce.reason, type, echo);
   const onFill = entry ? checkOnFillOrders(r, spec, precision, now) : NO_ON_FILL;
-  if (!onFill.ok) return reject(onFill.reason);
+  if (!onFill.ok) return reject(onFill.reason, type, echo);
   return {
     ok: true,
     order: {
@@ -116,12 +115,23 @@ export function checkOrderRequest(
   };
 }
 
+/**
+ * A refused request and its echo. Module functions rather than closures per request: the checks
+ * run for every order, and a closure per call is an allocation (and, under tsx, a __name call).
+ */
+function reject(rejectReason: string, type: OrderType, echo: Record<string, unknown>): CheckResult {
+  return { ok: false, rejectReason, type, echo };
+}
+
+function refuse(reason: string): Refusal {
+  return { ok: false, reason };
+}
+
 type Options =
   { ok: true; timeInForce: TimeInForce; gtd: Micros | undefined; positionFill: PositionFill; triggerCondition: TriggerCondition } | Refusal;
 
 /** Time in force (and GTD time), position fill, trigger condition and the trade of a dependent order, in v20's order. */
 function checkOptions(rule: OrderTypeRule, r: OrderRequest, tif: unknown, positionFill: unknown, trigger: unknown, now: Micros): Options {
-  const refuse = (reason: string): Refusal => ({ ok: false, reason });
   if (!isOneOf(rule.timeInForce, tif)) return refuse('TIME_IN_FORCE_INVALID');
   const gtd = checkGtd(tif, r.gtdTime, now);
   if (!gtd.ok) {
@@ -150,7 +160,6 @@ function tradeMarket(tradeInstrument: string | undefined, instruments: ReadonlyM
 
 /** An entry order's instrument and units, against the instrument's precision and size limits. */
 function checkInstrumentAndUnits(r: OrderRequest, instruments: ReadonlyMap<string, InstrumentSpec>, decimals: DecimalMemo): Market {
-  const refuse = (reason: string): Refusal => ({ ok: false, reason });
   if (r.instrument === undefined) return refuse('INSTRUMENT_MISSING');
   if (!isStr(r.instrument)) return refuse('INSTRUMENT_UNKNOWN');
   const spec = instruments.get(r.instrument);
@@ -181,7 +190,6 @@ type ThresholdCheck = { ok: true; priceInt: number | undefined; distanceInt: num
 
 /** The price or distance the order triggers at, as its type asks for it (ORDER_TYPE_RULES threshold). */
 function checkThreshold(rule: OrderTypeRule, r: OrderRequest, spec: InstrumentSpec | undefined, precision: number): ThresholdCheck {
-  const refuse = (reason: string): Refusal => ({ ok: false, reason });
   if (rule.threshold === null) return { ok: true, priceInt: undefined, distanceInt: undefined };
   if (rule.threshold === 'PRICE_OR_DISTANCE') {
     if (r.price !== undefined && r.distance !== undefined) return refuse(`${rule.transactionType}_PRICE_AND_DISTANCE_BOTH_SPECIFIED`);
