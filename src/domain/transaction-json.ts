@@ -93,6 +93,11 @@ function textJson(v: unknown): string | undefined {
   return typeof v === 'string' ? jsonString(v) : (JSON.stringify(v) as string | undefined);
 }
 
+/** A finite number is printed as its own text (what JSON.stringify prints, without the call); anything else through JSON.stringify. */
+function numberJson(v: unknown): string | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? `${v}` : (JSON.stringify(v) as string | undefined);
+}
+
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** A piece of a member's text: fixed text, or an expression over the object `o`. */
@@ -102,7 +107,7 @@ type Part = { readonly literal: string } | { readonly code: string };
 function valueParts(key: string, member: Member, subs: ((v: unknown) => string)[]): Part[] {
   if (member === 'digits') return [{ literal: '"' }, { code: `o.${key}` }, { literal: '"' }];
   if (member === 'text' || member === 'asSent') return [{ code: `text(o.${key})` }];
-  if (member === 'number') return [{ code: `JSON.stringify(o.${key})` }];
+  if (member === 'number') return [{ code: `num(o.${key})` }];
   subs.push('array' in member ? arrayFunction(member) : objectFunction(member));
   return [{ code: `(o.${key} === null ? 'null' : subs[${subs.length - 1}](o.${key}))` }];
 }
@@ -164,10 +169,10 @@ function objectFunction(shape: ObjectShape): (v: unknown) => string {
   // A nested object printed once already (a quote shared by many fills) carries its line.
   const code = `const line = o[LINE];\nif (line !== undefined) return line;\n${objectCode(shape, subs)}`;
   // A generated function: member reads by name, as fast as a hand-written template.
-  const make = new Function('text', 'subs', 'LINE', `return function serialize(o) {\n${code}\n};`) as (
-    text: (v: unknown) => string | undefined, subs: ((v: unknown) => string)[], line: symbol,
+  const make = new Function('text', 'num', 'subs', 'LINE', `return function serialize(o) {\n${code}\n};`) as (
+    text: (v: unknown) => string | undefined, num: (v: unknown) => string | undefined, subs: ((v: unknown) => string)[], line: symbol,
   ) => (v: unknown) => string;
-  return make(textJson, subs, LINE);
+  return make(textJson, numberJson, subs, LINE);
 }
 
 function arrayFunction(shape: ArrayShape): (v: unknown) => string {
