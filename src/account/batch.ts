@@ -1,5 +1,5 @@
 import type { JournalEntry, TrailingStopValueRecord } from '../domain/journal-entry.js';
-import { formatRfc3339, type Micros } from '../domain/time.js';
+import type { Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
 import { evolve } from './evolve.js';
 import type { AccountState } from './state.js';
@@ -33,7 +33,7 @@ export class Batch {
     readonly now: Micros,
     private readonly requestID: string | undefined,
   ) {
-    this.time = formatRfc3339(now);
+    this.time = state.memo.batchTime(now);
   }
 
   /** The ID the next emitted transaction will get. */

@@ -1,4 +1,5 @@
 import { DecimalMemo, type Decimal } from '../domain/decimal.js';
+import { formatRfc3339, type Micros } from '../domain/time.js';
 import type { FillPrice, HomeConversionFactors } from '../domain/transactions.js';
 
 /** A margin rate as numerator / 10^decimals, for the integer amount arithmetic. */
@@ -49,6 +50,17 @@ export class AccountMemo {
   lastFactors: FactorsMemo | undefined = undefined;
   /** The last conversion factor text formatted from a direct pair's quote. */
   lastFactor: { slot: object; sum: number; text: string } | undefined = undefined;
+  private batchMicros = Number.NaN;
+  private batchText = '';
+
+  /** The RFC 3339 text of a batch's time: the batches of one quote (one per order it crosses) share it. */
+  batchTime(now: Micros): string {
+    if (now !== this.batchMicros) {
+      this.batchText = formatRfc3339(now);
+      this.batchMicros = now;
+    }
+    return this.batchText;
+  }
 
   ratePartsOf(text: string, parse: (text: string) => RateParts | null): RateParts | null {
     return remember(this.rateParts, text, parse, RATES_MAX);
