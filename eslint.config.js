@@ -330,7 +330,7 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/switch-exhaustiveness-check': [
-        'warn',
+        'error',
         { considerDefaultExhaustiveForUnions: false, requireDefaultForNonUnion: false },
       ],
       '@typescript-eslint/no-floating-promises': 'error',

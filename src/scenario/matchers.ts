@@ -68,7 +68,11 @@ export function matcherFromTag(tag: string, value: unknown): Json {
       return make(String(value));
     case 'length':
       return make(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value);
-    default:
+    case 'contains':
+    case 'decimal':
+    case 'exact':
+    case 'range':
+    case 'regex':
       return make(value);
   }
 }
