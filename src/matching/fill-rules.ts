@@ -1,4 +1,4 @@
-import type { OrderType, TriggerCondition } from '../domain/order-types.js';
+import { ORDER_TYPE_RULES, type OrderType, type TriggerCondition } from '../domain/order-types.js';
 
 /**
  * Which quote a trigger watches. Values in the index are doubled integers so MID stays whole.
@@ -31,18 +31,16 @@ export function watchedSource(isBuy: boolean, condition: TriggerCondition): Pric
  * side it stood on at creation.
  */
 export function triggerDirection(orderType: OrderType, isBuy: boolean, mitPriceBelowMarket: boolean): Direction {
-  switch (orderType) {
-    case 'LIMIT':
-    case 'TAKE_PROFIT':
+  switch (ORDER_TYPE_RULES[orderType].trigger) {
+    case 'BETTER':
       return isBuy ? Direction.LE : Direction.GE;
-    case 'STOP':
-    case 'STOP_LOSS':
-    case 'TRAILING_STOP_LOSS':
+    case 'WORSE':
+    case 'TRAILING':
       return isBuy ? Direction.GE : Direction.LE;
-    case 'MARKET_IF_TOUCHED':
+    case 'TOUCHED':
       return mitPriceBelowMarket ? Direction.LE : Direction.GE;
-    case 'MARKET':
-      throw new Error('MARKET orders never rest in the trigger index');
+    case null:
+      throw new Error(`${orderType} orders never rest in the trigger index`);
   }
 }
 
