@@ -107,7 +107,7 @@ async function probe(url: string, load: Load, status: number, transactions: numb
   const init: RequestInit = { method: load.method, headers: HEADERS };
   if (load.body !== undefined) init.body = load.body;
   const res = await fetch(`${url}${load.path}`, init);
-  const body = await res.json() as { relatedTransactionIDs?: unknown[] };
+  const body = (await res.json()) as { relatedTransactionIDs?: unknown[] };
   const got = body.relatedTransactionIDs?.length;
   if (res.status !== status || (transactions !== undefined && got !== transactions)) {
     return `WARNING: probe answered ${res.status} with ${String(got)} transactions, expected ${status} with ${String(transactions)}`;
@@ -150,7 +150,9 @@ async function runCase(spec: CaseSpec): Promise<CaseResult> {
       `non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}`,
       growth,
       probeNote,
-    ].filter((s) => s !== '').join('; ');
+    ]
+      .filter((s) => s !== '')
+      .join('; ');
     process.stdout.write(`  ${spec.name}: ${fmtNum(r.requests.average)} req/s; ${note}\n`);
     return { spec, result, note };
   } finally {
@@ -167,7 +169,8 @@ export const CASES: readonly CaseSpec[] = [
     load: { method: 'POST', path: ORDERS_PATH, body: LIMIT_BODY },
     status: 201,
     transactions: 1,
-    growth: (engine) => `${fmtNum(engine.account(ACCOUNT)?.state.pendingCount ?? Number.NaN)} pending orders at the end (warm-up and probe included)`,
+    growth: (engine) =>
+      `${fmtNum(engine.account(ACCOUNT)?.state.pendingCount ?? Number.NaN)} pending orders at the end (warm-up and probe included)`,
   },
   {
     id: 'api.post.market',
@@ -175,7 +178,8 @@ export const CASES: readonly CaseSpec[] = [
     load: { method: 'POST', path: ORDERS_PATH, body: MARKET_BODY },
     status: 201,
     transactions: 2,
-    growth: (engine) => `${fmtNum(engine.account(ACCOUNT)?.state.openTradeCount ?? Number.NaN)} open trades at the end (warm-up and probe included)`,
+    growth: (engine) =>
+      `${fmtNum(engine.account(ACCOUNT)?.state.openTradeCount ?? Number.NaN)} open trades at the end (warm-up and probe included)`,
   },
   {
     id: 'api.get.summary',
@@ -197,8 +201,10 @@ function verdict(ok: boolean): string {
 }
 
 export async function api(): Promise<Row[]> {
-  process.stdout.write(`api: load generator autocannon 9 in a worker thread of this process (workers: 1); server on the main thread; `
-    + `${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per case; MemoryJournal\n`);
+  process.stdout.write(
+    `api: load generator autocannon 9 in a worker thread of this process (workers: 1); server on the main thread; ` +
+      `${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per case; MemoryJournal\n`,
+  );
   const results: CaseResult[] = [];
   const rows: Row[] = [];
   for (const spec of CASES) {
@@ -213,14 +219,38 @@ export async function api(): Promise<Row[]> {
 
   for (const { spec, result, note } of results) {
     rows.push({ suite: SUITE, id: spec.id, name: spec.name, value: result.requests.average, unit: 'req/s', note });
-    rows.push({ suite: SUITE, id: `${spec.id}.p50`, name: `${spec.name}: p50 latency`, value: result.latency.p50, unit: 'ms', note: 'autocannon latency.p50 (1 ms resolution)' });
-    rows.push({ suite: SUITE, id: `${spec.id}.p99`, name: `${spec.name}: p99 latency`, value: result.latency.p99, unit: 'ms', note: 'autocannon latency.p99 (1 ms resolution)' });
-    rows.push({ suite: SUITE, id: `${spec.id}.bad`, name: `${spec.name}: non-2xx + errors`, value: result.non2xx + result.errors, unit: 'responses', note: `non-2xx ${result.non2xx}, errors ${result.errors} (timeouts ${result.timeouts})` });
+    rows.push({
+      suite: SUITE,
+      id: `${spec.id}.p50`,
+      name: `${spec.name}: p50 latency`,
+      value: result.latency.p50,
+      unit: 'ms',
+      note: 'autocannon latency.p50 (1 ms resolution)',
+    });
+    rows.push({
+      suite: SUITE,
+      id: `${spec.id}.p99`,
+      name: `${spec.name}: p99 latency`,
+      value: result.latency.p99,
+      unit: 'ms',
+      note: 'autocannon latency.p99 (1 ms resolution)',
+    });
+    rows.push({
+      suite: SUITE,
+      id: `${spec.id}.bad`,
+      name: `${spec.name}: non-2xx + errors`,
+      value: result.non2xx + result.errors,
+      unit: 'responses',
+      note: `non-2xx ${result.non2xx}, errors ${result.errors} (timeouts ${result.timeouts})`,
+    });
   }
 
   const byId = (id: string): autocannon.Result | undefined => results.find((r) => r.spec.id === id)?.result;
   process.stdout.write('api goals:\n');
-  for (const [id, label, goal] of [['api.post.limit', 'POST (resting LIMIT)', POST_GOAL], ['api.get.summary', 'GET summary', GET_GOAL]] as const) {
+  for (const [id, label, goal] of [
+    ['api.post.limit', 'POST (resting LIMIT)', POST_GOAL],
+    ['api.get.summary', 'GET summary', GET_GOAL],
+  ] as const) {
     const r = byId(id);
     if (r === undefined) continue;
     process.stdout.write(`  ${verdict(r.requests.average >= goal)}  >= ${fmtNum(goal)} ${label}/s: ${fmtNum(r.requests.average)} req/s\n`);

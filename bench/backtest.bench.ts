@@ -14,7 +14,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadStrategy, openTicks, runBacktest, runSweep, writeOutputs, type StrategyDefinition, type SweepSpec } from '../src/backtest/index.js';
+import {
+  loadStrategy,
+  openTicks,
+  runBacktest,
+  runSweep,
+  writeOutputs,
+  type StrategyDefinition,
+  type SweepSpec,
+} from '../src/backtest/index.js';
 import type { Tick } from '../src/domain/tick.js';
 import { LEAN_DIR, hasLeanData, leanFiles } from '../test/support/lean-eurusd.js';
 import { fmtNum, isMain, rmeNote, runStandalone, secondsSince, statsOf, timeCases, type Row } from './lib.js';
@@ -29,7 +37,8 @@ const SWEEP_PASSES = 2;
 
 function sweepJobs(definition: StrategyDefinition): { index: number; params: Record<string, string | number | boolean> }[] {
   const jobs: { index: number; params: Record<string, string | number | boolean> }[] = [];
-  for (const fast of SWEEP_GRID.fast) for (const slow of SWEEP_GRID.slow) jobs.push({ index: jobs.length, params: { ...definition.params, fast, slow } });
+  for (const fast of SWEEP_GRID.fast)
+    for (const slow of SWEEP_GRID.slow) jobs.push({ index: jobs.length, params: { ...definition.params, fast, slow } });
   return jobs;
 }
 
@@ -37,7 +46,11 @@ function sweepJobs(definition: StrategyDefinition): { index: number; params: Rec
  * Best wall time of a few sweeps (seconds), and of that pass the time until the last worker was
  * ready (the start-up: thread, TypeScript sources, strategy). Sweeps are too slow for benny.
  */
-async function timeSweep(spec: SweepSpec, jobs: ReturnType<typeof sweepJobs>, workers: number): Promise<{ seconds: number; startup: number }> {
+async function timeSweep(
+  spec: SweepSpec,
+  jobs: ReturnType<typeof sweepJobs>,
+  workers: number,
+): Promise<{ seconds: number; startup: number }> {
   let best = { seconds: Number.POSITIVE_INFINITY, startup: 0 };
   for (let pass = 0; pass < SWEEP_PASSES; pass += 1) {
     const start = process.hrtime.bigint();
@@ -64,20 +77,33 @@ export async function backtest(): Promise<Row[]> {
       const strategy = await loadStrategy(s.file);
       const check = runBacktest({ strategy, ticks: openTicks(files) });
       const m = check.metrics;
-      process.stdout.write(`backtest ${strategy.name}: ${fmtNum(check.ticks)} ticks, ${fmtNum(m.trades)} trades, ${fmtNum(m.fills)} fills, ${fmtNum(m.transactions)} transactions, ${fmtNum(check.equity.time.length)} equity points per pass\n`);
+      process.stdout.write(
+        `backtest ${strategy.name}: ${fmtNum(check.ticks)} ticks, ${fmtNum(m.trades)} trades, ${fmtNum(m.fills)} fills, ${fmtNum(m.transactions)} transactions, ${fmtNum(check.equity.time.length)} equity points per pass\n`,
+      );
       const names = {
         run: `${strategy.name}: ${files.length} zips -> parse -> merge -> engine + strategy -> equity, trades, metrics`,
         outputs: `${strategy.name}: the same + writing the 5 output files (report.html included)`,
         parsed: `${strategy.name}: pre-parsed array -> engine + strategy -> equity, trades, metrics`,
       };
-      const stats = await timeCases(`${SUITE} (${strategy.name})`, [
-        { name: names.run, fn: () => void runBacktest({ strategy, ticks: openTicks(files) }) },
-        { name: names.outputs, fn: () => void writeOutputs(out, runBacktest({ strategy, ticks: openTicks(files) })) },
-        { name: names.parsed, fn: () => void runBacktest({ strategy, ticks: parsed }) },
-      ], { maxTime: 2, minSamples: 4 });
+      const stats = await timeCases(
+        `${SUITE} (${strategy.name})`,
+        [
+          { name: names.run, fn: () => void runBacktest({ strategy, ticks: openTicks(files) }) },
+          { name: names.outputs, fn: () => void writeOutputs(out, runBacktest({ strategy, ticks: openTicks(files) })) },
+          { name: names.parsed, fn: () => void runBacktest({ strategy, ticks: parsed }) },
+        ],
+        { maxTime: 2, minSamples: 4 },
+      );
       const add = (id: string, name: string, extra: string): void => {
         const st = statsOf(stats, name);
-        rows.push({ suite: SUITE, id, name, value: st.hz * ticksPerPass, unit: 'ticks/s', note: rmeNote(st, `best pass ${fmtNum(st.best * ticksPerPass)} ticks/s${extra === '' ? '' : `; ${extra}`}`) });
+        rows.push({
+          suite: SUITE,
+          id,
+          name,
+          value: st.hz * ticksPerPass,
+          unit: 'ticks/s',
+          note: rmeNote(st, `best pass ${fmtNum(st.best * ticksPerPass)} ticks/s${extra === '' ? '' : `; ${extra}`}`),
+        });
       };
       add(`backtest.${s.id}.run`, names.run, `${fmtNum(m.trades)} trades, ${fmtNum(m.fills)} fills`);
       add(`backtest.${s.id}.outputs`, names.outputs, '');
@@ -85,20 +111,49 @@ export async function backtest(): Promise<Row[]> {
     }
 
     const ma = await loadStrategy(STRATEGIES[0].file);
-    const spec: SweepSpec = { strategyFile: path.resolve(STRATEGIES[0].file), tickFiles: files, account: {}, equityIntervalMicros: 60_000_000 };
+    const spec: SweepSpec = {
+      strategyFile: path.resolve(STRATEGIES[0].file),
+      tickFiles: files,
+      account: {},
+      equityIntervalMicros: 60_000_000,
+    };
     const jobs = sweepJobs(ma);
-    process.stdout.write(`backtest sweep: ${jobs.length} runs of ${ma.name} (fast ${SWEEP_GRID.fast.join(',')} x slow ${SWEEP_GRID.slow.join(',')}), best of ${SWEEP_PASSES}\n`);
+    process.stdout.write(
+      `backtest sweep: ${jobs.length} runs of ${ma.name} (fast ${SWEEP_GRID.fast.join(',')} x slow ${SWEEP_GRID.slow.join(',')}), best of ${SWEEP_PASSES}\n`,
+    );
     const serial = (await timeSweep(spec, jobs, 1)).seconds;
     const parallel = await timeSweep(spec, jobs, 2);
     const cores = os.availableParallelism();
-    rows.push({ suite: SUITE, id: 'backtest.sweep.serial', name: `sweep of ${jobs.length} runs, 1 thread`, value: (jobs.length * ticksPerPass) / serial, unit: 'ticks/s', note: `${serial.toFixed(2)} s` });
     rows.push({
-      suite: SUITE, id: 'backtest.sweep.parallel', name: `sweep of ${jobs.length} runs, 2 threads (this one + 1 worker)`, value: (jobs.length * ticksPerPass) / parallel.seconds, unit: 'ticks/s',
+      suite: SUITE,
+      id: 'backtest.sweep.serial',
+      name: `sweep of ${jobs.length} runs, 1 thread`,
+      value: (jobs.length * ticksPerPass) / serial,
+      unit: 'ticks/s',
+      note: `${serial.toFixed(2)} s`,
+    });
+    rows.push({
+      suite: SUITE,
+      id: 'backtest.sweep.parallel',
+      name: `sweep of ${jobs.length} runs, 2 threads (this one + 1 worker)`,
+      value: (jobs.length * ticksPerPass) / parallel.seconds,
+      unit: 'ticks/s',
       note: `${parallel.seconds.toFixed(2)} s; ${cores} cores available`,
     });
-    rows.push({ suite: SUITE, id: 'backtest.sweep.speedup', name: 'sweep speed-up on 2 threads', value: serial / parallel.seconds, unit: 'x', note: '1-thread time / 2-thread time, worker start-up included (2.00 = perfect)' });
     rows.push({
-      suite: SUITE, id: 'backtest.sweep.workerStartup', name: 'sweep worker start-up (thread, sources, strategy)', value: parallel.startup * 1000, unit: 'ms',
+      suite: SUITE,
+      id: 'backtest.sweep.speedup',
+      name: 'sweep speed-up on 2 threads',
+      value: serial / parallel.seconds,
+      unit: 'x',
+      note: '1-thread time / 2-thread time, worker start-up included (2.00 = perfect)',
+    });
+    rows.push({
+      suite: SUITE,
+      id: 'backtest.sweep.workerStartup',
+      name: 'sweep worker start-up (thread, sources, strategy)',
+      value: parallel.startup * 1000,
+      unit: 'ms',
       note: 'until the worker took its first jobs; this thread runs jobs meanwhile',
     });
   } finally {

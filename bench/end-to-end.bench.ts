@@ -62,7 +62,9 @@ export async function endToEnd(): Promise<Row[]> {
   const fillCount = log.filter((tx) => tx.type === 'ORDER_FILL').length;
   const lines = check.journal.lineCount(ACCOUNT);
   const ticksPerPass = check.ticks;
-  process.stdout.write(`end-to-end: ${files} zips, ${fmtNum(ticksPerPass)} ticks, ${fmtNum(fillCount)} fills, ${fmtNum(lines)} journal lines per pass\n`);
+  process.stdout.write(
+    `end-to-end: ${files} zips, ${fmtNum(ticksPerPass)} ticks, ${fmtNum(fillCount)} fills, ${fmtNum(lines)} journal lines per pass\n`,
+  );
   const parsed = [...leanTicks()];
 
   const names = {
@@ -72,22 +74,44 @@ export async function endToEnd(): Promise<Row[]> {
     quotes: 'quotes only: pre-parsed array -> engine, no orders',
   };
   // Slow ops: benchmark.js runs each sample twice (a pretest and the timed run), so keep few samples.
-  const slow = await timeCases(SUITE, [
-    { name: names.whole, fn: () => void gridPass(leanTicks()) },
-    { name: names.engine, fn: () => void gridPass(parsed) },
-  ], { maxTime: 2, minSamples: 3 });
-  const fast = await timeCases(`${SUITE} (split)`, [
-    { name: names.parse, fn: () => void parseOnly() },
-    { name: names.quotes, fn: () => quotesOnly(parsed) },
-  ], { maxTime: 2, minSamples: 3 });
+  const slow = await timeCases(
+    SUITE,
+    [
+      { name: names.whole, fn: () => void gridPass(leanTicks()) },
+      { name: names.engine, fn: () => void gridPass(parsed) },
+    ],
+    { maxTime: 2, minSamples: 3 },
+  );
+  const fast = await timeCases(
+    `${SUITE} (split)`,
+    [
+      { name: names.parse, fn: () => void parseOnly() },
+      { name: names.quotes, fn: () => quotesOnly(parsed) },
+    ],
+    { maxTime: 2, minSamples: 3 },
+  );
 
   const rows: Row[] = [];
   const add = (id: string, name: string, stats: ReturnType<typeof statsOf>, extra: string): void => {
     rows.push({ suite: SUITE, id, name, value: stats.hz * ticksPerPass, unit: 'ticks/s', note: rmeNote(stats, extra) });
   };
   add('e2e.whole', names.whole, statsOf(slow, names.whole), `best pass ${fmtNum(statsOf(slow, names.whole).best * ticksPerPass)} ticks/s`);
-  rows.push({ suite: SUITE, id: 'e2e.fills', name: 'fills per pass', value: fillCount, unit: 'fills', note: 'ORDER_FILL transactions (entries, TP and SL)' });
-  rows.push({ suite: SUITE, id: 'e2e.lines', name: 'journal lines per pass', value: lines, unit: 'lines', note: 'MemoryJournal serialized transactions' });
+  rows.push({
+    suite: SUITE,
+    id: 'e2e.fills',
+    name: 'fills per pass',
+    value: fillCount,
+    unit: 'fills',
+    note: 'ORDER_FILL transactions (entries, TP and SL)',
+  });
+  rows.push({
+    suite: SUITE,
+    id: 'e2e.lines',
+    name: 'journal lines per pass',
+    value: lines,
+    unit: 'lines',
+    note: 'MemoryJournal serialized transactions',
+  });
   add('e2e.parse', names.parse, statsOf(fast, names.parse), '');
   add('e2e.engine', names.engine, statsOf(slow, names.engine), '');
   add('e2e.quotes', names.quotes, statsOf(fast, names.quotes), 'the bare quote path on real ticks');

@@ -142,32 +142,61 @@ export async function fills(): Promise<Row[]> {
   const rows: Row[] = [];
   const warn = (c: Counts, expected: number): string => (c.fills === expected ? '' : `; WARNING: ${c.fills} fills, expected ${expected}`);
 
-  for (const [key, c] of [['cross', cross], ['crossTpSl', crossTpSl]] as const) {
+  for (const [key, c] of [
+    ['cross', cross],
+    ['crossTpSl', crossTpSl],
+  ] as const) {
     const s = statsOf(stats, names[key]);
     const fillsPerSecond = (c.last.fills * c.runs) / c.crossSeconds;
     const txPerFill = c.last.transactions / c.last.fills;
     const placeSeconds = c.opSeconds - c.crossSeconds;
     rows.push({
-      suite: SUITE, id: `fills.${key}`, name: names[key], value: fillsPerSecond, unit: 'fills/s',
+      suite: SUITE,
+      id: `fills.${key}`,
+      name: names[key],
+      value: fillsPerSecond,
+      unit: 'fills/s',
       note: `crossing quote only, ${c.runs} runs; whole op (place + cross) ${rmeNote(s)}${warn(c.last, CROSS_COUNT)}`,
     });
     rows.push({
-      suite: SUITE, id: `fills.${key}.tx`, name: `${names[key]}: transactions`, value: fillsPerSecond * txPerFill, unit: 'tx/s',
+      suite: SUITE,
+      id: `fills.${key}.tx`,
+      name: `${names[key]}: transactions`,
+      value: fillsPerSecond * txPerFill,
+      unit: 'tx/s',
       note: `${txPerFill} transaction${txPerFill === 1 ? '' : 's'} per fill in the crossing batch; ${fmtNum(c.last.journalLines)} journal lines per op`,
     });
     rows.push({
-      suite: SUITE, id: `fills.${key}.place`, name: `${names[key]}: placing the orders`, value: (CROSS_COUNT * c.runs) / placeSeconds, unit: 'orders/s',
+      suite: SUITE,
+      id: `fills.${key}.place`,
+      name: `${names[key]}: placing the orders`,
+      value: (CROSS_COUNT * c.runs) / placeSeconds,
+      unit: 'orders/s',
       note: 'execute(CREATE_ORDER) of a resting LIMIT: the rest of the op',
     });
   }
-  for (const [key, c] of [['market', market], ['marketTpSl', marketTpSl]] as const) {
+  for (const [key, c] of [
+    ['market', market],
+    ['marketTpSl', marketTpSl],
+  ] as const) {
     const s = statsOf(stats, names[key]);
     const counts = c.counts();
     const fillsPerSecond = s.hz * counts.fills;
     const txPerFill = counts.transactions / counts.fills;
-    rows.push({ suite: SUITE, id: `fills.${key}`, name: names[key], value: fillsPerSecond, unit: 'fills/s', note: `ops/s x ${fmtNum(counts.fills)}; ${rmeNote(s)}${warn(counts, MARKET_COUNT)}` });
     rows.push({
-      suite: SUITE, id: `fills.${key}.tx`, name: `${names[key]}: transactions`, value: fillsPerSecond * txPerFill, unit: 'tx/s',
+      suite: SUITE,
+      id: `fills.${key}`,
+      name: names[key],
+      value: fillsPerSecond,
+      unit: 'fills/s',
+      note: `ops/s x ${fmtNum(counts.fills)}; ${rmeNote(s)}${warn(counts, MARKET_COUNT)}`,
+    });
+    rows.push({
+      suite: SUITE,
+      id: `fills.${key}.tx`,
+      name: `${names[key]}: transactions`,
+      value: fillsPerSecond * txPerFill,
+      unit: 'tx/s',
       note: `${txPerFill} transactions per fill; ${fmtNum(counts.journalLines)} journal lines per op`,
     });
   }

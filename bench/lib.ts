@@ -51,7 +51,11 @@ export const QUICK: TimingOptions = { maxTime: 2, minSamples: 5 };
  * Runs the cases one after another with benny (synchronously, no timers) and returns their
  * statistics by name. Note that benny calls each case once while preparing it (a warm-up run).
  */
-export async function timeCases(suiteName: string, cases: readonly TimedCase[], options: TimingOptions = QUICK): Promise<Map<string, CaseStats>> {
+export async function timeCases(
+  suiteName: string,
+  cases: readonly TimedCase[],
+  options: TimingOptions = QUICK,
+): Promise<Map<string, CaseStats>> {
   const stats = new Map<string, CaseStats>();
   await b.suite(
     suiteName,
@@ -62,7 +66,9 @@ export async function timeCases(suiteName: string, cases: readonly TimedCase[], 
       const hz = result.details.mean > 0 ? 1 / result.details.mean : Number.NaN;
       const best = result.details.min > 0 ? 1 / result.details.min : Number.NaN;
       stats.set(result.name, { hz, best, rme: result.margin, samples: result.samples });
-      process.stdout.write(`  ${result.name}: ${fmtNum(hz, hz < 100 ? 2 : 0)} ops/s ±${result.margin.toFixed(2)}% (${result.samples} samples)\n`);
+      process.stdout.write(
+        `  ${result.name}: ${fmtNum(hz, hz < 100 ? 2 : 0)} ops/s ±${result.margin.toFixed(2)}% (${result.samples} samples)\n`,
+      );
       return undefined; // nothing for log-update: plain lines survive pipes and CI logs
     }),
     b.complete(() => undefined),
@@ -123,10 +129,10 @@ export function machineInfo(): MachineInfo {
 
 export function printMachine(info: MachineInfo = machineInfo()): void {
   process.stdout.write(
-    `machine: ${info.cpu}, ${info.cores} cores, ${info.totalMemoryGB} GB RAM, ${info.platform}\n`
-    + `node ${info.node} (V8 ${info.v8}), --expose-gc: ${info.exposeGc ? 'yes' : 'no (memory suite falls back to v8.setFlagsFromString)'}\n`
-    + `load average at start: ${info.loadavg.join(' ')} (other processes on the machine disturb timings)\n`
-    + `date: ${new Date().toISOString()}\n\n`,
+    `machine: ${info.cpu}, ${info.cores} cores, ${info.totalMemoryGB} GB RAM, ${info.platform}\n` +
+      `node ${info.node} (V8 ${info.v8}), --expose-gc: ${info.exposeGc ? 'yes' : 'no (memory suite falls back to v8.setFlagsFromString)'}\n` +
+      `load average at start: ${info.loadavg.join(' ')} (other processes on the machine disturb timings)\n` +
+      `date: ${new Date().toISOString()}\n\n`,
   );
 }
 
@@ -147,8 +153,13 @@ export function printTable(rows: readonly Row[]): void {
   const header = ['suite', 'case', 'value', 'unit', 'note'];
   const body = rows.map((r) => [r.suite, r.name, fmtValue(r), r.unit, r.note ?? '']);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((line) => (line[i] as string).length)));
-  const line = (cells: readonly string[]): string => `| ${cells.map((c, i) => (i === 2 ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number))).join(' | ')} |`;
-  const out = [line(header), `|${widths.map((w, i) => (i === 2 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`, ...body.map(line)];
+  const line = (cells: readonly string[]): string =>
+    `| ${cells.map((c, i) => (i === 2 ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number))).join(' | ')} |`;
+  const out = [
+    line(header),
+    `|${widths.map((w, i) => (i === 2 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`,
+    ...body.map(line),
+  ];
   process.stdout.write(`${out.join('\n')}\n`);
 }
 

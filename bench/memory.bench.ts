@@ -121,11 +121,41 @@ export function memory(): Promise<Row[]> {
     const label = ext ? 'with clientExtensions' : 'no clientExtensions';
     const key = ext ? 'ext' : 'plain';
     const m = measureOnce(ext);
-    rows.push({ suite: SUITE, id: `memory.account.${key}`, name: `account alone (no journal), ${label}`, value: m.account, unit: 'bytes/order', note: `Account.open, no sink; ${fmtNum(m.pendingAlone)} pending` });
-    rows.push({ suite: SUITE, id: `memory.journal.${key}`, name: `MemoryJournal lines, ${label}`, value: m.journal, unit: 'bytes/order', note: `heap left when the engine is dropped and the journal kept (${fmtNum(m.lines)} lines)` });
-    rows.push({ suite: SUITE, id: `memory.total.${key}`, name: `engine + MemoryJournal, ${label}`, value: m.total, unit: 'bytes/order', note: `${fmtNum(m.pendingEngine)} pending` });
-    rows.push({ suite: SUITE, id: `memory.heap.${key}`, name: `heap with ${fmtNum(ORDER_COUNT)} orders + journal, ${label}`, value: m.heapMB, unit: 'heap MB', note: 'process heapUsed after a full collection' });
-    process.stdout.write(`memory, ${label}: account alone ${fmtNum(m.account)}, journal lines ${fmtNum(m.journal)}, engine + journal ${fmtNum(m.total)} bytes/order\n`);
+    rows.push({
+      suite: SUITE,
+      id: `memory.account.${key}`,
+      name: `account alone (no journal), ${label}`,
+      value: m.account,
+      unit: 'bytes/order',
+      note: `Account.open, no sink; ${fmtNum(m.pendingAlone)} pending`,
+    });
+    rows.push({
+      suite: SUITE,
+      id: `memory.journal.${key}`,
+      name: `MemoryJournal lines, ${label}`,
+      value: m.journal,
+      unit: 'bytes/order',
+      note: `heap left when the engine is dropped and the journal kept (${fmtNum(m.lines)} lines)`,
+    });
+    rows.push({
+      suite: SUITE,
+      id: `memory.total.${key}`,
+      name: `engine + MemoryJournal, ${label}`,
+      value: m.total,
+      unit: 'bytes/order',
+      note: `${fmtNum(m.pendingEngine)} pending`,
+    });
+    rows.push({
+      suite: SUITE,
+      id: `memory.heap.${key}`,
+      name: `heap with ${fmtNum(ORDER_COUNT)} orders + journal, ${label}`,
+      value: m.heapMB,
+      unit: 'heap MB',
+      note: 'process heapUsed after a full collection',
+    });
+    process.stdout.write(
+      `memory, ${label}: account alone ${fmtNum(m.account)}, journal lines ${fmtNum(m.journal)}, engine + journal ${fmtNum(m.total)} bytes/order\n`,
+    );
   }
   return Promise.resolve(rows);
 }

@@ -62,9 +62,12 @@ function restingOrder(i: number): OrderRequest {
   const below = px(BELOW - level);
   const above = px(ABOVE + level);
   const order: OrderRequest =
-    kind === 0 ? { type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: below }
-      : kind === 1 ? { type: 'LIMIT', instrument: 'EUR_USD', units: '-100', price: above }
-        : kind === 2 ? { type: 'STOP', instrument: 'EUR_USD', units: '100', price: above }
+    kind === 0
+      ? { type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: below }
+      : kind === 1
+        ? { type: 'LIMIT', instrument: 'EUR_USD', units: '-100', price: above }
+        : kind === 2
+          ? { type: 'STOP', instrument: 'EUR_USD', units: '100', price: above }
           : { type: 'STOP', instrument: 'EUR_USD', units: '-100', price: below };
   if (mid) order.triggerCondition = 'MID';
   return order;
@@ -85,11 +88,18 @@ function buildBook(resting: number, first: BenchTick): Book {
     // An open trade with TP and SL: two of the resting orders.
     engine.execute(ACCOUNT, {
       type: 'CREATE_ORDER',
-      order: { type: 'MARKET', instrument: 'EUR_USD', units: '1000', takeProfitOnFill: { price: px(ABOVE + LEVELS + 500) }, stopLossOnFill: { price: px(BELOW - LEVELS - 500) } },
+      order: {
+        type: 'MARKET',
+        instrument: 'EUR_USD',
+        units: '1000',
+        takeProfitOnFill: { price: px(ABOVE + LEVELS + 500) },
+        stopLossOnFill: { price: px(BELOW - LEVELS - 500) },
+      },
     });
     for (let i = 0; i < resting - 2; i += 1) engine.execute(ACCOUNT, { type: 'CREATE_ORDER', order: restingOrder(i) });
   }
-  if (account.state.pendingCount !== resting) throw new Error(`quiet-ticks: wanted ${resting} resting orders, have ${account.state.pendingCount}`);
+  if (account.state.pendingCount !== resting)
+    throw new Error(`quiet-ticks: wanted ${resting} resting orders, have ${account.state.pendingCount}`);
   return { engine, account, resting };
 }
 
@@ -108,7 +118,9 @@ export async function quietTicks(): Promise<Row[]> {
     lo = Math.min(lo, t.bid);
     hi = Math.max(hi, t.ask);
   }
-  process.stdout.write(`quiet-ticks: ${fmtNum(ticks.length)} ticks, bid >= ${lo.toFixed(5)}, ask <= ${hi.toFixed(5)}; building books of ${RESTING_COUNTS.map((n) => fmtNum(n)).join(', ')} orders...\n`);
+  process.stdout.write(
+    `quiet-ticks: ${fmtNum(ticks.length)} ticks, bid >= ${lo.toFixed(5)}, ask <= ${hi.toFixed(5)}; building books of ${RESTING_COUNTS.map((n) => fmtNum(n)).join(', ')} orders...\n`,
+  );
   const started = process.hrtime.bigint();
   const books = RESTING_COUNTS.map((n) => buildBook(n, first));
   process.stdout.write(`  books built in ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(1)} s\n`);
@@ -158,14 +170,39 @@ export async function quietTicks(): Promise<Row[]> {
       mean.push(s.hz * n);
       best.push(s.best * n);
       rows.push({
-        suite: SUITE, id: `quiet.${path}.${bk.resting}`, name: caseName(path, bk.resting), value: s.hz * n, unit: 'ticks/s',
+        suite: SUITE,
+        id: `quiet.${path}.${bk.resting}`,
+        name: caseName(path, bk.resting),
+        value: s.hz * n,
+        unit: 'ticks/s',
         note: rmeNote(s, `best pass ${fmtNum(s.best * n)} ticks/s; ${crossedNote(i)}`),
       });
     });
     const ratio = (xs: readonly number[]): number => (xs[xs.length - 1] as number) / (xs[0] as number);
-    rows.push({ suite: SUITE, id: `quiet.${path}.ratio`, name: `${path}: 100,000 resting vs 0 (mean)`, value: ratio(mean), unit: 'x', note: 'mean ticks/s at 100,000 / at 0 (1.00 = flat)' });
-    rows.push({ suite: SUITE, id: `quiet.${path}.ratioBest`, name: `${path}: 100,000 resting vs 0 (best pass)`, value: ratio(best), unit: 'x', note: 'fastest pass at 100,000 / at 0: least disturbed by other load' });
-    rows.push({ suite: SUITE, id: `quiet.${path}.ratio100`, name: `${path}: 100,000 resting vs 100 (mean)`, value: (mean[mean.length - 1] as number) / (mean[1] as number), unit: 'x', note: 'a non-empty book at both ends: what the resting count itself costs' });
+    rows.push({
+      suite: SUITE,
+      id: `quiet.${path}.ratio`,
+      name: `${path}: 100,000 resting vs 0 (mean)`,
+      value: ratio(mean),
+      unit: 'x',
+      note: 'mean ticks/s at 100,000 / at 0 (1.00 = flat)',
+    });
+    rows.push({
+      suite: SUITE,
+      id: `quiet.${path}.ratioBest`,
+      name: `${path}: 100,000 resting vs 0 (best pass)`,
+      value: ratio(best),
+      unit: 'x',
+      note: 'fastest pass at 100,000 / at 0: least disturbed by other load',
+    });
+    rows.push({
+      suite: SUITE,
+      id: `quiet.${path}.ratio100`,
+      name: `${path}: 100,000 resting vs 100 (mean)`,
+      value: (mean[mean.length - 1] as number) / (mean[1] as number),
+      unit: 'x',
+      note: 'a non-empty book at both ends: what the resting count itself costs',
+    });
     const side = (xs: readonly number[]): string => RESTING_COUNTS.map((c, i) => `${fmtNum(c)}: ${fmtNum(xs[i] as number)}`).join(' | ');
     process.stdout.write(`  ${path} ticks/s by resting orders, mean: ${side(mean)}  (100k/0 = ${ratio(mean).toFixed(2)})\n`);
     process.stdout.write(`  ${path} ticks/s by resting orders, best: ${side(best)}  (100k/0 = ${ratio(best).toFixed(2)})\n`);

@@ -48,15 +48,35 @@ function goals(rows: readonly Row[]): Goal[] {
     check('>= 1,000,000 ticks/s end to end on the real ticks', 'e2e.whole', 'ticks/s', (v) => v >= 1_000_000),
     // The count is what must not matter: from 100 to 100,000 resting orders. With none at all the
     // instrument has no book and a quote skips even the six threshold compares.
-    check(`ticks/s must not fall as resting orders grow 100 -> 100,000 (Account.onQuote, mean; met at >= ${FLAT_TOLERANCE})`, 'quiet.onQuote.ratio100', 'x', (v) => v >= FLAT_TOLERANCE),
-    check(`ticks/s must not fall as resting orders grow 100 -> 100,000 (engine.pushTick, mean; met at >= ${FLAT_TOLERANCE})`, 'quiet.pushTick.ratio100', 'x', (v) => v >= FLAT_TOLERANCE),
-    check(`ticks/s with 100,000 resting vs no book at all (Account.onQuote, mean; met at >= ${FLAT_TOLERANCE})`, 'quiet.onQuote.ratio', 'x', (v) => v >= FLAT_TOLERANCE),
+    check(
+      `ticks/s must not fall as resting orders grow 100 -> 100,000 (Account.onQuote, mean; met at >= ${FLAT_TOLERANCE})`,
+      'quiet.onQuote.ratio100',
+      'x',
+      (v) => v >= FLAT_TOLERANCE,
+    ),
+    check(
+      `ticks/s must not fall as resting orders grow 100 -> 100,000 (engine.pushTick, mean; met at >= ${FLAT_TOLERANCE})`,
+      'quiet.pushTick.ratio100',
+      'x',
+      (v) => v >= FLAT_TOLERANCE,
+    ),
+    check(
+      `ticks/s with 100,000 resting vs no book at all (Account.onQuote, mean; met at >= ${FLAT_TOLERANCE})`,
+      'quiet.onQuote.ratio',
+      'x',
+      (v) => v >= FLAT_TOLERANCE,
+    ),
     check('>= 100,000 fills/s: resting LIMITs crossed by one quote', 'fills.cross', 'fills/s', (v) => v >= 100_000),
     check('>= 100,000 fills/s: resting LIMITs + TP/SL crossed by one quote', 'fills.crossTpSl', 'fills/s', (v) => v >= 100_000),
     check('>= 100,000 fills/s: MARKET orders back to back', 'fills.market', 'fills/s', (v) => v >= 100_000),
     check('>= 100,000 fills/s: MARKET orders + TP/SL', 'fills.marketTpSl', 'fills/s', (v) => v >= 100_000),
     check('<= 1 KB (1,024 B) heap per pending order: account alone', 'memory.account.plain', 'bytes/order', (v) => v <= 1024),
-    check('<= 1 KB (1,024 B) heap per pending order: account alone, clientExtensions', 'memory.account.ext', 'bytes/order', (v) => v <= 1024),
+    check(
+      '<= 1 KB (1,024 B) heap per pending order: account alone, clientExtensions',
+      'memory.account.ext',
+      'bytes/order',
+      (v) => v <= 1024,
+    ),
     check('<= 1 KB (1,024 B) heap per pending order: engine + MemoryJournal', 'memory.total.plain', 'bytes/order', (v) => v <= 1024),
     check('>= 1,000,000 ticks/s backtest, ma-crossover on the real ticks', 'backtest.ma.run', 'ticks/s', (v) => v >= 1_000_000),
     check('>= 1,000,000 ticks/s backtest, grid on the real ticks', 'backtest.grid.run', 'ticks/s', (v) => v >= 1_000_000),
@@ -64,7 +84,12 @@ function goals(rows: readonly Row[]): Goal[] {
     check('p99 under 5 ms: POST /orders (resting LIMIT; autocannon, 1 ms resolution)', 'api.post.limit.p99', 'ms', (v) => v < 5),
     check('>= 25,000 GET /summary per second over HTTP (10 connections)', 'api.get.summary', 'req/s', (v) => v >= 25_000),
     check('p99 under 5 ms: GET /summary (autocannon, 1 ms resolution)', 'api.get.summary.p99', 'ms', (v) => v < 5),
-    check('>= 1,000,000 transaction-stream line deliveries/s in total to 100 clients', 'streams.fanout100', 'lines/s', (v) => v >= 1_000_000),
+    check(
+      '>= 1,000,000 transaction-stream line deliveries/s in total to 100 clients',
+      'streams.fanout100',
+      'lines/s',
+      (v) => v >= 1_000_000,
+    ),
   ];
 }
 
@@ -85,7 +110,7 @@ async function main(): Promise<void> {
   const durations: Record<string, number> = {};
   for (const [name, suite] of SUITES) {
     const t = process.hrtime.bigint();
-    rows.push(...await suite());
+    rows.push(...(await suite()));
     durations[name] = Math.round(secondsSince(t) * 10) / 10;
     process.stdout.write(`(${name}: ${durations[name]} s)\n\n`);
   }

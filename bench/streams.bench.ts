@@ -40,7 +40,11 @@ const QUOTE: Tick = { instrument: 'EUR_USD', time: T0, bid: 1.1, ask: 1.1001 };
 const STREAM_PATH = `/v3/accounts/${ACCOUNT}/transactions/stream`;
 
 /** Clients -> timed transactions per pass (about a second or two each; 100 x 20,000 = 2,000,000 deliveries). */
-export const CASES: ReadonlyArray<readonly [clients: number, transactions: number]> = [[0, 100_000], [1, 100_000], [100, 20_000]];
+export const CASES: ReadonlyArray<readonly [clients: number, transactions: number]> = [
+  [0, 100_000],
+  [1, 100_000],
+  [100, 20_000],
+];
 /** Fresh server per pass; the median pass is reported, the best one in the note. */
 export const PASSES = 3;
 const WARMUP_TX = 2_000;
@@ -57,7 +61,12 @@ export const DELIVERY_GOAL = 1_000_000;
 
 const px = (points: number): string => (points / 100_000).toFixed(5);
 /** Resting buys far below the market (1.05000 .. 1.04001): nothing ever fills. */
-const ORDERS: readonly OrderRequest[] = Array.from({ length: 1_000 }, (_, i) => ({ type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: px(105_000 - i) }));
+const ORDERS: readonly OrderRequest[] = Array.from({ length: 1_000 }, (_, i) => ({
+  type: 'LIMIT',
+  instrument: 'EUR_USD',
+  units: '100',
+  price: px(105_000 - i),
+}));
 
 /**
  * The clients (CommonJS, run with `eval: true`): open `count` streams, count newlines and bytes per
@@ -191,8 +200,11 @@ async function startServer(clients: number): Promise<Server> {
   const engine = createEngine({ accounts: [{ id: ACCOUNT, currency: 'USD', balance: '1000000000' }], start: T0 });
   engine.pushTick(QUOTE);
   const app = await buildApp({
-    engine, tokens: [{ token: TOKEN, accounts: '*' }],
-    heartbeatMs: HEARTBEAT_MS, streamBufferMax: STREAM_BUFFER_MAX, streamClientsMax: Math.max(clients, 1) + 10,
+    engine,
+    tokens: [{ token: TOKEN, accounts: '*' }],
+    heartbeatMs: HEARTBEAT_MS,
+    streamBufferMax: STREAM_BUFFER_MAX,
+    streamClientsMax: Math.max(clients, 1) + 10,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   return { engine, app, port: (app.server.address() as AddressInfo).port };
@@ -218,7 +230,10 @@ async function runPass(clients: number, txCount: number): Promise<CaseResult> {
   try {
     const warnings: string[] = [];
     if (clients > 0) {
-      worker = new Worker(CLIENT_WORKER, { eval: true, workerData: { port: server.port, path: STREAM_PATH, token: TOKEN, count: clients } });
+      worker = new Worker(CLIENT_WORKER, {
+        eval: true,
+        workerData: { port: server.port, path: STREAM_PATH, token: TOKEN, count: clients },
+      });
       worker.on('error', (err) => warnings.push(`worker error: ${String(err)}`));
       const opened = await nextMessage(worker, 'opened', GUARD_MS);
       if (opened === null || opened.failed > 0) throw new Error(`stream clients did not connect: ${JSON.stringify(opened)}`);
@@ -228,7 +243,7 @@ async function runPass(clients: number, txCount: number): Promise<CaseResult> {
       const warm = nextMessage(worker, 'done', GUARD_MS);
       worker.postMessage({ cmd: 'expect', lines: WARMUP_TX });
       await generate(server.engine, WARMUP_TX, 0);
-      if (await warm === null) warnings.push('warm-up not delivered in time');
+      if ((await warm) === null) warnings.push('warm-up not delivered in time');
     } else {
       await generate(server.engine, WARMUP_TX, 0);
     }
@@ -260,7 +275,16 @@ async function runPass(clients: number, txCount: number): Promise<CaseResult> {
     const dropped = Math.max(clients - stillOpen, ended);
     const pending = server.engine.account(ACCOUNT)?.state.pendingCount;
     if (pending !== WARMUP_TX + txCount) warnings.push(`${String(pending)} pending orders, expected ${WARMUP_TX + txCount}`);
-    return { clients, seconds, genSeconds, deliveries: txCount * Math.max(clients, 1), bytesPerLine, busy, dropped, warning: warnings.join('; ') };
+    return {
+      clients,
+      seconds,
+      genSeconds,
+      deliveries: txCount * Math.max(clients, 1),
+      bytesPerLine,
+      busy,
+      dropped,
+      warning: warnings.join('; '),
+    };
   } finally {
     if (worker !== undefined) {
       const closed = nextMessage(worker, 'closed', 5_000);
@@ -283,18 +307,33 @@ async function runCase(clients: number, txCount: number): Promise<{ median: Case
       all.push(await runPass(clients, txCount));
     } catch (err) {
       // A pass that could not run is a NaN figure with the reason, not the end of the whole run.
-      all.push({ clients, seconds: Number.NaN, genSeconds: Number.NaN, deliveries: txCount * Math.max(clients, 1), bytesPerLine: Number.NaN, busy: Number.NaN, dropped: 0, warning: `pass failed: ${String(err)}` });
+      all.push({
+        clients,
+        seconds: Number.NaN,
+        genSeconds: Number.NaN,
+        deliveries: txCount * Math.max(clients, 1),
+        bytesPerLine: Number.NaN,
+        busy: Number.NaN,
+        dropped: 0,
+        warning: `pass failed: ${String(err)}`,
+      });
     }
   }
   const sorted = [...all].sort((a, b) => (Number.isNaN(rateOf(a)) ? 1 : Number.isNaN(rateOf(b)) ? -1 : rateOf(a) - rateOf(b)));
-  return { median: sorted[Math.floor((sorted.length - 1) / 2)] as CaseResult, best: sorted.filter((r) => !Number.isNaN(rateOf(r))).at(-1) ?? (sorted[0] as CaseResult), all };
+  return {
+    median: sorted[Math.floor((sorted.length - 1) / 2)] as CaseResult,
+    best: sorted.filter((r) => !Number.isNaN(rateOf(r))).at(-1) ?? (sorted[0] as CaseResult),
+    all,
+  };
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export async function streams(): Promise<Row[]> {
-  process.stdout.write(`streams: clients (node:http) in a worker thread of this process; server and transaction making on the main thread; `
-    + `${fmtNum(WARMUP_TX)} warm-up + timed LIMIT orders, ${BATCH} per event-loop turn; MemoryJournal; median of ${PASSES} passes\n`);
+  process.stdout.write(
+    `streams: clients (node:http) in a worker thread of this process; server and transaction making on the main thread; ` +
+      `${fmtNum(WARMUP_TX)} warm-up + timed LIMIT orders, ${BATCH} per event-loop turn; MemoryJournal; median of ${PASSES} passes\n`,
+  );
   const rows: Row[] = [];
   for (const [clients, txCount] of CASES) {
     const { median: r, best, all } = await runCase(clients, txCount);
@@ -308,17 +347,31 @@ export async function streams(): Promise<Row[]> {
       rows.push({ suite: SUITE, id: 'streams.tx0', name: 'transactions made, no stream client', value: rate, unit: 'tx/s', note });
       continue;
     }
-    const note = `${fmtNum(txCount)} tx x ${plural(clients, 'client')} in ${r.seconds.toFixed(3)} s (making them: ${r.genSeconds.toFixed(3)} s), `
-      + `${fmtNum(txCount / r.seconds)} tx/s; server thread busy ${(r.busy * 100).toFixed(0)}%; ${fmtNum(r.bytesPerLine)} B/line, ${fmtNum((rate * r.bytesPerLine) / 2 ** 20, 0)} MB/s; `
-      + `passes ${passes} (best ${fmtNum(rateOf(best))}); dropped ${dropped}${warnings === '' ? '' : `; ${warnings}`}`;
+    const note =
+      `${fmtNum(txCount)} tx x ${plural(clients, 'client')} in ${r.seconds.toFixed(3)} s (making them: ${r.genSeconds.toFixed(3)} s), ` +
+      `${fmtNum(txCount / r.seconds)} tx/s; server thread busy ${(r.busy * 100).toFixed(0)}%; ${fmtNum(r.bytesPerLine)} B/line, ${fmtNum((rate * r.bytesPerLine) / 2 ** 20, 0)} MB/s; ` +
+      `passes ${passes} (best ${fmtNum(rateOf(best))}); dropped ${dropped}${warnings === '' ? '' : `; ${warnings}`}`;
     process.stdout.write(`  ${plural(clients, 'client')}: ${fmtNum(rate)} line deliveries/s; ${note}\n`);
-    rows.push({ suite: SUITE, id: `streams.fanout${clients}`, name: `transaction stream, ${plural(clients, 'client')}`, value: rate, unit: 'lines/s', note });
     rows.push({
-      suite: SUITE, id: `streams.fanout${clients}.dropped`, name: `transaction stream, ${plural(clients, 'client')}: dropped`, value: dropped, unit: 'clients',
+      suite: SUITE,
+      id: `streams.fanout${clients}`,
+      name: `transaction stream, ${plural(clients, 'client')}`,
+      value: rate,
+      unit: 'lines/s',
+      note,
+    });
+    rows.push({
+      suite: SUITE,
+      id: `streams.fanout${clients}.dropped`,
+      name: `transaction stream, ${plural(clients, 'client')}: dropped`,
+      value: dropped,
+      unit: 'clients',
       note: `streams the server ended before the bench closed them, over ${PASSES} passes`,
     });
     if (clients === 100) {
-      process.stdout.write(`streams goal:\n  ${rate >= DELIVERY_GOAL ? 'met   ' : 'MISSED'}  >= ${fmtNum(DELIVERY_GOAL)} line deliveries/s to 100 clients: ${fmtNum(rate)} lines/s (median pass)\n`);
+      process.stdout.write(
+        `streams goal:\n  ${rate >= DELIVERY_GOAL ? 'met   ' : 'MISSED'}  >= ${fmtNum(DELIVERY_GOAL)} line deliveries/s to 100 clients: ${fmtNum(rate)} lines/s (median pass)\n`,
+      );
     }
   }
   return rows;

@@ -20,8 +20,10 @@ engine.pushTick(ticks[next++]!);
 const entry = engine.execute(ACCOUNT, {
   type: 'CREATE_ORDER',
   order: {
-    type: 'MARKET', instrument: 'EUR_USD', units: '10000',
-    takeProfitOnFill: { price: (quote.ask + 0.0020).toFixed(5) },
+    type: 'MARKET',
+    instrument: 'EUR_USD',
+    units: '10000',
+    takeProfitOnFill: { price: (quote.ask + 0.002).toFixed(5) },
     stopLossOnFill: { distance: '0.00150' },
   },
 });

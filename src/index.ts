@@ -9,17 +9,28 @@ export type { AccountCommand, AccountCommandType, Outcome } from './account/comm
 export type { AccountConfig, AccountState } from './account/state.js';
 export { evolve } from './account/evolve.js';
 export {
-  accountChangesStateView, accountChangesView, accountSummaryView, accountView, orderView, pendingOrders,
-  positionView, tradeSummaryView, tradeView,
+  accountChangesStateView,
+  accountChangesView,
+  accountSummaryView,
+  accountView,
+  orderView,
+  pendingOrders,
+  positionView,
+  tradeSummaryView,
+  tradeView,
 } from './account/views.js';
 export { MemoryJournal, serializeTransaction, type Journal } from './journal/journal.js';
-export {
-  DEFAULT_INSTRUMENTS, buildCatalogue, type InstrumentOverride, type InstrumentSpec,
-} from './domain/instruments.js';
+export { DEFAULT_INSTRUMENTS, buildCatalogue, type InstrumentOverride, type InstrumentSpec } from './domain/instruments.js';
 export type { Tick } from './domain/tick.js';
 export type * from './domain/transactions.js';
 export {
-  formatDateTime, formatRfc3339, formatUnix, nextNewYorkFivePm, parseDateTime, type DatetimeFormat, type Micros,
+  formatDateTime,
+  formatRfc3339,
+  formatUnix,
+  nextNewYorkFivePm,
+  parseDateTime,
+  type DatetimeFormat,
+  type Micros,
 } from './domain/time.js';
 export { rejectMessage } from './domain/reject-reasons.js';
 export { LIMITS } from './domain/limits.js';

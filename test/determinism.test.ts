@@ -28,7 +28,13 @@ describe.skipIf(!hasLeanData())('determinism on 532,903 real OANDA EUR/USD ticks
     expect(first.lines).toBeGreaterThan(10_000);
     expect(second.text === first.text).toBe(true);
     // The run is not trivial: orders rest, fill, hit TP and SL and are cancelled.
-    for (const kind of ['"type":"LIMIT_ORDER"', '"reason":"TAKE_PROFIT_ORDER"', '"reason":"STOP_LOSS_ORDER"', '"reason":"LINKED_TRADE_CLOSED"', '"reason":"CLIENT_REQUEST"']) {
+    for (const kind of [
+      '"type":"LIMIT_ORDER"',
+      '"reason":"TAKE_PROFIT_ORDER"',
+      '"reason":"STOP_LOSS_ORDER"',
+      '"reason":"LINKED_TRADE_CLOSED"',
+      '"reason":"CLIENT_REQUEST"',
+    ]) {
       expect(first.text).toContain(kind);
     }
   });
@@ -42,7 +48,6 @@ describe.skipIf(!hasLeanData())('determinism on 532,903 real OANDA EUR/USD ticks
   });
 });
 
-
 describe('restart from a file journal', () => {
   const A = '101-004-1000003-001';
   const T0 = Date.UTC(2024, 4, 6, 12, 0, 0) * 1000;
@@ -53,7 +58,10 @@ describe('restart from a file journal', () => {
   const orders = (engine: Engine): unknown => {
     const state = engine.account(A)?.state;
     if (state === undefined) throw new Error('no account');
-    const trailing = [...state.orders.values()].map((o) => o.trailing).filter((t) => t !== undefined).map((t) => ({ ...t }));
+    const trailing = [...state.orders.values()]
+      .map((o) => o.trailing)
+      .filter((t) => t !== undefined)
+      .map((t) => ({ ...t }));
     return { orders: [...state.orders.values()].map((o) => orderView(state, o)), trailing };
   };
 
@@ -65,11 +73,24 @@ describe('restart from a file journal', () => {
       let t = T0;
       const quote = (bid: number, ask: number): void => engine.pushTick({ instrument: 'EUR_USD', time: (t += SECOND), bid, ask });
       quote(1.1, 1.1002);
-      engine.execute(A, { type: 'CREATE_ORDER', order: { type: 'MARKET', instrument: 'EUR_USD', units: '1000', trailingStopLossOnFill: { distance: '0.00100' } } });
+      engine.execute(A, {
+        type: 'CREATE_ORDER',
+        order: { type: 'MARKET', instrument: 'EUR_USD', units: '1000', trailingStopLossOnFill: { distance: '0.00100' } },
+      });
       engine.execute(A, { type: 'CREATE_ORDER', order: { type: 'MARKET', instrument: 'EUR_USD', units: '-1000' } });
       // A mid-watched trailing stop on the short trade: odd spreads put its level half way between ticks.
-      engine.execute(A, { type: 'CREATE_ORDER', order: { type: 'TRAILING_STOP_LOSS', tradeID: '7', distance: '0.00150', triggerCondition: 'MID' } });
-      for (const [bid, ask] of [[1.1003, 1.1006], [1.1008, 1.1009], [1.09951, 1.0998], [1.0991, 1.0994], [1.0997, 1.1]]) quote(bid as number, ask as number);
+      engine.execute(A, {
+        type: 'CREATE_ORDER',
+        order: { type: 'TRAILING_STOP_LOSS', tradeID: '7', distance: '0.00150', triggerCondition: 'MID' },
+      });
+      for (const [bid, ask] of [
+        [1.1003, 1.1006],
+        [1.1008, 1.1009],
+        [1.09951, 1.0998],
+        [1.0991, 1.0994],
+        [1.0997, 1.1],
+      ])
+        quote(bid as number, ask as number);
       const live = orders(engine);
       const transactions = engine.account(A)?.log.length;
       journal.close();

@@ -161,9 +161,10 @@ export class ReferenceAccount {
     const price = buy ? ask : bid;
     let remaining = units.abs();
     const reductions: { trade: RefTrade; units: Decimal }[] = [];
-    const candidates = closeTradeId !== undefined
-      ? this.trades.filter((t) => t.id === closeTradeId)
-      : this.trades.filter((t) => t.units.isPositive() !== buy);
+    const candidates =
+      closeTradeId !== undefined
+        ? this.trades.filter((t) => t.id === closeTradeId)
+        : this.trades.filter((t) => t.units.isPositive() !== buy);
     for (const trade of candidates) {
       if (remaining.isZero()) break;
       const take = Decimal.min(remaining, trade.units.abs());
@@ -245,7 +246,10 @@ export class ReferenceAccount {
   quote(bid: string, ask: string): void {
     this.bid = new Decimal(bid);
     this.ask = new Decimal(ask);
-    const crossed = this.orders.filter((o) => this.isTriggered(o)).map((o) => o.id).sort((a, b) => a - b);
+    const crossed = this.orders
+      .filter((o) => this.isTriggered(o))
+      .map((o) => o.id)
+      .sort((a, b) => a - b);
     for (const id of crossed) {
       const order = this.orders.find((o) => o.id === id);
       if (order !== undefined) this.trigger(order);

@@ -88,7 +88,10 @@ const strategy: StrategyDefinition<Params> = {
       // Even a LIMIT the market has crossed already and that filled at once is remembered: its
       // fill reaches onTransaction after this hook returns, and that is where trades are tracked.
       if (created !== undefined) remember(level, created.id);
-      else ctx.log(`level ${level.side * level.step} not placed: ${outcome.reject?.errorMessage ?? outcome.invalid?.errorMessage ?? 'rejected'}`);
+      else
+        ctx.log(
+          `level ${level.side * level.step} not placed: ${outcome.reject?.errorMessage ?? outcome.invalid?.errorMessage ?? 'rejected'}`,
+        );
     };
 
     /** Moves every resting order to the new centre with a replace, and places the missing ones. */
@@ -102,7 +105,10 @@ const strategy: StrategyDefinition<Params> = {
         const outcome = ctx.replaceOrder(level.orderID, request(level, at));
         const created = outcome.response['orderCreateTransaction'];
         if (created !== undefined) remember(level, created.id);
-        else ctx.log(`level ${level.side * level.step} not moved: ${outcome.reject?.errorMessage ?? outcome.invalid?.errorMessage ?? 'rejected'}`);
+        else
+          ctx.log(
+            `level ${level.side * level.step} not moved: ${outcome.reject?.errorMessage ?? outcome.invalid?.errorMessage ?? 'rejected'}`,
+          );
       }
     };
 

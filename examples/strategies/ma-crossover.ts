@@ -63,7 +63,8 @@ const strategy: StrategyDefinition<Params> = {
   name: 'ma-crossover',
   params,
   create(p) {
-    if (!(p.fast >= 1 && p.slow >= 1 && Number.isInteger(p.fast) && Number.isInteger(p.slow))) throw new Error('fast and slow must be whole numbers of bars');
+    if (!(p.fast >= 1 && p.slow >= 1 && Number.isInteger(p.fast) && Number.isInteger(p.slow)))
+      throw new Error('fast and slow must be whole numbers of bars');
     const barMicros = Math.round(p.barSeconds * 1_000_000);
     const fast = new MovingAverage(p.fast);
     const slow = new MovingAverage(p.slow);
@@ -90,7 +91,8 @@ const strategy: StrategyDefinition<Params> = {
         clientExtensions: { tag: 'ma-crossover', comment: long ? 'fast crossed above slow' : 'fast crossed below slow' },
       });
       if (outcome.response['orderFillTransaction'] === undefined) {
-        const why = outcome.reject?.errorMessage ?? outcome.invalid?.errorMessage ?? outcome.response['orderCancelTransaction']?.type ?? 'not filled';
+        const why =
+          outcome.reject?.errorMessage ?? outcome.invalid?.errorMessage ?? outcome.response['orderCancelTransaction']?.type ?? 'not filled';
         ctx.log(`entry ${long ? 'long' : 'short'} not filled: ${why}`);
       }
     };

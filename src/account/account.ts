@@ -27,16 +27,29 @@ export function decide(command: AccountCommand, state: AccountState, now: Micros
 
 function decideIn(b: Batch, command: AccountCommand): Outcome {
   switch (command.type) {
-    case 'CREATE_ORDER': return decideCreateOrder(b, command.order);
-    case 'REPLACE_ORDER': return decideReplaceOrder(b, command.orderSpecifier, command.order);
-    case 'CANCEL_ORDER': return decideCancelOrder(b, command.orderSpecifier);
-    case 'MODIFY_ORDER_CLIENT_EXTENSIONS': return decideModifyOrderExtensions(b, command.orderSpecifier, command.clientExtensions, command.tradeClientExtensions);
-    case 'MODIFY_TRADE_CLIENT_EXTENSIONS': return decideModifyTradeExtensions(b, command.tradeSpecifier, command.clientExtensions);
-    case 'CLOSE_TRADE': return decideCloseTrade(b, command.tradeSpecifier, command.units);
-    case 'CLOSE_POSITION': return decideClosePosition(b, command.instrument, command.longUnits, command.shortUnits, { long: command.longClientExtensions, short: command.shortClientExtensions });
-    case 'SET_TRADE_ORDERS': return decideSetTradeOrders(b, command.tradeSpecifier, command);
-    case 'CONFIGURE': return decideConfigure(b, command.alias, command.marginRate);
-    case 'TRANSFER_FUNDS': return decideTransferFunds(b, command.amount, command.comment);
+    case 'CREATE_ORDER':
+      return decideCreateOrder(b, command.order);
+    case 'REPLACE_ORDER':
+      return decideReplaceOrder(b, command.orderSpecifier, command.order);
+    case 'CANCEL_ORDER':
+      return decideCancelOrder(b, command.orderSpecifier);
+    case 'MODIFY_ORDER_CLIENT_EXTENSIONS':
+      return decideModifyOrderExtensions(b, command.orderSpecifier, command.clientExtensions, command.tradeClientExtensions);
+    case 'MODIFY_TRADE_CLIENT_EXTENSIONS':
+      return decideModifyTradeExtensions(b, command.tradeSpecifier, command.clientExtensions);
+    case 'CLOSE_TRADE':
+      return decideCloseTrade(b, command.tradeSpecifier, command.units);
+    case 'CLOSE_POSITION':
+      return decideClosePosition(b, command.instrument, command.longUnits, command.shortUnits, {
+        long: command.longClientExtensions,
+        short: command.shortClientExtensions,
+      });
+    case 'SET_TRADE_ORDERS':
+      return decideSetTradeOrders(b, command.tradeSpecifier, command);
+    case 'CONFIGURE':
+      return decideConfigure(b, command.alias, command.marginRate);
+    case 'TRANSFER_FUNDS':
+      return decideTransferFunds(b, command.amount, command.comment);
   }
 }
 
@@ -73,10 +86,12 @@ export class Account {
   static open(config: AccountConfig, instruments: ReadonlyMap<string, InstrumentSpec>, now: Micros, sink?: TransactionSink): Account {
     // Check the whole config before the first transaction, so a refused config leaves no journal.
     const balance = config.balance ?? '100000';
-    if (!isDecimalString(balance) || new Decimal(balance).isNegative()) throw new Error(`account ${config.id}: balance must be a non-negative decimal string`);
+    if (!isDecimalString(balance) || new Decimal(balance).isNegative())
+      throw new Error(`account ${config.id}: balance must be a non-negative decimal string`);
     if (config.marginRate !== undefined) {
       const rate = config.marginRate;
-      if (!isDecimalString(rate) || !new Decimal(rate).greaterThan(0) || new Decimal(rate).greaterThan(1)) throw new Error(`account ${config.id}: marginRate ${rate} is invalid`);
+      if (!isDecimalString(rate) || !new Decimal(rate).greaterThan(0) || new Decimal(rate).greaterThan(1))
+        throw new Error(`account ${config.id}: marginRate ${rate} is invalid`);
     }
     const account = new Account(Account.initialState(config, instruments));
     if (sink !== undefined) account.sink = sink;

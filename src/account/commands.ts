@@ -9,7 +9,14 @@ export type AccountCommand =
   | { type: 'MODIFY_ORDER_CLIENT_EXTENSIONS'; orderSpecifier: string; clientExtensions?: unknown; tradeClientExtensions?: unknown }
   | { type: 'MODIFY_TRADE_CLIENT_EXTENSIONS'; tradeSpecifier: string; clientExtensions?: unknown }
   | { type: 'CLOSE_TRADE'; tradeSpecifier: string; units?: unknown }
-  | { type: 'CLOSE_POSITION'; instrument: string; longUnits?: unknown; shortUnits?: unknown; longClientExtensions?: unknown; shortClientExtensions?: unknown }
+  | {
+      type: 'CLOSE_POSITION';
+      instrument: string;
+      longUnits?: unknown;
+      shortUnits?: unknown;
+      longClientExtensions?: unknown;
+      shortClientExtensions?: unknown;
+    }
   | { type: 'SET_TRADE_ORDERS'; tradeSpecifier: string; takeProfit?: unknown; stopLoss?: unknown; trailingStopLoss?: unknown }
   | { type: 'CONFIGURE'; alias?: unknown; marginRate?: unknown }
   | { type: 'TRANSFER_FUNDS'; amount: unknown; comment?: string };

@@ -10,8 +10,12 @@ import { valueAccount } from './valuation.js';
 export function decideCreateAccount(b: Batch, currency: string): Outcome {
   const parts = parseAccountId(b.state.id);
   const tx = b.emit<CreateTransaction>({
-    type: 'CREATE', divisionID: parts.divisionID, siteID: parts.siteID, accountUserID: parts.userID,
-    accountNumber: parts.accountNumber, homeCurrency: currency,
+    type: 'CREATE',
+    divisionID: parts.divisionID,
+    siteID: parts.siteID,
+    accountUserID: parts.userID,
+    accountNumber: parts.accountNumber,
+    homeCurrency: currency,
   } as never);
   return accepted(b, { createTransaction: tx });
 }

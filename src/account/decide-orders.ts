@@ -2,7 +2,10 @@ import { LIMITS } from '../domain/limits.js';
 import { formatPriceInt } from '../domain/price.js';
 import { rejectMessage } from '../domain/reject-reasons.js';
 import type {
-  OrderCancelRejectTransaction, OrderClientExtensionsModifyTransaction, OrderTransaction, Transaction,
+  OrderCancelRejectTransaction,
+  OrderClientExtensionsModifyTransaction,
+  OrderTransaction,
+  Transaction,
 } from '../domain/transactions.js';
 import { watchedSource, watchedValue2, type TriggerCondition } from '../matching/fill-rules.js';
 import { shaped } from '../domain/transaction-json.js';
@@ -38,18 +41,27 @@ function addFillResult(response: Record<string, Transaction>, result: FillResult
 }
 
 /** Account-level checks an otherwise valid order must pass; a reason string refuses it. */
-function accountRefusal(b: Batch, type: string, clientOrderId: string | undefined, clientTradeId: string | undefined, tradeId: number | undefined, replaces: OrderRecord | undefined): string | null {
+function accountRefusal(
+  b: Batch,
+  type: string,
+  clientOrderId: string | undefined,
+  clientTradeId: string | undefined,
+  tradeId: number | undefined,
+  replaces: OrderRecord | undefined,
+): string | null {
   const state = b.state;
   if (clientOrderId !== undefined) {
     const holder = state.clientOrderIds.get(clientOrderId);
     if (holder !== undefined && holder !== replaces?.id) return 'CLIENT_ORDER_ID_ALREADY_EXISTS';
   }
   if (clientTradeId !== undefined && state.clientTradeIds.has(clientTradeId)) return 'CLIENT_TRADE_ID_ALREADY_EXISTS';
-  if (type !== 'MARKET' && replaces === undefined && state.pendingCount >= LIMITS.pendingOrdersPerAccount) return 'PENDING_ORDERS_ALLOWED_EXCEEDED';
+  if (type !== 'MARKET' && replaces === undefined && state.pendingCount >= LIMITS.pendingOrdersPerAccount)
+    return 'PENDING_ORDERS_ALLOWED_EXCEEDED';
   if (tradeId !== undefined) {
     const trade = state.trades.get(tradeId);
     if (trade === undefined || trade.state !== 'OPEN') return 'TRADE_DOESNT_EXIST';
-    const existing = type === 'TAKE_PROFIT' ? trade.takeProfitOrderID : type === 'STOP_LOSS' ? trade.stopLossOrderID : trade.trailingStopLossOrderID;
+    const existing =
+      type === 'TAKE_PROFIT' ? trade.takeProfitOrderID : type === 'STOP_LOSS' ? trade.stopLossOrderID : trade.trailingStopLossOrderID;
     if (existing !== undefined && existing !== replaces?.id) return `${type}_ORDER_ALREADY_EXISTS`;
   }
   if (replaces !== undefined && replaces.tradeId !== undefined && tradeId !== replaces.tradeId) return 'REPLACING_TRADE_ID_INVALID';
@@ -58,7 +70,12 @@ function accountRefusal(b: Batch, type: string, clientOrderId: string | undefine
 
 /** The open trade a dependent order names by tradeID or clientTradeID, if there is one. */
 function openTradeOf(state: AccountState, request: OrderRequest): TradeRecord | undefined {
-  const spec = typeof request.tradeID === 'string' ? request.tradeID : typeof request.clientTradeID === 'string' ? `@${request.clientTradeID}` : undefined;
+  const spec =
+    typeof request.tradeID === 'string'
+      ? request.tradeID
+      : typeof request.clientTradeID === 'string'
+        ? `@${request.clientTradeID}`
+        : undefined;
   const trade = spec === undefined ? undefined : findTrade(state, spec);
   return trade !== undefined && trade.state === 'OPEN' ? trade : undefined;
 }
@@ -67,7 +84,12 @@ function openTradeOf(state: AccountState, request: OrderRequest): TradeRecord | 
  * The creation transaction's own members: the request as echoed, the trade it is attached to, a
  * stop loss's price from its distance, a MARKET_IF_TOUCHED's market at creation.
  */
-function creationBody(state: AccountState, request: OrderRequest, order: CheckedOrder, tradeId: number | undefined): Record<string, unknown> {
+function creationBody(
+  state: AccountState,
+  request: OrderRequest,
+  order: CheckedOrder,
+  tradeId: number | undefined,
+): Record<string, unknown> {
   const type = request.type;
   // Object.assign keeps one hidden class for every order of a shape; a spread makes one per object.
   // An entry order's members come in one order (the echo's, then the fields below): it prints
@@ -210,7 +232,12 @@ export function decideReplaceOrder(b: Batch, specifier: string, request: OrderRe
   return decideCreateOrder(b, request, order);
 }
 
-export function decideModifyOrderExtensions(b: Batch, specifier: string, clientExtensions: unknown, tradeClientExtensions: unknown): Outcome {
+export function decideModifyOrderExtensions(
+  b: Batch,
+  specifier: string,
+  clientExtensions: unknown,
+  tradeClientExtensions: unknown,
+): Outcome {
   const state = b.state;
   const order = findOrder(state, specifier);
   const response: Record<string, Transaction> = {};
@@ -226,7 +253,8 @@ export function decideModifyOrderExtensions(b: Batch, specifier: string, clientE
   else if (!ce.ok) reason = ce.reason;
   else if (!tce.ok) reason = tce.reason;
   else if (ce.value === undefined && tce.value === undefined) reason = 'CLIENT_EXTENSIONS_DATA_MISSING';
-  else if (ce.value?.id !== undefined && state.clientOrderIds.has(ce.value.id) && state.clientOrderIds.get(ce.value.id) !== order.id) reason = 'CLIENT_ORDER_ID_ALREADY_EXISTS';
+  else if (ce.value?.id !== undefined && state.clientOrderIds.has(ce.value.id) && state.clientOrderIds.get(ce.value.id) !== order.id)
+    reason = 'CLIENT_ORDER_ID_ALREADY_EXISTS';
   else if (tce.value?.id !== undefined && state.clientTradeIds.has(tce.value.id)) reason = 'CLIENT_TRADE_ID_ALREADY_EXISTS';
   if (reason !== null) {
     body['type'] = 'ORDER_CLIENT_EXTENSIONS_MODIFY_REJECT';

@@ -31,14 +31,32 @@ export function decideCloseTrade(b: Batch, specifier: string, unitsArg: unknown)
   if (unitsText === 'ALL') {
     units = trade.currentUnits.abs();
   } else if (!isDecimalString(unitsText) || new Decimal(unitsText).lessThanOrEqualTo(0)) {
-    return refuse('UNITS_INVALID', { instrument: trade.instrument, timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'TRADE_CLOSE', tradeClose });
+    return refuse('UNITS_INVALID', {
+      instrument: trade.instrument,
+      timeInForce: 'FOK',
+      positionFill: 'REDUCE_ONLY',
+      reason: 'TRADE_CLOSE',
+      tradeClose,
+    });
   } else {
     units = new Decimal(unitsText);
     if (spec !== undefined && units.decimalPlaces() > spec.tradeUnitsPrecision) {
-      return refuse('UNITS_PRECISION_EXCEEDED', { instrument: trade.instrument, timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'TRADE_CLOSE', tradeClose });
+      return refuse('UNITS_PRECISION_EXCEEDED', {
+        instrument: trade.instrument,
+        timeInForce: 'FOK',
+        positionFill: 'REDUCE_ONLY',
+        reason: 'TRADE_CLOSE',
+        tradeClose,
+      });
     }
     if (units.greaterThan(trade.currentUnits.abs())) {
-      return refuse('CLOSE_TRADE_UNITS_EXCEED_TRADE_SIZE', { instrument: trade.instrument, timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'TRADE_CLOSE', tradeClose });
+      return refuse('CLOSE_TRADE_UNITS_EXCEED_TRADE_SIZE', {
+        instrument: trade.instrument,
+        timeInForce: 'FOK',
+        positionFill: 'REDUCE_ONLY',
+        reason: 'TRADE_CLOSE',
+        tradeClose,
+      });
     }
   }
   const signed = trade.currentUnits.isPositive() ? units.negated() : units;
@@ -46,27 +64,50 @@ export function decideCloseTrade(b: Batch, specifier: string, unitsArg: unknown)
   if (trade.clientExtensions?.id !== undefined) closeInfo['clientTradeID'] = trade.clientExtensions.id;
   closeInfo['units'] = String(unitsText);
   const create = b.emit<OrderTransaction>({
-    type: 'MARKET_ORDER', instrument: trade.instrument, units: formatUnits(signed), timeInForce: 'FOK',
-    positionFill: 'REDUCE_ONLY', reason: 'TRADE_CLOSE', tradeClose: closeInfo,
+    type: 'MARKET_ORDER',
+    instrument: trade.instrument,
+    units: formatUnits(signed),
+    timeInForce: 'FOK',
+    positionFill: 'REDUCE_ONLY',
+    reason: 'TRADE_CLOSE',
+    tradeClose: closeInfo,
   } as never);
   response['orderCreateTransaction'] = create;
   const order = state.orders.get(Number(create.id)) as OrderRecord;
-  const result = fillOrCancel(b, { order, units: signed, reason: 'MARKET_ORDER_TRADE_CLOSE', closeTradeId: trade.id, positionFill: 'REDUCE_ONLY' });
+  const result = fillOrCancel(b, {
+    order,
+    units: signed,
+    reason: 'MARKET_ORDER_TRADE_CLOSE',
+    closeTradeId: trade.id,
+    positionFill: 'REDUCE_ONLY',
+  });
   if (result.kind === 'filled') response['orderFillTransaction'] = result.fill;
   else response['orderCancelTransaction'] = result.cancel;
   return accepted(b, response);
 }
 
 /** Closes one or both sides of a position, oldest trade first (reason POSITION_CLOSEOUT). */
-export function decideClosePosition(b: Batch, instrument: string, longUnits: unknown, shortUnits: unknown, extensions: { long?: unknown; short?: unknown } = {}): Outcome {
+export function decideClosePosition(
+  b: Batch,
+  instrument: string,
+  longUnits: unknown,
+  shortUnits: unknown,
+  extensions: { long?: unknown; short?: unknown } = {},
+): Outcome {
   const state = b.state;
   const response: Record<string, Transaction> = {};
   const position = state.positions.get(instrument);
-  const sides: { key: 'long' | 'short'; arg: unknown }[] = [{ key: 'long', arg: longUnits }, { key: 'short', arg: shortUnits }];
+  const sides: { key: 'long' | 'short'; arg: unknown }[] = [
+    { key: 'long', arg: longUnits },
+    { key: 'short', arg: shortUnits },
+  ];
   const requested = sides.filter((s) => s.arg !== undefined && s.arg !== 'NONE');
   const refuse = (side: 'long' | 'short', reason: string, units: unknown): Outcome => {
     const closeout = { instrument, units: String(units) };
-    const body = marketRejectBody({ instrument, timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'POSITION_CLOSEOUT', [`${side}PositionCloseout`]: closeout }, reason);
+    const body = marketRejectBody(
+      { instrument, timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'POSITION_CLOSEOUT', [`${side}PositionCloseout`]: closeout },
+      reason,
+    );
     response[`${side}OrderRejectTransaction`] = b.emit<OrderTransaction>(body as never);
     return rejected(b, response, reason);
   };
@@ -81,28 +122,44 @@ export function decideClosePosition(b: Batch, instrument: string, longUnits: unk
       plans.push({ key: s.key, units: held, text: 'ALL' });
       continue;
     }
-    if (!isDecimalString(s.arg) || new Decimal(s.arg).lessThanOrEqualTo(0)) return refuse(s.key, 'CLOSEOUT_POSITION_PARTIAL_UNITS_MISSING', s.arg);
+    if (!isDecimalString(s.arg) || new Decimal(s.arg).lessThanOrEqualTo(0))
+      return refuse(s.key, 'CLOSEOUT_POSITION_PARTIAL_UNITS_MISSING', s.arg);
     const units = new Decimal(s.arg);
     if (units.greaterThan(held)) return refuse(s.key, 'CLOSEOUT_POSITION_UNITS_EXCEED_POSITION_SIZE', s.arg);
     plans.push({ key: s.key, units, text: s.arg });
   }
-  const clientExtensions = { long: checkClientExtensions(extensions.long, 'CLIENT_ORDER'), short: checkClientExtensions(extensions.short, 'CLIENT_ORDER') };
+  const clientExtensions = {
+    long: checkClientExtensions(extensions.long, 'CLIENT_ORDER'),
+    short: checkClientExtensions(extensions.short, 'CLIENT_ORDER'),
+  };
   for (const plan of plans) {
     const ce = clientExtensions[plan.key];
     if (!ce.ok) return refuse(plan.key, ce.reason, plan.text);
-    if (ce.value?.id !== undefined && state.clientOrderIds.has(ce.value.id)) return refuse(plan.key, 'CLIENT_ORDER_ID_ALREADY_EXISTS', plan.text);
+    if (ce.value?.id !== undefined && state.clientOrderIds.has(ce.value.id))
+      return refuse(plan.key, 'CLIENT_ORDER_ID_ALREADY_EXISTS', plan.text);
   }
   for (const plan of plans) {
     const signed = plan.key === 'long' ? plan.units.negated() : plan.units;
     const ce = clientExtensions[plan.key];
     const create = b.emit<OrderTransaction>({
-      type: 'MARKET_ORDER', instrument, units: formatUnits(signed), timeInForce: 'FOK', positionFill: 'REDUCE_ONLY',
-      reason: 'POSITION_CLOSEOUT', [`${plan.key}PositionCloseout`]: { instrument, units: plan.text },
+      type: 'MARKET_ORDER',
+      instrument,
+      units: formatUnits(signed),
+      timeInForce: 'FOK',
+      positionFill: 'REDUCE_ONLY',
+      reason: 'POSITION_CLOSEOUT',
+      [`${plan.key}PositionCloseout`]: { instrument, units: plan.text },
       ...(ce.ok && ce.value !== undefined ? { clientExtensions: ce.value } : {}),
     } as never);
     response[`${plan.key}OrderCreateTransaction`] = create;
     const order = state.orders.get(Number(create.id)) as OrderRecord;
-    const result = fillOrCancel(b, { order, units: signed, reason: 'MARKET_ORDER_POSITION_CLOSEOUT', closeSide: plan.key, positionFill: 'REDUCE_ONLY' });
+    const result = fillOrCancel(b, {
+      order,
+      units: signed,
+      reason: 'MARKET_ORDER_POSITION_CLOSEOUT',
+      closeSide: plan.key,
+      positionFill: 'REDUCE_ONLY',
+    });
     if (result.kind === 'filled') response[`${plan.key}OrderFillTransaction`] = result.fill;
     else response[`${plan.key}OrderCancelTransaction`] = result.cancel;
   }
@@ -122,7 +179,8 @@ export function decideModifyTradeExtensions(b: Batch, specifier: string, clientE
   if (trade === undefined || trade.state !== 'OPEN') reason = 'TRADE_DOESNT_EXIST';
   else if (!ce.ok) reason = ce.reason;
   else if (ce.value === undefined) reason = 'CLIENT_EXTENSIONS_DATA_MISSING';
-  else if (ce.value.id !== undefined && state.clientTradeIds.has(ce.value.id) && state.clientTradeIds.get(ce.value.id) !== trade.id) reason = 'CLIENT_TRADE_ID_ALREADY_EXISTS';
+  else if (ce.value.id !== undefined && state.clientTradeIds.has(ce.value.id) && state.clientTradeIds.get(ce.value.id) !== trade.id)
+    reason = 'CLIENT_TRADE_ID_ALREADY_EXISTS';
   if (reason !== null) {
     body['type'] = 'TRADE_CLIENT_EXTENSIONS_MODIFY_REJECT';
     body['rejectReason'] = reason;
@@ -144,7 +202,11 @@ const DEPENDENT_KINDS = [
  * order and null cancels it; kinds not sent are left alone. Each kind goes through the same
  * creation rules as a standalone TP/SL/TSL order.
  */
-export function decideSetTradeOrders(b: Batch, specifier: string, args: { takeProfit?: unknown; stopLoss?: unknown; trailingStopLoss?: unknown }): Outcome {
+export function decideSetTradeOrders(
+  b: Batch,
+  specifier: string,
+  args: { takeProfit?: unknown; stopLoss?: unknown; trailingStopLoss?: unknown },
+): Outcome {
   const state = b.state;
   const response: Record<string, Transaction> = {};
   const trade = findTrade(state, specifier);
@@ -174,7 +236,8 @@ export function decideSetTradeOrders(b: Batch, specifier: string, args: { takePr
       if (r['orderRejectTransaction'] !== undefined) response[`${kind.key}OrderRejectTransaction`] = r['orderRejectTransaction'];
       return rejected(b, response, outcome.reject.errorCode);
     }
-    if (r['orderCancelTransaction'] !== undefined && existing !== undefined) response[`${kind.key}OrderCancelTransaction`] = r['orderCancelTransaction'];
+    if (r['orderCancelTransaction'] !== undefined && existing !== undefined)
+      response[`${kind.key}OrderCancelTransaction`] = r['orderCancelTransaction'];
     if (r['orderCreateTransaction'] !== undefined) response[`${kind.key}OrderTransaction`] = r['orderCreateTransaction'];
     if (r['orderFillTransaction'] !== undefined) response[`${kind.key}OrderFillTransaction`] = r['orderFillTransaction'];
     const createdCancel = r['replacingOrderCancelTransaction'] ?? (existing === undefined ? r['orderCancelTransaction'] : undefined);

@@ -30,8 +30,17 @@ describe('standalone TAKE_PROFIT / STOP_LOSS on a long trade watch the bid', () 
     const sim = longTrade();
     const out = sim.order({ type: 'TAKE_PROFIT', tradeID: '4', price: '1.10200' });
     expect(createTx(out)).toEqual({
-      id: '5', accountID: sim.account.id, userID: 1234567, batchID: '5', time: iso(sim.now),
-      type: 'TAKE_PROFIT_ORDER', tradeID: '4', price: '1.10200', timeInForce: 'GTC', triggerCondition: 'DEFAULT', reason: 'CLIENT_ORDER',
+      id: '5',
+      accountID: sim.account.id,
+      userID: 1234567,
+      batchID: '5',
+      time: iso(sim.now),
+      type: 'TAKE_PROFIT_ORDER',
+      tradeID: '4',
+      price: '1.10200',
+      timeInForce: 'GTC',
+      triggerCondition: 'DEFAULT',
+      reason: 'CLIENT_ORDER',
     });
     expect(sim.account.state.trades.get(4)?.takeProfitOrderID).toBe(5);
     sim.quote('EUR_USD', 1.1019, 1.1021); // the ask is past the price, the bid is not
@@ -39,15 +48,31 @@ describe('standalone TAKE_PROFIT / STOP_LOSS on a long trade watch the bid', () 
     const t = sim.quote('EUR_USD', 1.102, 1.1022);
     const fill = sim.tx(6) as OrderFillTransaction;
     expect(fill).toMatchObject({
-      type: 'ORDER_FILL', orderID: '5', batchID: '6', time: iso(t), units: '-10000', requestedUnits: '-10000', price: '1.10200',
-      reason: 'TAKE_PROFIT_ORDER', pl: '18.0000', quotePL: '18.00000', accountBalance: '100018.0000',
+      type: 'ORDER_FILL',
+      orderID: '5',
+      batchID: '6',
+      time: iso(t),
+      units: '-10000',
+      requestedUnits: '-10000',
+      price: '1.10200',
+      reason: 'TAKE_PROFIT_ORDER',
+      pl: '18.0000',
+      quotePL: '18.00000',
+      accountBalance: '100018.0000',
     });
-    expect(fill.tradesClosed).toEqual([expect.objectContaining({ tradeID: '4', units: '-10000', price: '1.10200', realizedPL: '18.0000' })]);
+    expect(fill.tradesClosed).toEqual([
+      expect.objectContaining({ tradeID: '4', units: '-10000', price: '1.10200', realizedPL: '18.0000' }),
+    ]);
     expect(fill.tradeOpened).toBeUndefined();
     const trade = sim.account.state.trades.get(4)!;
     expect(trade.state).toBe('CLOSED');
     expect(tradeView(sim.account.state, trade)).toMatchObject({
-      state: 'CLOSED', currentUnits: '0', realizedPL: '18.0000', averageClosePrice: '1.10200', closeTime: iso(t), closingTransactionIDs: ['6'],
+      state: 'CLOSED',
+      currentUnits: '0',
+      realizedPL: '18.0000',
+      averageClosePrice: '1.10200',
+      closeTime: iso(t),
+      closingTransactionIDs: ['6'],
     });
     expect(sim.account.state.balance.toString()).toBe('100018');
   });
@@ -56,7 +81,13 @@ describe('standalone TAKE_PROFIT / STOP_LOSS on a long trade watch the bid', () 
     const stopLoss = given(LONG, orderCreated('STOP_LOSS_ORDER', { tradeID: '4', price: '1.09800' }));
     stopLoss.when(quote(1.0981, 1.0983)).then();
     stopLoss.when(quote(1.0975, 1.0977)).then({
-      id: '6', type: 'ORDER_FILL', orderID: '5', price: '1.09750', reason: 'STOP_LOSS_ORDER', pl: '-27.0000', accountBalance: '99973.0000',
+      id: '6',
+      type: 'ORDER_FILL',
+      orderID: '5',
+      price: '1.09750',
+      reason: 'STOP_LOSS_ORDER',
+      pl: '-27.0000',
+      accountBalance: '99973.0000',
     });
   });
 
@@ -101,7 +132,13 @@ describe('standalone TAKE_PROFIT / STOP_LOSS on a short trade watch the ask', ()
     sim.quote('EUR_USD', 1.1017, 1.1019);
     expect(sim.lastId).toBe(5);
     sim.quote('EUR_USD', 1.1018, 1.102);
-    expect(sim.tx(6)).toMatchObject({ type: 'ORDER_FILL', price: '1.10200', reason: 'STOP_LOSS_ORDER', pl: '-20.0000', accountBalance: '99980.0000' });
+    expect(sim.tx(6)).toMatchObject({
+      type: 'ORDER_FILL',
+      price: '1.10200',
+      reason: 'STOP_LOSS_ORDER',
+      pl: '-20.0000',
+      accountBalance: '99980.0000',
+    });
   });
 
   it('STOP_LOSS by distance sits above the open price of a short', () => {
@@ -124,7 +161,9 @@ describe('on-fill dependent orders', () => {
     const sim = new Sim();
     sim.quote('EUR_USD', 1.1, 1.1002);
     const out = sim.order({
-      type: 'MARKET', instrument: 'EUR_USD', units: '10000',
+      type: 'MARKET',
+      instrument: 'EUR_USD',
+      units: '10000',
       takeProfitOnFill: { price: '1.10500', clientExtensions: { id: 'tp-1' } },
       stopLossOnFill: { distance: '0.00200' },
       trailingStopLossOnFill: { distance: '0.00300' },
@@ -136,26 +175,60 @@ describe('on-fill dependent orders', () => {
       trailingStopLossOnFill: { distance: '0.00300', timeInForce: 'GTC' },
     });
     expect(out.transactions.map((tx) => [tx.id, tx.batchID, tx.type, tx.time])).toEqual([
-      ['3', '3', 'MARKET_ORDER', t], ['4', '3', 'ORDER_FILL', t], ['5', '3', 'TAKE_PROFIT_ORDER', t],
-      ['6', '3', 'STOP_LOSS_ORDER', t], ['7', '3', 'TRAILING_STOP_LOSS_ORDER', t],
+      ['3', '3', 'MARKET_ORDER', t],
+      ['4', '3', 'ORDER_FILL', t],
+      ['5', '3', 'TAKE_PROFIT_ORDER', t],
+      ['6', '3', 'STOP_LOSS_ORDER', t],
+      ['7', '3', 'TRAILING_STOP_LOSS_ORDER', t],
     ]);
     const header = { accountID: sim.account.id, userID: 1234567, batchID: '3', time: t };
     expect(out.transactions[2]).toEqual({
-      id: '5', ...header, type: 'TAKE_PROFIT_ORDER', tradeID: '4', price: '1.10500', timeInForce: 'GTC', triggerCondition: 'DEFAULT',
-      reason: 'ON_FILL', clientExtensions: { id: 'tp-1' }, orderFillTransactionID: '4',
+      id: '5',
+      ...header,
+      type: 'TAKE_PROFIT_ORDER',
+      tradeID: '4',
+      price: '1.10500',
+      timeInForce: 'GTC',
+      triggerCondition: 'DEFAULT',
+      reason: 'ON_FILL',
+      clientExtensions: { id: 'tp-1' },
+      orderFillTransactionID: '4',
     });
     expect(out.transactions[3]).toEqual({
-      id: '6', ...header, type: 'STOP_LOSS_ORDER', tradeID: '4', price: '1.09820', distance: '0.00200', timeInForce: 'GTC',
-      triggerCondition: 'DEFAULT', reason: 'ON_FILL', orderFillTransactionID: '4',
+      id: '6',
+      ...header,
+      type: 'STOP_LOSS_ORDER',
+      tradeID: '4',
+      price: '1.09820',
+      distance: '0.00200',
+      timeInForce: 'GTC',
+      triggerCondition: 'DEFAULT',
+      reason: 'ON_FILL',
+      orderFillTransactionID: '4',
     });
     expect(out.transactions[4]).toEqual({
-      id: '7', ...header, type: 'TRAILING_STOP_LOSS_ORDER', tradeID: '4', distance: '0.00300', timeInForce: 'GTC',
-      triggerCondition: 'DEFAULT', reason: 'ON_FILL', orderFillTransactionID: '4',
+      id: '7',
+      ...header,
+      type: 'TRAILING_STOP_LOSS_ORDER',
+      tradeID: '4',
+      distance: '0.00300',
+      timeInForce: 'GTC',
+      triggerCondition: 'DEFAULT',
+      reason: 'ON_FILL',
+      orderFillTransactionID: '4',
     });
     const state = sim.account.state;
-    expect(tradeSummaryView(state, state.trades.get(4)!)).toMatchObject({ takeProfitOrderID: '5', stopLossOrderID: '6', trailingStopLossOrderID: '7' });
+    expect(tradeSummaryView(state, state.trades.get(4)!)).toMatchObject({
+      takeProfitOrderID: '5',
+      stopLossOrderID: '6',
+      trailingStopLossOrderID: '7',
+    });
     // On fill the distance is measured from the trade's fill price (the ask, 1.10020), not the bid.
-    expect(orderView(state, state.orders.get(7)!)).toMatchObject({ type: 'TRAILING_STOP_LOSS', trailingStopValue: '1.09720', state: 'PENDING' });
+    expect(orderView(state, state.orders.get(7)!)).toMatchObject({
+      type: 'TRAILING_STOP_LOSS',
+      trailingStopValue: '1.09720',
+      state: 'PENDING',
+    });
     expect(state.clientOrderIds.get('tp-1')).toBe(5);
     expect(state.pendingCount).toBe(3);
   });
@@ -179,8 +252,12 @@ describe('on-fill dependent orders', () => {
     const sim = new Sim();
     sim.quote('EUR_USD', 1.1, 1.1002);
     sim.order({
-      type: 'MARKET', instrument: 'EUR_USD', units: '10000',
-      takeProfitOnFill: { price: '1.10500' }, stopLossOnFill: { distance: '0.00200' }, trailingStopLossOnFill: { distance: '0.00300' },
+      type: 'MARKET',
+      instrument: 'EUR_USD',
+      units: '10000',
+      takeProfitOnFill: { price: '1.10500' },
+      stopLossOnFill: { distance: '0.00200' },
+      trailingStopLossOnFill: { distance: '0.00300' },
     });
     const t = sim.quote('EUR_USD', 1.105, 1.1052);
     expect(sim.since(7).map((tx) => [tx.id, tx.batchID, tx.type, field(tx, 'orderID'), field(tx, 'reason'), tx.time])).toEqual([
@@ -197,10 +274,19 @@ describe('on-fill dependent orders', () => {
   it('closing the trade by hand also cancels its dependent orders in the same batch', () => {
     const sim = new Sim();
     sim.quote('EUR_USD', 1.1, 1.1002);
-    sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '10000', takeProfitOnFill: { price: '1.10500' }, stopLossOnFill: { price: '1.09500' } });
+    sim.order({
+      type: 'MARKET',
+      instrument: 'EUR_USD',
+      units: '10000',
+      takeProfitOnFill: { price: '1.10500' },
+      stopLossOnFill: { price: '1.09500' },
+    });
     const out = sim.exec({ type: 'CLOSE_TRADE', tradeSpecifier: '4' });
     expect(shape(out.transactions)).toEqual([
-      'MARKET_ORDER:TRADE_CLOSE', 'ORDER_FILL:MARKET_ORDER_TRADE_CLOSE', 'ORDER_CANCEL:LINKED_TRADE_CLOSED', 'ORDER_CANCEL:LINKED_TRADE_CLOSED',
+      'MARKET_ORDER:TRADE_CLOSE',
+      'ORDER_FILL:MARKET_ORDER_TRADE_CLOSE',
+      'ORDER_CANCEL:LINKED_TRADE_CLOSED',
+      'ORDER_CANCEL:LINKED_TRADE_CLOSED',
     ]);
     expect(out.transactions.map((tx) => field(tx, 'orderID'))).toEqual([undefined, '7', '5', '6']);
     expect(out.transactions.every((tx) => tx.batchID === '7')).toBe(true);
@@ -265,18 +351,48 @@ describe('on-fill dependent orders', () => {
     const sim = new Sim();
     sim.quote('EUR_USD', 1.1, 1.1002);
     // long: TP and SL sell at the bid 1.10000
-    expect(cancelTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '1000', takeProfitOnFill: { price: '1.10000' } })).reason).toBe('TAKE_PROFIT_ON_FILL_LOSS');
-    expect(cancelTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '1000', stopLossOnFill: { price: '1.10000' } })).reason).toBe('STOP_LOSS_ON_FILL_LOSS');
+    expect(
+      cancelTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '1000', takeProfitOnFill: { price: '1.10000' } })).reason,
+    ).toBe('TAKE_PROFIT_ON_FILL_LOSS');
+    expect(cancelTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '1000', stopLossOnFill: { price: '1.10000' } })).reason).toBe(
+      'STOP_LOSS_ON_FILL_LOSS',
+    );
     // short: TP and SL buy at the ask 1.10020
-    expect(cancelTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-1000', takeProfitOnFill: { price: '1.10020' } })).reason).toBe('TAKE_PROFIT_ON_FILL_LOSS');
-    expect(cancelTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-1000', stopLossOnFill: { price: '1.10020' } })).reason).toBe('STOP_LOSS_ON_FILL_LOSS');
+    expect(
+      cancelTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-1000', takeProfitOnFill: { price: '1.10020' } })).reason,
+    ).toBe('TAKE_PROFIT_ON_FILL_LOSS');
+    expect(
+      cancelTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-1000', stopLossOnFill: { price: '1.10020' } })).reason,
+    ).toBe('STOP_LOSS_ON_FILL_LOSS');
     expect(sim.account.state.trades.size).toBe(0);
-    const long = sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '1000', takeProfitOnFill: { price: '1.10001' }, stopLossOnFill: { price: '1.09999' } });
-    expect(shape(long.transactions)).toEqual(['MARKET_ORDER:CLIENT_ORDER', 'ORDER_FILL:MARKET_ORDER', 'TAKE_PROFIT_ORDER:ON_FILL', 'STOP_LOSS_ORDER:ON_FILL']);
+    const long = sim.order({
+      type: 'MARKET',
+      instrument: 'EUR_USD',
+      units: '1000',
+      takeProfitOnFill: { price: '1.10001' },
+      stopLossOnFill: { price: '1.09999' },
+    });
+    expect(shape(long.transactions)).toEqual([
+      'MARKET_ORDER:CLIENT_ORDER',
+      'ORDER_FILL:MARKET_ORDER',
+      'TAKE_PROFIT_ORDER:ON_FILL',
+      'STOP_LOSS_ORDER:ON_FILL',
+    ]);
     const other = new Sim();
     other.quote('EUR_USD', 1.1, 1.1002);
-    const short = other.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-1000', takeProfitOnFill: { price: '1.10019' }, stopLossOnFill: { price: '1.10021' } });
-    expect(shape(short.transactions)).toEqual(['MARKET_ORDER:CLIENT_ORDER', 'ORDER_FILL:MARKET_ORDER', 'TAKE_PROFIT_ORDER:ON_FILL', 'STOP_LOSS_ORDER:ON_FILL']);
+    const short = other.order({
+      type: 'MARKET',
+      instrument: 'EUR_USD',
+      units: '-1000',
+      takeProfitOnFill: { price: '1.10019' },
+      stopLossOnFill: { price: '1.10021' },
+    });
+    expect(shape(short.transactions)).toEqual([
+      'MARKET_ORDER:CLIENT_ORDER',
+      'ORDER_FILL:MARKET_ORDER',
+      'TAKE_PROFIT_ORDER:ON_FILL',
+      'STOP_LOSS_ORDER:ON_FILL',
+    ]);
   });
 
   it('a triggered LIMIT whose take profit would fill at once is cancelled at trigger time', () => {
@@ -293,7 +409,12 @@ describe('on-fill dependent orders', () => {
     const sim = new Sim();
     sim.quote('EUR_USD', 1.1, 1.1002);
     sim.order({ type: 'LIMIT', instrument: 'EUR_USD', units: '1000', price: '1.09', clientExtensions: { id: 'x' } });
-    const out = sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '1000', takeProfitOnFill: { price: '1.11', clientExtensions: { id: 'x' } } });
+    const out = sim.order({
+      type: 'MARKET',
+      instrument: 'EUR_USD',
+      units: '1000',
+      takeProfitOnFill: { price: '1.11', clientExtensions: { id: 'x' } },
+    });
     expect(cancelTx(out).reason).toBe('TAKE_PROFIT_ON_FILL_CLIENT_ORDER_ID_ALREADY_EXISTS');
   });
 });
@@ -315,17 +436,27 @@ describe('TRAILING_STOP_LOSS', () => {
     ]);
     const fired = placed.when(quote(1.098, 1.0982));
     fired.then({
-      id: '6', type: 'ORDER_FILL', orderID: '5', batchID: '6', time: fired.transactions[0]?.time, price: '1.09800', reason: 'TRAILING_STOP_LOSS_ORDER', pl: '-22.0000',
+      id: '6',
+      type: 'ORDER_FILL',
+      orderID: '5',
+      batchID: '6',
+      time: fired.transactions[0]?.time,
+      price: '1.09800',
+      reason: 'TRAILING_STOP_LOSS_ORDER',
+      pl: '-22.0000',
     });
     expect(fired.state.trades.get(4)?.state).toBe('CLOSED');
   });
 
   it('on a short trade it trails the ask downwards and fills when the ask rises to it', () => {
-    const placed = given(SHORT).when(placeOrder({ type: 'TRAILING_STOP_LOSS', tradeID: '4', distance: '0.00100' })).then({ id: '5' });
+    const placed = given(SHORT)
+      .when(placeOrder({ type: 'TRAILING_STOP_LOSS', tradeID: '4', distance: '0.00100' }))
+      .then({ id: '5' });
     expect(level(placed)).toBe('1.10120');
     expect(level(placed.when(quote(1.0988, 1.099)).then())).toBe('1.10000');
     expect(level(placed.when(quote(1.0996, 1.0998)).then())).toBe('1.10000');
-    placed.when(quote(1.1, 1.1002))
+    placed
+      .when(quote(1.1, 1.1002))
       .then({ id: '6', type: 'ORDER_FILL', units: '10000', price: '1.10020', reason: 'TRAILING_STOP_LOSS_ORDER', pl: '-2.0000' });
   });
 
@@ -347,13 +478,17 @@ describe('one of each per trade', () => {
     expect(out.reject?.notFound).toBe(false);
     sim.exec({ type: 'CANCEL_ORDER', orderSpecifier: '5' });
     expect(sim.account.state.trades.get(4)?.takeProfitOrderID).toBeUndefined();
-    expect(shape(sim.order({ type: 'TAKE_PROFIT', tradeID: '4', price: '1.10600' }).transactions)).toEqual(['TAKE_PROFIT_ORDER:CLIENT_ORDER']);
+    expect(shape(sim.order({ type: 'TAKE_PROFIT', tradeID: '4', price: '1.10600' }).transactions)).toEqual([
+      'TAKE_PROFIT_ORDER:CLIENT_ORDER',
+    ]);
   });
 
   it('STOP_LOSS_ORDER_ALREADY_EXISTS', () => {
     const sim = longTrade();
     sim.order({ type: 'STOP_LOSS', tradeID: '4', price: '1.09500' });
-    expect(shape(sim.order({ type: 'STOP_LOSS', tradeID: '4', distance: '0.00100' }).transactions)).toEqual(['STOP_LOSS_ORDER_REJECT:STOP_LOSS_ORDER_ALREADY_EXISTS']);
+    expect(shape(sim.order({ type: 'STOP_LOSS', tradeID: '4', distance: '0.00100' }).transactions)).toEqual([
+      'STOP_LOSS_ORDER_REJECT:STOP_LOSS_ORDER_ALREADY_EXISTS',
+    ]);
   });
 
   it('a TAKE_PROFIT on a closed trade is TRADE_DOESNT_EXIST', () => {

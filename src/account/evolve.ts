@@ -2,9 +2,18 @@ import { Decimal, ZERO } from '../domain/decimal.js';
 import { parseScaled } from '../domain/scaled-int.js';
 import { nextNewYorkFivePm, parseDateTime } from '../domain/time.js';
 import type {
-  ClientConfigureTransaction, CreateTransaction, OrderCancelTransaction, OrderClientExtensionsModifyTransaction,
-  OrderFillTransaction, OrderTransaction, TradeClientExtensionsModifyTransaction, TradeOpen, TradeReduce, Transaction,
-  TransferFundsTransaction, DailyFinancingTransaction,
+  ClientConfigureTransaction,
+  CreateTransaction,
+  OrderCancelTransaction,
+  OrderClientExtensionsModifyTransaction,
+  OrderFillTransaction,
+  OrderTransaction,
+  TradeClientExtensionsModifyTransaction,
+  TradeOpen,
+  TradeReduce,
+  Transaction,
+  TransferFundsTransaction,
+  DailyFinancingTransaction,
 } from '../domain/transactions.js';
 import type { JournalEntry, TrailingStopValueRecord } from '../domain/journal-entry.js';
 import { ORDER_TYPE_RULES, isEntryType, orderTypeOfTransaction, type OrderType } from '../domain/order-types.js';
@@ -31,24 +40,46 @@ export function evolve(state: AccountState, entry: JournalEntry): AccountState {
 
 function evolveTransaction(state: AccountState, tx: Transaction): AccountState {
   switch (tx.type) {
-    case 'CREATE': return evolveCreate(state, tx);
-    case 'TRANSFER_FUNDS': return evolveTransfer(state, tx);
-    case 'CLIENT_CONFIGURE': return evolveConfigure(state, tx);
-    case 'MARKET_ORDER': case 'LIMIT_ORDER': case 'STOP_ORDER': case 'MARKET_IF_TOUCHED_ORDER':
-    case 'TAKE_PROFIT_ORDER': case 'STOP_LOSS_ORDER': case 'TRAILING_STOP_LOSS_ORDER':
+    case 'CREATE':
+      return evolveCreate(state, tx);
+    case 'TRANSFER_FUNDS':
+      return evolveTransfer(state, tx);
+    case 'CLIENT_CONFIGURE':
+      return evolveConfigure(state, tx);
+    case 'MARKET_ORDER':
+    case 'LIMIT_ORDER':
+    case 'STOP_ORDER':
+    case 'MARKET_IF_TOUCHED_ORDER':
+    case 'TAKE_PROFIT_ORDER':
+    case 'STOP_LOSS_ORDER':
+    case 'TRAILING_STOP_LOSS_ORDER':
       return evolveOrderCreate(state, tx, orderTypeOfTransaction(tx.type));
-    case 'ORDER_FILL': return evolveFill(state, tx);
-    case 'ORDER_CANCEL': return evolveCancel(state, tx);
-    case 'ORDER_CLIENT_EXTENSIONS_MODIFY': return evolveOrderExtensions(state, tx);
-    case 'TRADE_CLIENT_EXTENSIONS_MODIFY': return evolveTradeExtensions(state, tx);
-    case 'DAILY_FINANCING': return evolveFinancing(state, tx);
+    case 'ORDER_FILL':
+      return evolveFill(state, tx);
+    case 'ORDER_CANCEL':
+      return evolveCancel(state, tx);
+    case 'ORDER_CLIENT_EXTENSIONS_MODIFY':
+      return evolveOrderExtensions(state, tx);
+    case 'TRADE_CLIENT_EXTENSIONS_MODIFY':
+      return evolveTradeExtensions(state, tx);
+    case 'DAILY_FINANCING':
+      return evolveFinancing(state, tx);
     // Rejections change nothing but the transaction counter.
-    case 'MARKET_ORDER_REJECT': case 'LIMIT_ORDER_REJECT': case 'STOP_ORDER_REJECT': case 'MARKET_IF_TOUCHED_ORDER_REJECT':
-    case 'TAKE_PROFIT_ORDER_REJECT': case 'STOP_LOSS_ORDER_REJECT': case 'TRAILING_STOP_LOSS_ORDER_REJECT':
-    case 'ORDER_CANCEL_REJECT': case 'ORDER_CLIENT_EXTENSIONS_MODIFY_REJECT': case 'TRADE_CLIENT_EXTENSIONS_MODIFY_REJECT':
-    case 'CLIENT_CONFIGURE_REJECT': case 'TRANSFER_FUNDS_REJECT':
+    case 'MARKET_ORDER_REJECT':
+    case 'LIMIT_ORDER_REJECT':
+    case 'STOP_ORDER_REJECT':
+    case 'MARKET_IF_TOUCHED_ORDER_REJECT':
+    case 'TAKE_PROFIT_ORDER_REJECT':
+    case 'STOP_LOSS_ORDER_REJECT':
+    case 'TRAILING_STOP_LOSS_ORDER_REJECT':
+    case 'ORDER_CANCEL_REJECT':
+    case 'ORDER_CLIENT_EXTENSIONS_MODIFY_REJECT':
+    case 'TRADE_CLIENT_EXTENSIONS_MODIFY_REJECT':
+    case 'CLIENT_CONFIGURE_REJECT':
+    case 'TRANSFER_FUNDS_REJECT':
       return state;
-    default: return assertNever(tx);
+    default:
+      return assertNever(tx);
   }
 }
 
@@ -60,7 +91,8 @@ function assertNever(tx: never): never {
 function evolveTrailingStopValue(state: AccountState, record: TrailingStopValueRecord): AccountState {
   const order = requireOrder(state, record.orderID);
   const trailing = order.trailing;
-  if (order.state !== 'PENDING' || trailing === undefined) throw new Error(`trailing stop value for order ${record.orderID}, which is no pending trailing stop`);
+  if (order.state !== 'PENDING' || trailing === undefined)
+    throw new Error(`trailing stop value for order ${record.orderID}, which is no pending trailing stop`);
   trailing.value2 = trailingValue2(state, order.instrument, record.trailingStopValue);
   return state;
 }

@@ -56,26 +56,59 @@ const setup: fc.Arbitrary<Setup> = fc.record({
 });
 
 /** Unit counts from 1 to past the safe-integer products, sometimes with a fraction. */
-const unitsText = (fractional: boolean): fc.Arbitrary<string> => fc.tuple(
-  fc.oneof(fc.integer({ min: 1, max: 1_000 }), fc.integer({ min: 1, max: 100_000_000 }), fc.constantFrom(1, 99_999_999, 100_000_000)),
-  fc.boolean(),
-  fractional ? fc.integer({ min: 0, max: 99 }) : fc.constant(0),
-).map(([n, sell, frac]) => `${sell ? '-' : ''}${n}${frac === 0 ? '' : `.${String(frac).padStart(2, '0')}`}`);
+const unitsText = (fractional: boolean): fc.Arbitrary<string> =>
+  fc
+    .tuple(
+      fc.oneof(fc.integer({ min: 1, max: 1_000 }), fc.integer({ min: 1, max: 100_000_000 }), fc.constantFrom(1, 99_999_999, 100_000_000)),
+      fc.boolean(),
+      fractional ? fc.integer({ min: 0, max: 99 }) : fc.constant(0),
+    )
+    .map(([n, sell, frac]) => `${sell ? '-' : ''}${n}${frac === 0 ? '' : `.${String(frac).padStart(2, '0')}`}`);
 
-const steps = (fractional: boolean): fc.Arbitrary<Step[]> => fc.array(fc.oneof(
-  { weight: 5, arbitrary: fc.record({ k: fc.constant('quote' as const), move: fc.integer({ min: -500, max: 500 }), spread: fc.integer({ min: 0, max: 60 }) }) },
-  {
-    weight: 4,
-    arbitrary: fc.record({
-      k: fc.constant('market' as const), units: unitsText(fractional),
-      tp: fc.option(fc.integer({ min: -5, max: 400 }), { nil: null, freq: 3 }), sl: fc.option(fc.integer({ min: -5, max: 400 }), { nil: null, freq: 3 }),
-    }),
-  },
-  { weight: 3, arbitrary: fc.record({ k: fc.constant('limit' as const), units: unitsText(fractional), offset: fc.integer({ min: -300, max: 300 }) }) },
-  { weight: 2, arbitrary: fc.record({ k: fc.constant('closeTrade' as const), pick: fc.nat(), units: fc.option(fc.integer({ min: 1, max: 50_000_000 }).map(String), { nil: null }) }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('closePosition' as const), long: fc.boolean() }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('transfer' as const), amount: fc.constantFrom('1234.5678', '-0.0001', '1000000', '-99.99') }) },
-), { minLength: 1, maxLength: 40 });
+const steps = (fractional: boolean): fc.Arbitrary<Step[]> =>
+  fc.array(
+    fc.oneof(
+      {
+        weight: 5,
+        arbitrary: fc.record({
+          k: fc.constant('quote' as const),
+          move: fc.integer({ min: -500, max: 500 }),
+          spread: fc.integer({ min: 0, max: 60 }),
+        }),
+      },
+      {
+        weight: 4,
+        arbitrary: fc.record({
+          k: fc.constant('market' as const),
+          units: unitsText(fractional),
+          tp: fc.option(fc.integer({ min: -5, max: 400 }), { nil: null, freq: 3 }),
+          sl: fc.option(fc.integer({ min: -5, max: 400 }), { nil: null, freq: 3 }),
+        }),
+      },
+      {
+        weight: 3,
+        arbitrary: fc.record({
+          k: fc.constant('limit' as const),
+          units: unitsText(fractional),
+          offset: fc.integer({ min: -300, max: 300 }),
+        }),
+      },
+      {
+        weight: 2,
+        arbitrary: fc.record({
+          k: fc.constant('closeTrade' as const),
+          pick: fc.nat(),
+          units: fc.option(fc.integer({ min: 1, max: 50_000_000 }).map(String), { nil: null }),
+        }),
+      },
+      { weight: 1, arbitrary: fc.record({ k: fc.constant('closePosition' as const), long: fc.boolean() }) },
+      {
+        weight: 1,
+        arbitrary: fc.record({ k: fc.constant('transfer' as const), amount: fc.constantFrom('1234.5678', '-0.0001', '1000000', '-99.99') }),
+      },
+    ),
+    { minLength: 1, maxLength: 40 },
+  );
 
 const INSTRUMENT = 'ABC_USD';
 
@@ -116,19 +149,40 @@ function probeAll(state: AccountState, units: string, probe: Probe): void {
     const close = trade.currentUnits.negated();
     compare(state, { order: ORDER, units: close, reason: 'TRADE_CLOSE', closeTradeId: trade.id, positionFill: 'REDUCE_ONLY' }, probe);
     const part = close.dividedToIntegerBy(3);
-    if (!part.isZero()) compare(state, { order: ORDER, units: part, reason: 'TRADE_CLOSE', closeTradeId: trade.id, positionFill: 'REDUCE_ONLY' }, probe);
+    if (!part.isZero())
+      compare(state, { order: ORDER, units: part, reason: 'TRADE_CLOSE', closeTradeId: trade.id, positionFill: 'REDUCE_ONLY' }, probe);
   }
-  compare(state, { order: ORDER, units: d.negated(), reason: 'MARKET_ORDER_POSITION_CLOSEOUT', closeSide: 'long', positionFill: 'REDUCE_ONLY' }, probe);
-  compare(state, { order: ORDER, units: d, reason: 'MARKET_ORDER_POSITION_CLOSEOUT', closeSide: 'short', positionFill: 'REDUCE_ONLY' }, probe);
+  compare(
+    state,
+    { order: ORDER, units: d.negated(), reason: 'MARKET_ORDER_POSITION_CLOSEOUT', closeSide: 'long', positionFill: 'REDUCE_ONLY' },
+    probe,
+  );
+  compare(
+    state,
+    { order: ORDER, units: d, reason: 'MARKET_ORDER_POSITION_CLOSEOUT', closeSide: 'short', positionFill: 'REDUCE_ONLY' },
+    probe,
+  );
 }
 
 function run(s: Setup, list: readonly Step[], probe: Probe = { whole: 0, all: 0 }): string[] {
   const override: InstrumentOverride = {
-    name: INSTRUMENT, displayPrecision: s.precision, tradeUnitsPrecision: s.unitsPrecision, minimumTradeSize: s.unitsPrecision === 0 ? '1' : '0.01',
-    marginRate: s.marginRate, maximumOrderUnits: '100000000', minimumTrailingStopDistance: '0', maximumTrailingStopDistance: '1000000000',
+    name: INSTRUMENT,
+    displayPrecision: s.precision,
+    tradeUnitsPrecision: s.unitsPrecision,
+    minimumTradeSize: s.unitsPrecision === 0 ? '1' : '0.01',
+    marginRate: s.marginRate,
+    maximumOrderUnits: '100000000',
+    minimumTrailingStopDistance: '0',
+    maximumTrailingStopDistance: '1000000000',
   };
   const catalogue = buildCatalogue([override]);
-  const config = { id: '101-004-7654321-001', currency: 'USD', balance: s.balance, hedgingEnabled: s.hedging, ...(s.accountRate === undefined ? {} : { marginRate: s.accountRate }) };
+  const config = {
+    id: '101-004-7654321-001',
+    currency: 'USD',
+    balance: s.balance,
+    hedgingEnabled: s.hedging,
+    ...(s.accountRate === undefined ? {} : { marginRate: s.accountRate }),
+  };
   let now = T0;
   const account = Account.open(config, catalogue, now);
   let bid = s.start;
@@ -152,7 +206,9 @@ function run(s: Setup, list: readonly Step[], probe: Probe = { whole: 0, all: 0 
         exec({
           type: 'CREATE_ORDER',
           order: {
-            type: 'MARKET', instrument: INSTRUMENT, units: step.units,
+            type: 'MARKET',
+            instrument: INSTRUMENT,
+            units: step.units,
             ...(step.tp === null ? {} : { takeProfitOnFill: { price: px(base + dir * step.tp) } }),
             ...(step.sl === null ? {} : { stopLossOnFill: { price: px(base - dir * step.sl) } }),
           },
@@ -165,7 +221,11 @@ function run(s: Setup, list: readonly Step[], probe: Probe = { whole: 0, all: 0 
       case 'closeTrade': {
         const open = [...account.state.trades.values()].filter((t) => t.state === 'OPEN');
         const trade = open[step.pick % (open.length + 1)];
-        exec({ type: 'CLOSE_TRADE', tradeSpecifier: trade === undefined ? '999' : String(trade.id), ...(step.units === null ? {} : { units: step.units }) });
+        exec({
+          type: 'CLOSE_TRADE',
+          tradeSpecifier: trade === undefined ? '999' : String(trade.id),
+          ...(step.units === null ? {} : { units: step.units }),
+        });
         break;
       }
       case 'closePosition':
@@ -181,15 +241,37 @@ function run(s: Setup, list: readonly Step[], probe: Probe = { whole: 0, all: 0 
 
 describe('fill amounts: safe integers and decimal.js print the same amounts', () => {
   it('whole units, random precision, margin rates, prices and sizes', () => {
-    fc.assert(fc.property(setup.filter((s) => s.unitsPrecision === 0), steps(false), (s, list) => void run(s, list)), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        setup.filter((s) => s.unitsPrecision === 0),
+        steps(false),
+        (s, list) => void run(s, list),
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('fractional units (the integer arithmetic declines them)', () => {
-    fc.assert(fc.property(setup.filter((s) => s.unitsPrecision > 0), steps(true), (s, list) => void run(s, list)), { numRuns: 100 });
+    fc.assert(
+      fc.property(
+        setup.filter((s) => s.unitsPrecision > 0),
+        steps(true),
+        (s, list) => void run(s, list),
+      ),
+      { numRuns: 100 },
+    );
   });
 
   it('both arithmetics answer, on fills that open, reduce and close (the sessions are not vacuous)', () => {
-    const s: Setup = { precision: 5, unitsPrecision: 0, marginRate: '0.0333', accountRate: undefined, hedging: false, balance: '1000000', start: 110_000 };
+    const s: Setup = {
+      precision: 5,
+      unitsPrecision: 0,
+      marginRate: '0.0333',
+      accountRate: undefined,
+      hedging: false,
+      balance: '1000000',
+      start: 110_000,
+    };
     const list: Step[] = [
       { k: 'market', units: '1000', tp: 50, sl: 50 },
       { k: 'quote', move: 60, spread: 2 },

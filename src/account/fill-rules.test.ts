@@ -17,20 +17,47 @@ describe('MARKET orders', () => {
     const t = iso(sim.now);
     expect(out.reject).toBeUndefined();
     expect(createTx(out)).toEqual({
-      id: '3', accountID: ACCOUNT_ID, userID: USER_ID, batchID: '3', time: t,
-      type: 'MARKET_ORDER', instrument: 'EUR_USD', units: '10000', timeInForce: 'FOK', positionFill: 'DEFAULT', reason: 'CLIENT_ORDER',
+      id: '3',
+      accountID: ACCOUNT_ID,
+      userID: USER_ID,
+      batchID: '3',
+      time: t,
+      type: 'MARKET_ORDER',
+      instrument: 'EUR_USD',
+      units: '10000',
+      timeInForce: 'FOK',
+      positionFill: 'DEFAULT',
+      reason: 'CLIENT_ORDER',
     });
     const fill = fillTx(out);
     expect(fill).toMatchObject({
-      id: '4', batchID: '3', time: t, type: 'ORDER_FILL', orderID: '3', instrument: 'EUR_USD',
-      units: '10000', requestedUnits: '10000', price: '1.10020', fullVWAP: '1.10020', reason: 'MARKET_ORDER',
-      pl: '0.0000', quotePL: '0.00000', accountBalance: '100000.0000', halfSpreadCost: '1.0000',
-      gainQuoteHomeConversionFactor: '1', lossQuoteHomeConversionFactor: '1',
+      id: '4',
+      batchID: '3',
+      time: t,
+      type: 'ORDER_FILL',
+      orderID: '3',
+      instrument: 'EUR_USD',
+      units: '10000',
+      requestedUnits: '10000',
+      price: '1.10020',
+      fullVWAP: '1.10020',
+      reason: 'MARKET_ORDER',
+      pl: '0.0000',
+      quotePL: '0.00000',
+      accountBalance: '100000.0000',
+      halfSpreadCost: '1.0000',
+      gainQuoteHomeConversionFactor: '1',
+      lossQuoteHomeConversionFactor: '1',
     });
     // 10000 x mid 1.10010 x 0.0333 = 366.33330
     expect(fill.tradeOpened).toEqual({
-      tradeID: '4', units: '10000', price: '1.10020', guaranteedExecutionFee: '0.0000', quoteGuaranteedExecutionFee: '0',
-      halfSpreadCost: '1.0000', initialMarginRequired: '366.3333',
+      tradeID: '4',
+      units: '10000',
+      price: '1.10020',
+      guaranteedExecutionFee: '0.0000',
+      quoteGuaranteedExecutionFee: '0',
+      halfSpreadCost: '1.0000',
+      initialMarginRequired: '366.3333',
     });
     expect(fill.fullPrice.bids).toEqual([{ price: '1.10000', liquidity: 10_000_000 }]);
     expect(fill.fullPrice.asks).toEqual([{ price: '1.10020', liquidity: 10_000_000 }]);
@@ -45,9 +72,15 @@ describe('MARKET orders', () => {
   it('every transaction of the batch carries the request ID; quote-driven fills carry none', () => {
     const sim = eurUsd();
     sim.step();
-    const out = sim.account.execute({ type: 'CREATE_ORDER', order: { type: 'MARKET', instrument: 'EUR_USD', units: '100', stopLossOnFill: { distance: '0.00500' } } }, sim.now, 'req-7');
+    const out = sim.account.execute(
+      { type: 'CREATE_ORDER', order: { type: 'MARKET', instrument: 'EUR_USD', units: '100', stopLossOnFill: { distance: '0.00500' } } },
+      sim.now,
+      'req-7',
+    );
     expect(out.transactions.map((tx) => [tx.type, field(tx, 'requestID')])).toEqual([
-      ['MARKET_ORDER', 'req-7'], ['ORDER_FILL', 'req-7'], ['STOP_LOSS_ORDER', 'req-7'],
+      ['MARKET_ORDER', 'req-7'],
+      ['ORDER_FILL', 'req-7'],
+      ['STOP_LOSS_ORDER', 'req-7'],
     ]);
     sim.quote('EUR_USD', 1.095, 1.0952);
     expect(sim.tx(6)).toMatchObject({ type: 'ORDER_FILL', reason: 'STOP_LOSS_ORDER' });
@@ -126,9 +159,20 @@ describe('LIMIT orders', () => {
     const sim = eurUsd();
     const out = sim.order({ type: 'LIMIT', instrument: 'EUR_USD', units: '10000', price: '1.09950' });
     expect(createTx(out)).toEqual({
-      id: '3', accountID: ACCOUNT_ID, userID: USER_ID, batchID: '3', time: iso(sim.now),
-      type: 'LIMIT_ORDER', instrument: 'EUR_USD', units: '10000', price: '1.09950', timeInForce: 'GTC',
-      triggerCondition: 'DEFAULT', partialFill: 'DEFAULT', positionFill: 'DEFAULT', reason: 'CLIENT_ORDER',
+      id: '3',
+      accountID: ACCOUNT_ID,
+      userID: USER_ID,
+      batchID: '3',
+      time: iso(sim.now),
+      type: 'LIMIT_ORDER',
+      instrument: 'EUR_USD',
+      units: '10000',
+      price: '1.09950',
+      timeInForce: 'GTC',
+      triggerCondition: 'DEFAULT',
+      partialFill: 'DEFAULT',
+      positionFill: 'DEFAULT',
+      reason: 'CLIENT_ORDER',
     });
     expect(out.transactions).toHaveLength(1);
     sim.quote('EUR_USD', 1.0994, 1.0996); // bid is below the price, the ask is not
@@ -136,12 +180,21 @@ describe('LIMIT orders', () => {
     const t = sim.quote('EUR_USD', 1.0993, 1.0995);
     expect(sim.lastId).toBe(4);
     expect(sim.tx(4)).toMatchObject({
-      type: 'ORDER_FILL', orderID: '3', batchID: '4', time: iso(t), price: '1.09950', units: '10000', reason: 'LIMIT_ORDER',
+      type: 'ORDER_FILL',
+      orderID: '3',
+      batchID: '4',
+      time: iso(t),
+      price: '1.09950',
+      units: '10000',
+      reason: 'LIMIT_ORDER',
       tradeOpened: { tradeID: '4', units: '10000', price: '1.09950' },
     });
     expect(field(sim.tx(4), 'requestID')).toBeUndefined();
     expect(orderView(sim.account.state, sim.account.state.orders.get(3)!)).toMatchObject({
-      state: 'FILLED', fillingTransactionID: '4', filledTime: iso(t), tradeOpenedID: '4',
+      state: 'FILLED',
+      fillingTransactionID: '4',
+      filledTime: iso(t),
+      tradeOpenedID: '4',
     });
   });
 
@@ -193,9 +246,17 @@ describe('STOP orders', () => {
     const sim = eurUsd();
     const out = sim.order({ type: 'STOP', instrument: 'EUR_USD', units: '1000', price: '1.10100', priceBound: '1.10120' });
     expect(createTx(out).priceBound).toBe('1.10120');
-    const gapped = given(funded(), quoted(1.1, 1.1002), stopOrder({ units: '1000', price: '1.10100', priceBound: '1.10120' }))
-      .when(quote(1.1013, 1.1015));
-    gapped.then({ id: '4', type: 'ORDER_CANCEL', orderID: '3', reason: 'BOUNDS_VIOLATION', batchID: '4', time: gapped.transactions[0]?.time });
+    const gapped = given(funded(), quoted(1.1, 1.1002), stopOrder({ units: '1000', price: '1.10100', priceBound: '1.10120' })).when(
+      quote(1.1013, 1.1015),
+    );
+    gapped.then({
+      id: '4',
+      type: 'ORDER_CANCEL',
+      orderID: '3',
+      reason: 'BOUNDS_VIOLATION',
+      batchID: '4',
+      time: gapped.transactions[0]?.time,
+    });
     expect(gapped.state.trades.size).toBe(0);
     expect(gapped.state.pendingCount).toBe(0);
   });
@@ -274,8 +335,11 @@ describe('triggerCondition chooses the watched quote; the fill stays on the defa
     ['INVERSE', true],
     ['MID', true],
   ] as const)('sell LIMIT, %s: fires %s', (condition, fires) => {
-    const crossing = given(funded(), quoted(1.1, 1.1002), limitOrder({ units: '-1000', price: '1.10050', triggerCondition: condition }))
-      .when(quote(1.1004, 1.1006));
+    const crossing = given(
+      funded(),
+      quoted(1.1, 1.1002),
+      limitOrder({ units: '-1000', price: '1.10050', triggerCondition: condition }),
+    ).when(quote(1.1004, 1.1006));
     if (fires) crossing.then({ id: '4', type: 'ORDER_FILL', price: '1.10040', units: '-1000' });
     else crossing.then();
   });

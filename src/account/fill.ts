@@ -33,7 +33,15 @@ function marginRateOf(state: AccountState, spec: InstrumentSpec): MarginRate {
 }
 
 /** Why the plan cannot fill (a v20 ORDER_CANCEL reason), or null when it may. */
-function refusal(b: Batch, req: FillRequest, plan: FillPlan, fillInt: number, spec: InstrumentSpec, rate: MarginRate, quoteFactor: Decimal): string | null {
+function refusal(
+  b: Batch,
+  req: FillRequest,
+  plan: FillPlan,
+  fillInt: number,
+  spec: InstrumentSpec,
+  rate: MarginRate,
+  quoteFactor: Decimal,
+): string | null {
   // Nothing to reduce and nothing it may open (REDUCE_ONLY, or a close of a side already flat).
   if (plan.reduced.isZero() && plan.opening.isZero()) return 'POSITION_CLOSEOUT_FAILED';
   if (plan.opening.isZero()) return null;
@@ -86,7 +94,8 @@ export function fillOrCancel(b: Batch, req: FillRequest): FillResult {
   const fillInt = fillPriceAt(isBuy, slot.bid, slot.ask);
   const precision = spec.displayPrecision;
   const bound = order.create.priceBound;
-  if (bound !== undefined && violatesBound(isBuy, fillInt, priceTextToInt(bound, precision))) return cancelled(b, order, 'BOUNDS_VIOLATION');
+  if (bound !== undefined && violatesBound(isBuy, fillInt, priceTextToInt(bound, precision)))
+    return cancelled(b, order, 'BOUNDS_VIOLATION');
 
   const plan = planFill(state, req);
   const rate = marginRateOf(state, spec);

@@ -32,9 +32,18 @@ describe('daily financing', () => {
     // 10000 × mid 1.39005 (the last quote before 21:00 UTC) × −0.0566 / 365 = −2.1556
     const expected = new Decimal(10000).times('1.39005').times('-0.0566').dividedBy(365).toFixed(4);
     expect(financing).toMatchObject({
-      type: 'DAILY_FINANCING', financing: expected, accountBalance: new Decimal('100000').plus(expected).toFixed(4),
-      accountFinancingMode: 'DAILY', time: '2014-05-06T21:00:00.000000000Z',
-      positionFinancings: [{ instrument: 'EUR_USD', financing: expected, openTradeFinancings: [{ tradeID: '4', financing: expected, financingRate: '-0.0566' }] }],
+      type: 'DAILY_FINANCING',
+      financing: expected,
+      accountBalance: new Decimal('100000').plus(expected).toFixed(4),
+      accountFinancingMode: 'DAILY',
+      time: '2014-05-06T21:00:00.000000000Z',
+      positionFinancings: [
+        {
+          instrument: 'EUR_USD',
+          financing: expected,
+          openTradeFinancings: [{ tradeID: '4', financing: expected, financingRate: '-0.0566' }],
+        },
+      ],
     });
     // The trade, the position and the account all carry it; the balance moved by it.
     expect(account.state.balance.toFixed(4)).toBe(new Decimal('100000').plus(expected).toFixed(4));
@@ -55,8 +64,10 @@ describe('daily financing', () => {
     account.advance(Date.UTC(2014, 4, 11, 1) * 1000); // through Thursday, Friday and Saturday rollovers
     const later = account.log.filter((t) => t.type === 'DAILY_FINANCING');
     expect(later.map((t) => t.time)).toEqual([
-      '2014-05-06T21:00:00.000000000Z', '2014-05-07T21:00:00.000000000Z',
-      '2014-05-08T21:00:00.000000000Z', '2014-05-09T21:00:00.000000000Z',
+      '2014-05-06T21:00:00.000000000Z',
+      '2014-05-07T21:00:00.000000000Z',
+      '2014-05-08T21:00:00.000000000Z',
+      '2014-05-09T21:00:00.000000000Z',
     ]);
   });
 

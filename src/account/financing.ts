@@ -40,7 +40,9 @@ export function decideDailyFinancing(b: Batch, at: Micros): DailyFinancingTransa
   }
   if (byInstrument.size === 0) return undefined;
   const positionFinancings = [...byInstrument].map(([instrument, e]) => ({
-    instrument, financing: formatAccountUnits(e.total), openTradeFinancings: e.trades,
+    instrument,
+    financing: formatAccountUnits(e.total),
+    openTradeFinancings: e.trades,
   }));
   return b.emit<DailyFinancingTransaction>({
     type: 'DAILY_FINANCING',

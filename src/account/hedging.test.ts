@@ -29,8 +29,13 @@ describe('hedging account (hedgingEnabled)', () => {
       marginUsed: '366.3333',
     });
     expect(accountSummaryView(state)).toMatchObject({
-      hedgingEnabled: true, openTradeCount: 2, openPositionCount: 1, unrealizedPL: '-2.8000', NAV: '99997.2000',
-      marginUsed: '366.3333', positionValue: '15401.4000',
+      hedgingEnabled: true,
+      openTradeCount: 2,
+      openPositionCount: 1,
+      unrealizedPL: '-2.8000',
+      NAV: '99997.2000',
+      marginUsed: '366.3333',
+      positionValue: '15401.4000',
     });
   });
 
@@ -61,11 +66,24 @@ describe('hedging account (hedgingEnabled)', () => {
     const { sim } = longThenSell(true);
     const out = sim.exec({ type: 'CLOSE_POSITION', instrument: 'EUR_USD', longUnits: 'ALL', shortUnits: 'ALL' });
     expect(Object.keys(out.response)).toEqual([
-      'longOrderCreateTransaction', 'longOrderFillTransaction', 'shortOrderCreateTransaction', 'shortOrderFillTransaction',
+      'longOrderCreateTransaction',
+      'longOrderFillTransaction',
+      'shortOrderCreateTransaction',
+      'shortOrderFillTransaction',
     ]);
-    expect(out.transactions.map((tx) => [tx.id, tx.batchID])).toEqual([['7', '7'], ['8', '7'], ['9', '7'], ['10', '7']]);
+    expect(out.transactions.map((tx) => [tx.id, tx.batchID])).toEqual([
+      ['7', '7'],
+      ['8', '7'],
+      ['9', '7'],
+      ['10', '7'],
+    ]);
     expect(out.response['longOrderFillTransaction']).toMatchObject({ units: '-10000', price: '1.10000', pl: '-2.0000' });
-    expect(out.response['shortOrderFillTransaction']).toMatchObject({ units: '4000', price: '1.10020', pl: '-0.8000', accountBalance: '99997.2000' });
+    expect(out.response['shortOrderFillTransaction']).toMatchObject({
+      units: '4000',
+      price: '1.10020',
+      pl: '-0.8000',
+      accountBalance: '99997.2000',
+    });
     expect(out.response['shortOrderCreateTransaction']).toMatchObject({ shortPositionCloseout: { instrument: 'EUR_USD', units: 'ALL' } });
     expect(sim.account.state.openTradeCount).toBe(0);
   });

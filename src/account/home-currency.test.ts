@@ -10,9 +10,18 @@ describe('P/L in the home currency', () => {
     sim.quote('EUR_USD', 1.105, 1.1052);
     const fill = fillTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-10000' }));
     expect(fill).toMatchObject({
-      price: '1.10500', pl: '48.0000', quotePL: '48.00000', accountBalance: '100048.0000',
-      gainQuoteHomeConversionFactor: '1', lossQuoteHomeConversionFactor: '1',
-      homeConversionFactors: { gainQuoteHome: { factor: '1' }, lossQuoteHome: { factor: '1' }, gainBaseHome: { factor: '1.10510000' }, lossBaseHome: { factor: '1.10510000' } },
+      price: '1.10500',
+      pl: '48.0000',
+      quotePL: '48.00000',
+      accountBalance: '100048.0000',
+      gainQuoteHomeConversionFactor: '1',
+      lossQuoteHomeConversionFactor: '1',
+      homeConversionFactors: {
+        gainQuoteHome: { factor: '1' },
+        lossQuoteHome: { factor: '1' },
+        gainBaseHome: { factor: '1.10510000' },
+        lossBaseHome: { factor: '1.10510000' },
+      },
     });
   });
 
@@ -34,7 +43,11 @@ describe('P/L in the home currency', () => {
     expect(accountSummaryView(state)).toMatchObject({ unrealizedPL: '31.8916', NAV: '100031.8916', positionValue: '10000.0000' });
     const close = fillTx(sim.exec({ type: 'CLOSE_TRADE', tradeSpecifier: '4' }));
     expect(close).toMatchObject({
-      price: '150.500', quotePL: '4800.000', pl: '31.8916', accountBalance: '100031.8916', gainQuoteHomeConversionFactor: '0.00664408',
+      price: '150.500',
+      quotePL: '4800.000',
+      pl: '31.8916',
+      accountBalance: '100031.8916',
+      gainQuoteHomeConversionFactor: '0.00664408',
     });
     expect(close.tradesClosed?.[0]?.realizedPL).toBe('31.8916');
     expect(accountSummaryView(state)).toMatchObject({ balance: '100031.8916', pl: '31.8916', unrealizedPL: '0.0000' });
@@ -53,7 +66,12 @@ describe('P/L in the home currency', () => {
     sim.quote('EUR_USD', 1.105, 1.1052);
     const close = fillTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-10000' }));
     // 48 USD / 1.10510 = 43.434983...
-    expect(close).toMatchObject({ quotePL: '48.00000', pl: '43.4350', accountBalance: '100043.4350', gainQuoteHomeConversionFactor: '0.90489548' });
+    expect(close).toMatchObject({
+      quotePL: '48.00000',
+      pl: '43.4350',
+      accountBalance: '100043.4350',
+      gainQuoteHomeConversionFactor: '0.90489548',
+    });
     expect(accountSummaryView(sim.account.state)).toMatchObject({ currency: 'EUR', balance: '100043.4350' });
   });
 
@@ -74,7 +92,8 @@ describe('P/L in the home currency', () => {
     sim.quote('GBP_USD', 1.25, 1.2502);
     const open = fillTx(sim.order({ type: 'MARKET', instrument: 'EUR_GBP', units: '10000' }));
     expect(open).toMatchObject({
-      price: '0.85020', gainQuoteHomeConversionFactor: '1.25010000',
+      price: '0.85020',
+      gainQuoteHomeConversionFactor: '1.25010000',
       homeConversionFactors: { gainBaseHome: { factor: '1.10010000' } },
     });
     // 10000 x 0.85010 x 1.25010 x 0.05
@@ -91,6 +110,8 @@ describe('P/L in the home currency', () => {
     sim.quote('EUR_GBP', 0.85, 0.8502);
     sim.order({ type: 'LIMIT', instrument: 'EUR_GBP', units: '1000', price: '0.84900' }); // 3
     sim.quote('EUR_GBP', 0.8488, 0.849);
-    expect(sim.since(3)).toEqual([expect.objectContaining({ id: '4', batchID: '4', type: 'ORDER_CANCEL', orderID: '3', reason: 'MARKET_HALTED' })]);
+    expect(sim.since(3)).toEqual([
+      expect.objectContaining({ id: '4', batchID: '4', type: 'ORDER_CANCEL', orderID: '3', reason: 'MARKET_HALTED' }),
+    ]);
   });
 });

@@ -200,7 +200,15 @@ export function positionOf(state: AccountState, instrument: string): PositionRec
 export function priceSlot(state: AccountState, instrument: string): PriceSlot {
   let slot = state.prices.get(instrument);
   if (slot === undefined) {
-    slot = { bid: 0, ask: 0, closeoutBid: 0, closeoutAsk: 0, time: 0, known: false, scale: 10 ** instrumentSpec(state, instrument).displayPrecision };
+    slot = {
+      bid: 0,
+      ask: 0,
+      closeoutBid: 0,
+      closeoutAsk: 0,
+      time: 0,
+      known: false,
+      scale: 10 ** instrumentSpec(state, instrument).displayPrecision,
+    };
     state.prices.set(instrument, slot);
   }
   return slot;

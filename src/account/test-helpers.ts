@@ -5,9 +5,7 @@
  */
 import { buildCatalogue } from '../domain/instruments.js';
 import type { Micros } from '../domain/time.js';
-import type {
-  OrderCancelTransaction, OrderFillTransaction, OrderTransaction, Transaction,
-} from '../domain/transactions.js';
+import type { OrderCancelTransaction, OrderFillTransaction, OrderTransaction, Transaction } from '../domain/transactions.js';
 import type { OrderRequest } from '../orders/request.js';
 import { Account } from './account.js';
 import type { AccountCommand, Outcome } from './commands.js';
@@ -142,17 +140,31 @@ export function shape(transactions: readonly Transaction[]): string[] {
 /** Everything a reject must leave unchanged, as plain JSON. */
 export function bookSnapshot(account: Account): unknown {
   const s = account.state;
-  return JSON.parse(JSON.stringify({
-    balance: s.balance.toString(),
-    pl: s.pl.toString(),
-    alias: s.alias,
-    marginRate: s.marginRate ?? null,
-    pendingCount: s.pendingCount,
-    openTradeCount: s.openTradeCount,
-    orders: [...s.orders.values()].map((o) => ({ id: o.id, state: o.state, ce: o.clientExtensions ?? null, tce: o.tradeClientExtensions ?? null })),
-    trades: [...s.trades.values()].map((t) => ({ id: t.id, units: t.currentUnits.toString(), state: t.state, ce: t.clientExtensions ?? null, tp: t.takeProfitOrderID ?? null, sl: t.stopLossOrderID ?? null })),
-    positions: [...s.positions.values()].map((p) => ({ i: p.instrument, l: p.long.units.toString(), s: p.short.units.toString() })),
-    clientOrderIds: [...s.clientOrderIds.entries()],
-    clientTradeIds: [...s.clientTradeIds.entries()],
-  }));
+  return JSON.parse(
+    JSON.stringify({
+      balance: s.balance.toString(),
+      pl: s.pl.toString(),
+      alias: s.alias,
+      marginRate: s.marginRate ?? null,
+      pendingCount: s.pendingCount,
+      openTradeCount: s.openTradeCount,
+      orders: [...s.orders.values()].map((o) => ({
+        id: o.id,
+        state: o.state,
+        ce: o.clientExtensions ?? null,
+        tce: o.tradeClientExtensions ?? null,
+      })),
+      trades: [...s.trades.values()].map((t) => ({
+        id: t.id,
+        units: t.currentUnits.toString(),
+        state: t.state,
+        ce: t.clientExtensions ?? null,
+        tp: t.takeProfitOrderID ?? null,
+        sl: t.stopLossOrderID ?? null,
+      })),
+      positions: [...s.positions.values()].map((p) => ({ i: p.instrument, l: p.long.units.toString(), s: p.short.units.toString() })),
+      clientOrderIds: [...s.clientOrderIds.entries()],
+      clientTradeIds: [...s.clientTradeIds.entries()],
+    }),
+  );
 }

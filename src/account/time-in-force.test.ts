@@ -19,9 +19,18 @@ describe('GTD', () => {
     sim.advanceTo(gtd - 1);
     expect(sim.lastId).toBe(3);
     sim.advanceTo(gtd + 10 * SECOND);
-    expect(sim.since(3)).toEqual([{
-      id: '4', accountID: sim.account.id, userID: 1234567, batchID: '4', time: iso(gtd), type: 'ORDER_CANCEL', orderID: '3', reason: 'TIME_IN_FORCE_EXPIRED',
-    }]);
+    expect(sim.since(3)).toEqual([
+      {
+        id: '4',
+        accountID: sim.account.id,
+        userID: 1234567,
+        batchID: '4',
+        time: iso(gtd),
+        type: 'ORDER_CANCEL',
+        orderID: '3',
+        reason: 'TIME_IN_FORCE_EXPIRED',
+      },
+    ]);
     expect(sim.account.state.orders.get(3)?.state).toBe('CANCELLED');
     expect(sim.account.state.pendingCount).toBe(0);
     sim.advanceTo(gtd + 20 * SECOND);
@@ -30,7 +39,11 @@ describe('GTD', () => {
 
   /** A resting GTD buy LIMIT (order 3) ending an hour after T0. */
   const GTD = T0 + HOUR;
-  const restingGtd = given(funded(), quoted(1.1, 1.1002), limitOrder({ units: '1000', price: '1.09950', timeInForce: 'GTD', gtdTime: iso(GTD) }));
+  const restingGtd = given(
+    funded(),
+    quoted(1.1, 1.1002),
+    limitOrder({ units: '1000', price: '1.09950', timeInForce: 'GTD', gtdTime: iso(GTD) }),
+  );
 
   it('expires exactly at gtdTime', () => {
     restingGtd.when(until(GTD)).then({ type: 'ORDER_CANCEL', orderID: '3', reason: 'TIME_IN_FORCE_EXPIRED', time: iso(GTD) });
@@ -38,13 +51,19 @@ describe('GTD', () => {
 
   it('a later tick that would have crossed the order first expires it, so nothing fills', () => {
     // Just before the deadline nothing has happened; the tick comes a second later, past it.
-    const later = restingGtd.when(until(GTD - 1)).then().when(quote(1.099, 1.0992));
+    const later = restingGtd
+      .when(until(GTD - 1))
+      .then()
+      .when(quote(1.099, 1.0992));
     later.then({ type: 'ORDER_CANCEL', orderID: '3', reason: 'TIME_IN_FORCE_EXPIRED', time: iso(GTD) });
     expect(later.state.trades.size).toBe(0);
   });
 
   it('a tick on another instrument also moves the clock past the deadline', () => {
-    restingGtd.when(until(GTD - 1)).then().when(quote(150, 150.02, 'USD_JPY'))
+    restingGtd
+      .when(until(GTD - 1))
+      .then()
+      .when(quote(150, 150.02, 'USD_JPY'))
       .then({ type: 'ORDER_CANCEL', orderID: '3', reason: 'TIME_IN_FORCE_EXPIRED', time: iso(GTD) });
   });
 
@@ -83,9 +102,13 @@ describe('GTD', () => {
   ])('gtdTime %s: TIME_IN_FORCE_GTD_TIMESTAMP_IN_PAST', (_, offset) => {
     const sim = eurUsd();
     sim.step();
-    const out = sim.account.execute({
-      type: 'CREATE_ORDER', order: { type: 'STOP', instrument: 'EUR_USD', units: '1000', price: '1.10100', timeInForce: 'GTD', gtdTime: iso(sim.now + offset) },
-    }, sim.now);
+    const out = sim.account.execute(
+      {
+        type: 'CREATE_ORDER',
+        order: { type: 'STOP', instrument: 'EUR_USD', units: '1000', price: '1.10100', timeInForce: 'GTD', gtdTime: iso(sim.now + offset) },
+      },
+      sim.now,
+    );
     expect(shape(out.transactions)).toEqual(['STOP_ORDER_REJECT:TIME_IN_FORCE_GTD_TIMESTAMP_IN_PAST']);
     expect(rejectTx(out).gtdTime).toBe(iso(sim.now + offset));
   });
@@ -94,7 +117,10 @@ describe('GTD', () => {
     const sim = eurUsd();
     const gtd = T0 + HOUR;
     const out = sim.order({
-      type: 'MARKET', instrument: 'EUR_USD', units: '1000', takeProfitOnFill: { price: '1.10500', timeInForce: 'GTD', gtdTime: iso(gtd) },
+      type: 'MARKET',
+      instrument: 'EUR_USD',
+      units: '1000',
+      takeProfitOnFill: { price: '1.10500', timeInForce: 'GTD', gtdTime: iso(gtd) },
     });
     expect(createTx(out, 'orderCreateTransaction').takeProfitOnFill).toEqual({ price: '1.10500', timeInForce: 'GTD', gtdTime: iso(gtd) });
     expect(sim.tx(5)).toMatchObject({ type: 'TAKE_PROFIT_ORDER', tradeID: '4', timeInForce: 'GTD', gtdTime: iso(gtd), reason: 'ON_FILL' });
@@ -109,7 +135,12 @@ describe('GTD', () => {
 
   it('an on-fill GTD in the past rejects the entry order', () => {
     const sim = eurUsd();
-    const out = sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '1000', stopLossOnFill: { distance: '0.00100', timeInForce: 'GTD', gtdTime: iso(T0) } });
+    const out = sim.order({
+      type: 'MARKET',
+      instrument: 'EUR_USD',
+      units: '1000',
+      stopLossOnFill: { distance: '0.00100', timeInForce: 'GTD', gtdTime: iso(T0) },
+    });
     expect(shape(out.transactions)).toEqual(['MARKET_ORDER_REJECT:STOP_LOSS_ON_FILL_GTD_TIMESTAMP_IN_PAST']);
   });
 });

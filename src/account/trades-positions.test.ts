@@ -17,8 +17,15 @@ function threeLongs(): Sim {
 }
 
 const reduce = (tradeID: string, units: string, price: string, realizedPL: string): Record<string, unknown> => ({
-  tradeID, units, price, realizedPL, financing: '0.0000', baseFinancing: '0.00000000000000',
-  guaranteedExecutionFee: '0.0000', quoteGuaranteedExecutionFee: '0', halfSpreadCost: expect.any(String),
+  tradeID,
+  units,
+  price,
+  realizedPL,
+  financing: '0.0000',
+  baseFinancing: '0.00000000000000',
+  guaranteedExecutionFee: '0.0000',
+  quoteGuaranteedExecutionFee: '0',
+  halfSpreadCost: expect.any(String),
 });
 
 describe('netting (REDUCE_FIRST)', () => {
@@ -30,7 +37,8 @@ describe('netting (REDUCE_FIRST)', () => {
       instrument: 'EUR_USD',
       long: { units: '6000', averagePrice: '1.10047', tradeIDs: ['4', '6', '8'], pl: '0.0000', unrealizedPL: '3.2000' },
       short: { units: '0', pl: '0.0000', unrealizedPL: '0.0000' },
-      pl: '0.0000', unrealizedPL: '3.2000',
+      pl: '0.0000',
+      unrealizedPL: '3.2000',
     });
     expect(positionView(state, state.positions.get('EUR_USD')!)['short']).not.toHaveProperty('averagePrice');
   });
@@ -47,10 +55,16 @@ describe('netting (REDUCE_FIRST)', () => {
     expect(state.trades.get(4)?.state).toBe('CLOSED');
     expect(state.trades.get(6)?.state).toBe('CLOSED');
     expect(tradeSummaryView(state, state.trades.get(8)!)).toMatchObject({
-      state: 'OPEN', initialUnits: '3000', currentUnits: '1500', realizedPL: '0.6000', averageClosePrice: '1.10100', closingTransactionIDs: ['10'],
+      state: 'OPEN',
+      initialUnits: '3000',
+      currentUnits: '1500',
+      realizedPL: '0.6000',
+      averageClosePrice: '1.10100',
+      closingTransactionIDs: ['10'],
     });
     expect(positionView(state, state.positions.get('EUR_USD')!)).toMatchObject({
-      long: { units: '1500', averagePrice: '1.10060', tradeIDs: ['8'], pl: '2.6000' }, pl: '2.6000',
+      long: { units: '1500', averagePrice: '1.10060', tradeIDs: ['8'], pl: '2.6000' },
+      pl: '2.6000',
     });
     expect(orderView(state, state.orders.get(9)!)).toMatchObject({ tradeClosedIDs: ['4', '6'], tradeReducedID: '8' });
     expect(state.openTradeCount).toBe(1);
@@ -59,13 +73,18 @@ describe('netting (REDUCE_FIRST)', () => {
   it('a sell larger than the long position closes it all and opens a short with the remainder', () => {
     const sim = threeLongs();
     const fill = fillTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-7000' }));
-    expect(fill.tradesClosed?.map((r) => [r.tradeID, r.units])).toEqual([['4', '-1000'], ['6', '-2000'], ['8', '-3000']]);
+    expect(fill.tradesClosed?.map((r) => [r.tradeID, r.units])).toEqual([
+      ['4', '-1000'],
+      ['6', '-2000'],
+      ['8', '-3000'],
+    ]);
     expect(fill.tradeReduced).toBeUndefined();
     expect(fill.tradeOpened).toMatchObject({ tradeID: '10', units: '-1000', price: '1.10100' });
     expect(fill).toMatchObject({ units: '-7000', pl: '3.2000' });
     const state = sim.account.state;
     expect(positionView(state, state.positions.get('EUR_USD')!)).toMatchObject({
-      long: { units: '0', pl: '3.2000' }, short: { units: '-1000', averagePrice: '1.10100', tradeIDs: ['10'] },
+      long: { units: '0', pl: '3.2000' },
+      short: { units: '-1000', averagePrice: '1.10100', tradeIDs: ['10'] },
     });
     expect(orderView(state, state.orders.get(9)!)).toMatchObject({ tradeOpenedID: '10', tradeClosedIDs: ['4', '6', '8'] });
   });
@@ -101,15 +120,37 @@ describe('CLOSE_TRADE', () => {
     const out = sim.exec({ type: 'CLOSE_TRADE', tradeSpecifier: '6' });
     const t = iso(sim.now);
     expect(createTx(out)).toEqual({
-      id: '9', accountID: ACCOUNT_ID, userID: USER_ID, batchID: '9', time: t,
-      type: 'MARKET_ORDER', instrument: 'EUR_USD', units: '-2000', timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'TRADE_CLOSE',
+      id: '9',
+      accountID: ACCOUNT_ID,
+      userID: USER_ID,
+      batchID: '9',
+      time: t,
+      type: 'MARKET_ORDER',
+      instrument: 'EUR_USD',
+      units: '-2000',
+      timeInForce: 'FOK',
+      positionFill: 'REDUCE_ONLY',
+      reason: 'TRADE_CLOSE',
       tradeClose: { tradeID: '6', units: 'ALL' },
     });
     const fill = fillTx(out);
-    expect(fill).toMatchObject({ id: '10', batchID: '9', orderID: '9', units: '-2000', price: '1.10100', reason: 'MARKET_ORDER_TRADE_CLOSE', pl: '1.2000' });
+    expect(fill).toMatchObject({
+      id: '10',
+      batchID: '9',
+      orderID: '9',
+      units: '-2000',
+      price: '1.10100',
+      reason: 'MARKET_ORDER_TRADE_CLOSE',
+      pl: '1.2000',
+    });
     expect(fill.tradesClosed).toEqual([reduce('6', '-2000', '1.10100', '1.2000')]);
     const state = sim.account.state;
-    expect(tradeView(state, state.trades.get(6)!)).toMatchObject({ state: 'CLOSED', currentUnits: '0', closeTime: t, averageClosePrice: '1.10100' });
+    expect(tradeView(state, state.trades.get(6)!)).toMatchObject({
+      state: 'CLOSED',
+      currentUnits: '0',
+      closeTime: t,
+      averageClosePrice: '1.10100',
+    });
     expect(tradeView(state, state.trades.get(6)!)).not.toHaveProperty('unrealizedPL');
     expect(positionView(state, state.positions.get('EUR_USD')!)['long']).toMatchObject({ units: '4000', tradeIDs: ['4', '8'] });
   });
@@ -134,18 +175,31 @@ describe('CLOSE_TRADE', () => {
   it('units above the trade size: CLOSE_TRADE_UNITS_EXCEED_TRADE_SIZE', () => {
     const sim = threeLongs();
     const out = sim.exec({ type: 'CLOSE_TRADE', tradeSpecifier: '4', units: '1001' });
-    expect(out.transactions).toEqual([{
-      id: '9', accountID: ACCOUNT_ID, userID: USER_ID, batchID: '9', time: iso(sim.now), type: 'MARKET_ORDER_REJECT',
-      instrument: 'EUR_USD', timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'TRADE_CLOSE', tradeClose: { tradeID: '4', units: '1001' },
-      rejectReason: 'CLOSE_TRADE_UNITS_EXCEED_TRADE_SIZE',
-    }]);
+    expect(out.transactions).toEqual([
+      {
+        id: '9',
+        accountID: ACCOUNT_ID,
+        userID: USER_ID,
+        batchID: '9',
+        time: iso(sim.now),
+        type: 'MARKET_ORDER_REJECT',
+        instrument: 'EUR_USD',
+        timeInForce: 'FOK',
+        positionFill: 'REDUCE_ONLY',
+        reason: 'TRADE_CLOSE',
+        tradeClose: { tradeID: '4', units: '1001' },
+        rejectReason: 'CLOSE_TRADE_UNITS_EXCEED_TRADE_SIZE',
+      },
+    ]);
     expect(out.reject?.errorCode).toBe('CLOSE_TRADE_UNITS_EXCEED_TRADE_SIZE');
     expect(sim.account.state.trades.get(4)?.currentUnits.toString()).toBe('1000');
   });
 
   it.each(['0', '-5', 'abc'])('units %j: UNITS_INVALID', (units) => {
     const sim = threeLongs();
-    expect(shape(sim.exec({ type: 'CLOSE_TRADE', tradeSpecifier: '4', units }).transactions)).toEqual(['MARKET_ORDER_REJECT:UNITS_INVALID']);
+    expect(shape(sim.exec({ type: 'CLOSE_TRADE', tradeSpecifier: '4', units }).transactions)).toEqual([
+      'MARKET_ORDER_REJECT:UNITS_INVALID',
+    ]);
   });
 
   it('an unknown or closed trade: TRADE_DOESNT_EXIST, notFound', () => {
@@ -175,24 +229,49 @@ describe('CLOSE_POSITION', () => {
     const out = sim.exec({ type: 'CLOSE_POSITION', instrument: 'EUR_USD', longUnits: 'ALL' });
     expect(Object.keys(out.response)).toEqual(['longOrderCreateTransaction', 'longOrderFillTransaction']);
     expect(out.response['longOrderCreateTransaction']).toEqual({
-      id: '9', accountID: ACCOUNT_ID, userID: USER_ID, batchID: '9', time: iso(sim.now),
-      type: 'MARKET_ORDER', instrument: 'EUR_USD', units: '-6000', timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'POSITION_CLOSEOUT',
+      id: '9',
+      accountID: ACCOUNT_ID,
+      userID: USER_ID,
+      batchID: '9',
+      time: iso(sim.now),
+      type: 'MARKET_ORDER',
+      instrument: 'EUR_USD',
+      units: '-6000',
+      timeInForce: 'FOK',
+      positionFill: 'REDUCE_ONLY',
+      reason: 'POSITION_CLOSEOUT',
       longPositionCloseout: { instrument: 'EUR_USD', units: 'ALL' },
     });
     const fill = out.response['longOrderFillTransaction'] as OrderFillTransaction;
-    expect(fill).toMatchObject({ id: '10', batchID: '9', units: '-6000', reason: 'MARKET_ORDER_POSITION_CLOSEOUT', pl: '3.2000', accountBalance: '100003.2000' });
+    expect(fill).toMatchObject({
+      id: '10',
+      batchID: '9',
+      units: '-6000',
+      reason: 'MARKET_ORDER_POSITION_CLOSEOUT',
+      pl: '3.2000',
+      accountBalance: '100003.2000',
+    });
     expect(fill.tradesClosed?.map((r) => [r.tradeID, r.units, r.realizedPL])).toEqual([
-      ['4', '-1000', '0.8000'], ['6', '-2000', '1.2000'], ['8', '-3000', '1.2000'],
+      ['4', '-1000', '0.8000'],
+      ['6', '-2000', '1.2000'],
+      ['8', '-3000', '1.2000'],
     ]);
     const state = sim.account.state;
-    expect(positionView(state, state.positions.get('EUR_USD')!)).toMatchObject({ long: { units: '0', pl: '3.2000' }, pl: '3.2000', unrealizedPL: '0.0000' });
+    expect(positionView(state, state.positions.get('EUR_USD')!)).toMatchObject({
+      long: { units: '0', pl: '3.2000' },
+      pl: '3.2000',
+      unrealizedPL: '0.0000',
+    });
     expect(state.openTradeCount).toBe(0);
   });
 
   it('partial long units close the oldest trades and reduce the next', () => {
     const sim = threeLongs();
     const out = sim.exec({ type: 'CLOSE_POSITION', instrument: 'EUR_USD', longUnits: '1500' });
-    expect(out.response['longOrderCreateTransaction']).toMatchObject({ units: '-1500', longPositionCloseout: { instrument: 'EUR_USD', units: '1500' } });
+    expect(out.response['longOrderCreateTransaction']).toMatchObject({
+      units: '-1500',
+      longPositionCloseout: { instrument: 'EUR_USD', units: '1500' },
+    });
     const fill = out.response['longOrderFillTransaction'] as OrderFillTransaction;
     expect(fill.tradesClosed?.map((r) => r.tradeID)).toEqual(['4']);
     expect(fill.tradeReduced).toMatchObject({ tradeID: '6', units: '-500' });
@@ -203,7 +282,9 @@ describe('CLOSE_POSITION', () => {
     const out = sim.exec({ type: 'CLOSE_POSITION', instrument: 'EUR_USD', shortUnits: 'ALL' });
     expect(Object.keys(out.response)).toEqual(['shortOrderRejectTransaction']);
     expect(out.response['shortOrderRejectTransaction']).toMatchObject({
-      type: 'MARKET_ORDER_REJECT', reason: 'POSITION_CLOSEOUT', shortPositionCloseout: { instrument: 'EUR_USD', units: 'ALL' },
+      type: 'MARKET_ORDER_REJECT',
+      reason: 'POSITION_CLOSEOUT',
+      shortPositionCloseout: { instrument: 'EUR_USD', units: 'ALL' },
       rejectReason: 'CLOSEOUT_POSITION_DOESNT_EXIST',
     });
     expect(out.reject?.errorCode).toBe('CLOSEOUT_POSITION_DOESNT_EXIST');
@@ -213,23 +294,51 @@ describe('CLOSE_POSITION', () => {
 
   it('an unknown instrument: INSTRUMENT_UNKNOWN', () => {
     const sim = threeLongs();
-    expect(shape(sim.exec({ type: 'CLOSE_POSITION', instrument: 'XYZ_ABC', longUnits: 'ALL' }).transactions)).toEqual(['MARKET_ORDER_REJECT:INSTRUMENT_UNKNOWN']);
+    expect(shape(sim.exec({ type: 'CLOSE_POSITION', instrument: 'XYZ_ABC', longUnits: 'ALL' }).transactions)).toEqual([
+      'MARKET_ORDER_REJECT:INSTRUMENT_UNKNOWN',
+    ]);
   });
 });
 
 describe('SET_TRADE_ORDERS', () => {
   it('creates a take profit and a stop loss for the trade', () => {
     const sim = threeLongs();
-    const out = sim.exec({ type: 'SET_TRADE_ORDERS', tradeSpecifier: '4', takeProfit: { price: '1.10500' }, stopLoss: { distance: '0.00100' } });
+    const out = sim.exec({
+      type: 'SET_TRADE_ORDERS',
+      tradeSpecifier: '4',
+      takeProfit: { price: '1.10500' },
+      stopLoss: { distance: '0.00100' },
+    });
     expect(Object.keys(out.response)).toEqual(['takeProfitOrderTransaction', 'stopLossOrderTransaction']);
     expect(out.response['takeProfitOrderTransaction']).toEqual({
-      id: '9', accountID: ACCOUNT_ID, userID: USER_ID, batchID: '9', time: iso(sim.now),
-      type: 'TAKE_PROFIT_ORDER', tradeID: '4', price: '1.10500', timeInForce: 'GTC', triggerCondition: 'DEFAULT', reason: 'CLIENT_ORDER',
+      id: '9',
+      accountID: ACCOUNT_ID,
+      userID: USER_ID,
+      batchID: '9',
+      time: iso(sim.now),
+      type: 'TAKE_PROFIT_ORDER',
+      tradeID: '4',
+      price: '1.10500',
+      timeInForce: 'GTC',
+      triggerCondition: 'DEFAULT',
+      reason: 'CLIENT_ORDER',
     });
-    expect(out.response['stopLossOrderTransaction']).toMatchObject({ id: '10', batchID: '9', type: 'STOP_LOSS_ORDER', tradeID: '4', price: '1.09920', distance: '0.00100' });
+    expect(out.response['stopLossOrderTransaction']).toMatchObject({
+      id: '10',
+      batchID: '9',
+      type: 'STOP_LOSS_ORDER',
+      tradeID: '4',
+      price: '1.09920',
+      distance: '0.00100',
+    });
     const state = sim.account.state;
     expect(tradeSummaryView(state, state.trades.get(4)!)).toMatchObject({ takeProfitOrderID: '9', stopLossOrderID: '10' });
-    expect(tradeView(state, state.trades.get(4)!)['takeProfitOrder']).toMatchObject({ id: '9', type: 'TAKE_PROFIT', price: '1.10500', state: 'PENDING' });
+    expect(tradeView(state, state.trades.get(4)!)['takeProfitOrder']).toMatchObject({
+      id: '9',
+      type: 'TAKE_PROFIT',
+      price: '1.10500',
+      state: 'PENDING',
+    });
   });
 
   it('replaces an existing one: ORDER_CANCEL CLIENT_REQUEST_REPLACED then the REPLACEMENT', () => {
@@ -238,14 +347,30 @@ describe('SET_TRADE_ORDERS', () => {
     const out = sim.exec({ type: 'SET_TRADE_ORDERS', tradeSpecifier: '4', takeProfit: { price: '1.10600' } });
     expect(Object.keys(out.response)).toEqual(['takeProfitOrderCancelTransaction', 'takeProfitOrderTransaction']);
     expect(out.response['takeProfitOrderCancelTransaction']).toMatchObject({
-      id: '10', batchID: '10', type: 'ORDER_CANCEL', orderID: '9', reason: 'CLIENT_REQUEST_REPLACED', replacedByOrderID: '11',
+      id: '10',
+      batchID: '10',
+      type: 'ORDER_CANCEL',
+      orderID: '9',
+      reason: 'CLIENT_REQUEST_REPLACED',
+      replacedByOrderID: '11',
     });
     expect(out.response['takeProfitOrderTransaction']).toMatchObject({
-      id: '11', batchID: '10', type: 'TAKE_PROFIT_ORDER', tradeID: '4', price: '1.10600', reason: 'REPLACEMENT', replacesOrderID: '9', cancellingTransactionID: '10',
+      id: '11',
+      batchID: '10',
+      type: 'TAKE_PROFIT_ORDER',
+      tradeID: '4',
+      price: '1.10600',
+      reason: 'REPLACEMENT',
+      replacesOrderID: '9',
+      cancellingTransactionID: '10',
     });
     const state = sim.account.state;
     expect(state.trades.get(4)?.takeProfitOrderID).toBe(11);
-    expect(orderView(state, state.orders.get(9)!)).toMatchObject({ state: 'CANCELLED', replacedByOrderID: '11', cancellingTransactionID: '10' });
+    expect(orderView(state, state.orders.get(9)!)).toMatchObject({
+      state: 'CANCELLED',
+      replacedByOrderID: '11',
+      cancellingTransactionID: '10',
+    });
     expect(orderView(state, state.orders.get(11)!)).toMatchObject({ state: 'PENDING', replacesOrderID: '9' });
     expect(state.pendingCount).toBe(1);
   });
@@ -266,7 +391,12 @@ describe('SET_TRADE_ORDERS', () => {
     sim.exec({ type: 'SET_TRADE_ORDERS', tradeSpecifier: '4', takeProfit: { price: '1.10500' }, stopLoss: { price: '1.09000' } }); // 9, 10
     const out = sim.exec({ type: 'SET_TRADE_ORDERS', tradeSpecifier: '4', stopLoss: null });
     expect(Object.keys(out.response)).toEqual(['stopLossOrderCancelTransaction']);
-    expect(out.response['stopLossOrderCancelTransaction']).toMatchObject({ id: '11', type: 'ORDER_CANCEL', orderID: '10', reason: 'CLIENT_REQUEST' });
+    expect(out.response['stopLossOrderCancelTransaction']).toMatchObject({
+      id: '11',
+      type: 'ORDER_CANCEL',
+      orderID: '10',
+      reason: 'CLIENT_REQUEST',
+    });
     const trade = sim.account.state.trades.get(4)!;
     expect(trade.stopLossOrderID).toBeUndefined();
     expect(trade.takeProfitOrderID).toBe(9);
@@ -279,7 +409,12 @@ describe('SET_TRADE_ORDERS', () => {
     sim.quote('EUR_USD', 1.1, 1.1002);
     sim.openTrade('EUR_USD', '1000', { tradeClientExtensions: { id: 'mine' } });
     const out = sim.exec({ type: 'SET_TRADE_ORDERS', tradeSpecifier: '@mine', trailingStopLoss: { distance: '0.00500' } });
-    expect(out.response['trailingStopLossOrderTransaction']).toMatchObject({ type: 'TRAILING_STOP_LOSS_ORDER', tradeID: '4', clientTradeID: 'mine', distance: '0.00500' });
+    expect(out.response['trailingStopLossOrderTransaction']).toMatchObject({
+      type: 'TRAILING_STOP_LOSS_ORDER',
+      tradeID: '4',
+      clientTradeID: 'mine',
+      distance: '0.00500',
+    });
   });
 
   it('an unknown trade: TRADE_DOESNT_EXIST', () => {
@@ -298,7 +433,12 @@ describe('SET_TRADE_ORDERS', () => {
 
   it('a take profit already in the money fills at once and closes the trade', () => {
     const sim = threeLongs();
-    const out = sim.exec({ type: 'SET_TRADE_ORDERS', tradeSpecifier: '4', takeProfit: { price: '1.10050' }, stopLoss: { price: '1.09000' } });
+    const out = sim.exec({
+      type: 'SET_TRADE_ORDERS',
+      tradeSpecifier: '4',
+      takeProfit: { price: '1.10050' },
+      stopLoss: { price: '1.09000' },
+    });
     expect(Object.keys(out.response)).toEqual(['takeProfitOrderTransaction', 'takeProfitOrderFillTransaction']);
     expect(out.response['takeProfitOrderFillTransaction']).toMatchObject({ price: '1.10100', reason: 'TAKE_PROFIT_ORDER', pl: '0.8000' });
     expect(sim.account.state.trades.get(4)?.state).toBe('CLOSED');
@@ -312,6 +452,8 @@ describe('fills on JPY pairs', () => {
     const fill = fillTx(sim.order({ type: 'MARKET', instrument: 'USD_JPY', units: '1000' }));
     expect(fill).toMatchObject({ price: '150.020', quotePL: '0.000' });
     expect(fill.fullPrice.closeoutBid).toBe('150.000');
-    expect(cancelTx(sim.order({ type: 'MARKET', instrument: 'USD_JPY', units: '1000', priceBound: '150.010' })).reason).toBe('BOUNDS_VIOLATION');
+    expect(cancelTx(sim.order({ type: 'MARKET', instrument: 'USD_JPY', units: '1000', priceBound: '150.010' })).reason).toBe(
+      'BOUNDS_VIOLATION',
+    );
   });
 });

@@ -12,9 +12,15 @@ describe('trailing stop levels in the journal', () => {
     expect(trailingValueText(219_840, 5)).toBe('1.09920');
     expect(trailingValueText(220_231, 5)).toBe('1.101155');
     expect(trailingValue2(state, 'EUR_USD', '1.101155')).toBe(220_231);
-    fc.assert(fc.property(fc.integer({ min: 1, max: 2 ** 40 }), fc.constantFrom(['EUR_USD', 5] as const, ['USD_JPY', 3] as const), (value2, [instrument, precision]) => {
-      expect(trailingValue2(state, instrument, trailingValueText(value2, precision))).toBe(value2);
-    }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 40 }),
+        fc.constantFrom(['EUR_USD', 5] as const, ['USD_JPY', 3] as const),
+        (value2, [instrument, precision]) => {
+          expect(trailingValue2(state, instrument, trailingValueText(value2, precision))).toBe(value2);
+        },
+      ),
+    );
   });
 
   it('a level off the half grid is refused', () => {

@@ -20,25 +20,66 @@ const T0: Micros = Date.UTC(2024, 4, 6, 12, 0, 0) * 1000;
 const SECOND = 1_000_000;
 const HOUR = 3600 * SECOND;
 
-const text = fc.string({ unit: fc.constantFrom('a', 'b', '1', '"', '\\', '\n', '\t', '\u0000', '\ud83d', '\ude00', '😀', 'é', ' '), minLength: 1, maxLength: 10 });
+const text = fc.string({
+  unit: fc.constantFrom('a', 'b', '1', '"', '\\', '\n', '\t', '\u0000', '\ud83d', '\ude00', '😀', 'é', ' '),
+  minLength: 1,
+  maxLength: 10,
+});
 const maybeExt = fc.option(fc.record({ id: text, tag: text, comment: text }, { requiredKeys: [] }), { nil: undefined, freq: 2 });
 
 type Step =
   | { k: 'quote'; move: number; spread: number; dt: number }
-  | { k: 'order'; type: 'MARKET' | 'LIMIT' | 'STOP' | 'MARKET_IF_TOUCHED'; sell: boolean; bound: number | null; units: number; offset: number; tp: number | null; sl: number | null; slDistance: boolean; tsl: number | null; tif: string | undefined; gtd: boolean; ext: object | undefined; tradeExt: object | undefined; tpExt: object | undefined; requestID: string | undefined }
+  | {
+      k: 'order';
+      type: 'MARKET' | 'LIMIT' | 'STOP' | 'MARKET_IF_TOUCHED';
+      sell: boolean;
+      bound: number | null;
+      units: number;
+      offset: number;
+      tp: number | null;
+      sl: number | null;
+      slDistance: boolean;
+      tsl: number | null;
+      tif: string | undefined;
+      gtd: boolean;
+      ext: object | undefined;
+      tradeExt: object | undefined;
+      tpExt: object | undefined;
+      requestID: string | undefined;
+    }
   | { k: 'cancel'; pick: number; byClient: boolean }
   | { k: 'replace'; pick: number; offset: number }
   | { k: 'closeTrade'; pick: number; half: boolean }
   | { k: 'closePosition'; long: boolean };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ k: fc.constant('quote' as const), move: fc.integer({ min: -40, max: 40 }), spread: fc.integer({ min: 1, max: 5 }), dt: fc.integer({ min: 0, max: 2 * HOUR }) }) },
   {
     weight: 5,
     arbitrary: fc.record({
-      k: fc.constant('order' as const), type: fc.constantFrom('MARKET' as const, 'LIMIT' as const, 'STOP' as const, 'MARKET_IF_TOUCHED' as const), sell: fc.boolean(), bound: fc.option(fc.integer({ min: -5, max: 30 }), { nil: null, freq: 3 }), units: fc.integer({ min: 1, max: 5000 }),
-      offset: fc.integer({ min: -30, max: 30 }), tp: fc.option(fc.integer({ min: 5, max: 60 }), { nil: null }), sl: fc.option(fc.integer({ min: 5, max: 60 }), { nil: null }),
-      slDistance: fc.boolean(), tsl: fc.option(fc.integer({ min: 50, max: 300 }), { nil: null, freq: 3 }), tif: fc.constantFrom(undefined, 'GTC', 'GTD', 'GFD'), gtd: fc.boolean(), ext: maybeExt, tradeExt: maybeExt, tpExt: maybeExt,
+      k: fc.constant('quote' as const),
+      move: fc.integer({ min: -40, max: 40 }),
+      spread: fc.integer({ min: 1, max: 5 }),
+      dt: fc.integer({ min: 0, max: 2 * HOUR }),
+    }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      k: fc.constant('order' as const),
+      type: fc.constantFrom('MARKET' as const, 'LIMIT' as const, 'STOP' as const, 'MARKET_IF_TOUCHED' as const),
+      sell: fc.boolean(),
+      bound: fc.option(fc.integer({ min: -5, max: 30 }), { nil: null, freq: 3 }),
+      units: fc.integer({ min: 1, max: 5000 }),
+      offset: fc.integer({ min: -30, max: 30 }),
+      tp: fc.option(fc.integer({ min: 5, max: 60 }), { nil: null }),
+      sl: fc.option(fc.integer({ min: 5, max: 60 }), { nil: null }),
+      slDistance: fc.boolean(),
+      tsl: fc.option(fc.integer({ min: 50, max: 300 }), { nil: null, freq: 3 }),
+      tif: fc.constantFrom(undefined, 'GTC', 'GTD', 'GFD'),
+      gtd: fc.boolean(),
+      ext: maybeExt,
+      tradeExt: maybeExt,
+      tpExt: maybeExt,
       requestID: fc.option(text, { nil: undefined }),
     }),
   },
@@ -81,9 +122,15 @@ function play(steps: readonly Step[]): { lines: string[]; log: readonly Transact
         if (s.bound !== null && s.type !== 'LIMIT') order['priceBound'] = px(base + dir * s.bound);
         if (s.ext !== undefined) order['clientExtensions'] = s.ext;
         if (s.tradeExt !== undefined) order['tradeClientExtensions'] = s.tradeExt;
-        if (s.tp !== null) order['takeProfitOnFill'] = { price: px(base + dir * s.tp), ...(s.tpExt === undefined ? {} : { clientExtensions: s.tpExt }), ...(s.gtd ? { timeInForce: 'GTD', ...gtd } : {}) };
+        if (s.tp !== null)
+          order['takeProfitOnFill'] = {
+            price: px(base + dir * s.tp),
+            ...(s.tpExt === undefined ? {} : { clientExtensions: s.tpExt }),
+            ...(s.gtd ? { timeInForce: 'GTD', ...gtd } : {}),
+          };
         if (s.sl !== null) order['stopLossOnFill'] = s.slDistance ? { distance: px(s.sl) } : { price: px(base - dir * s.sl) };
-        if (s.tsl !== null) order['trailingStopLossOnFill'] = { distance: px(s.tsl), ...(s.tpExt === undefined ? {} : { clientExtensions: { tag: 'tsl' } }) };
+        if (s.tsl !== null)
+          order['trailingStopLossOnFill'] = { distance: px(s.tsl), ...(s.tpExt === undefined ? {} : { clientExtensions: { tag: 'tsl' } }) };
         exec({ type: 'CREATE_ORDER', order }, s.requestID);
         break;
       }
@@ -97,7 +144,12 @@ function play(steps: readonly Step[]): { lines: string[]; log: readonly Transact
       case 'replace': {
         const pending = [...account.state.orders.values()].filter((o) => o.state === 'PENDING' && o.type === 'LIMIT');
         const order = pending[s.pick % (pending.length + 1)];
-        if (order !== undefined) exec({ type: 'REPLACE_ORDER', orderSpecifier: String(order.id), order: { type: 'LIMIT', instrument: 'EUR_USD', units: order.create.units, price: px(bid + s.offset) } });
+        if (order !== undefined)
+          exec({
+            type: 'REPLACE_ORDER',
+            orderSpecifier: String(order.id),
+            order: { type: 'LIMIT', instrument: 'EUR_USD', units: order.create.units, price: px(bid + s.offset) },
+          });
         break;
       }
       case 'closeTrade': {
@@ -116,10 +168,13 @@ function play(steps: readonly Step[]): { lines: string[]; log: readonly Transact
 
 describe('transaction lines', () => {
   it('every recorded transaction serializes as JSON.stringify would print it', () => {
-    fc.assert(fc.property(fc.array(step, { minLength: 1, maxLength: 50 }), (steps) => {
-      const { lines, log } = play(steps);
-      expect(lines).toEqual(log.map((tx) => JSON.stringify(tx)));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 50 }), (steps) => {
+        const { lines, log } = play(steps);
+        expect(lines).toEqual(log.map((tx) => JSON.stringify(tx)));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -133,7 +188,15 @@ describe('transaction lines of client objects JSON cannot print', () => {
       for (const tx of txs) if (isTransaction(tx)) seen.push(transactionJson(tx));
     });
     account.onQuote({ instrument: 'EUR_USD', time: T0, bid: 1.1, ask: 1.1002 });
-    expect(() => account.execute({ type: 'CREATE_ORDER', order: { type: 'LIMIT', instrument: 'EUR_USD', units: '10', price: '1.00000', timeInForce: 'GTC', gtdTime: cyclic } }, T0)).toThrow(TypeError);
+    expect(() =>
+      account.execute(
+        {
+          type: 'CREATE_ORDER',
+          order: { type: 'LIMIT', instrument: 'EUR_USD', units: '10', price: '1.00000', timeInForce: 'GTC', gtdTime: cyclic },
+        },
+        T0,
+      ),
+    ).toThrow(TypeError);
     const create = account.log.at(-1) as Transaction;
     expect(create.type).toBe('LIMIT_ORDER');
     expect(() => transactionJson(create)).toThrow(TypeError);

@@ -83,7 +83,11 @@ export interface PositionValuation {
 }
 
 const ZERO_VALUATION: PositionValuation = {
-  longUnrealizedPL: ZERO, shortUnrealizedPL: ZERO, closeoutUnrealizedPL: ZERO, positionValue: ZERO, marginUsed: ZERO,
+  longUnrealizedPL: ZERO,
+  shortUnrealizedPL: ZERO,
+  closeoutUnrealizedPL: ZERO,
+  positionValue: ZERO,
+  marginUsed: ZERO,
 };
 
 export function valuePosition(state: AccountState, position: PositionRecord): PositionValuation {
@@ -213,7 +217,10 @@ export function approxMarginAvailable(state: AccountState): number {
     const ask = slot.ask / slot.scale;
     const mid = (slot.bid + slot.ask) / (2 * slot.scale);
     unrealized += (long.unitsFloat * bid - long.costFloat + (short.unitsFloat * ask - short.costFloat)) * factor;
-    const rate = Math.max(state.memo.rateFloatOf(spec.marginRate), state.marginRate === undefined ? 0 : state.memo.rateFloatOf(state.marginRate));
+    const rate = Math.max(
+      state.memo.rateFloatOf(spec.marginRate),
+      state.marginRate === undefined ? 0 : state.memo.rateFloatOf(state.marginRate),
+    );
     margin += Math.max(Math.abs(long.unitsFloat), Math.abs(short.unitsFloat)) * mid * factor * rate;
   }
   return state.balanceFloat + unrealized - margin;

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Account } from './account.js';
-import {
-  accountChangesStateView, accountChangesView, accountSummaryView, accountView, pendingOrders, positionView,
-} from './views.js';
+import { accountChangesStateView, accountChangesView, accountSummaryView, accountView, pendingOrders, positionView } from './views.js';
 import { ACCOUNT_ID, CATALOGUE, Sim, T0, USER_ID, cancelTx, fillTx, iso, shape } from './test-helpers.js';
 
 /** Long 10000 EUR_USD @ 1.10020 (trade 4), then the market at 1.10100 / 1.10120 (mid 1.10110). */
@@ -19,8 +17,26 @@ describe('opening an account', () => {
     const sim = new Sim();
     const header = { accountID: ACCOUNT_ID, userID: USER_ID, time: iso(T0) };
     expect(sim.account.log).toEqual([
-      { id: '1', ...header, batchID: '1', type: 'CREATE', divisionID: 4, siteID: 101, accountUserID: USER_ID, accountNumber: 1, homeCurrency: 'USD' },
-      { id: '2', ...header, batchID: '2', type: 'TRANSFER_FUNDS', amount: '100000.0000', fundingReason: 'CLIENT_FUNDING', accountBalance: '100000.0000' },
+      {
+        id: '1',
+        ...header,
+        batchID: '1',
+        type: 'CREATE',
+        divisionID: 4,
+        siteID: 101,
+        accountUserID: USER_ID,
+        accountNumber: 1,
+        homeCurrency: 'USD',
+      },
+      {
+        id: '2',
+        ...header,
+        batchID: '2',
+        type: 'TRANSFER_FUNDS',
+        amount: '100000.0000',
+        fundingReason: 'CLIENT_FUNDING',
+        accountBalance: '100000.0000',
+      },
     ]);
   });
 
@@ -43,10 +59,23 @@ describe('account summary', () => {
   it('NAV = balance + unrealizedPL; marginUsed = units x mid x marginRate; marginAvailable = NAV - marginUsed', () => {
     const sim = longInProfit();
     expect(accountSummaryView(sim.account.state)).toEqual({
-      id: ACCOUNT_ID, alias: '', currency: 'USD', balance: '100000.0000', createdByUserID: USER_ID, createdTime: iso(T0),
-      guaranteedStopLossOrderMode: 'DISABLED', pl: '0.0000', resettablePL: '0.0000', resettablePLTime: '0', financing: '0.0000',
-      commission: '0.0000', guaranteedExecutionFees: '0.0000',
-      openTradeCount: 1, openPositionCount: 1, pendingOrderCount: 0, hedgingEnabled: false,
+      id: ACCOUNT_ID,
+      alias: '',
+      currency: 'USD',
+      balance: '100000.0000',
+      createdByUserID: USER_ID,
+      createdTime: iso(T0),
+      guaranteedStopLossOrderMode: 'DISABLED',
+      pl: '0.0000',
+      resettablePL: '0.0000',
+      resettablePLTime: '0',
+      financing: '0.0000',
+      commission: '0.0000',
+      guaranteedExecutionFees: '0.0000',
+      openTradeCount: 1,
+      openPositionCount: 1,
+      pendingOrderCount: 0,
+      hedgingEnabled: false,
       unrealizedPL: '8.0000', // (1.10100 - 1.10020) x 10000, at the bid
       NAV: '100008.0000',
       marginUsed: '366.6663', // 10000 x 1.10110 x 0.0333
@@ -70,7 +99,10 @@ describe('account summary', () => {
     sim.openTrade('EUR_USD', '-10000');
     sim.quote('EUR_USD', 1.099, 1.0992);
     expect(accountSummaryView(sim.account.state)).toMatchObject({
-      unrealizedPL: '8.0000', NAV: '100008.0000', marginUsed: '366.0003', marginAvailable: '99641.9997',
+      unrealizedPL: '8.0000',
+      NAV: '100008.0000',
+      marginUsed: '366.0003',
+      marginAvailable: '99641.9997',
     });
   });
 
@@ -80,7 +112,11 @@ describe('account summary', () => {
     sim.openTrade('EUR_USD', '10000');
     sim.quote('EUR_USD', 1.095, 1.0952);
     expect(accountSummaryView(sim.account.state)).toMatchObject({
-      unrealizedPL: '-52.0000', NAV: '348.0000', marginUsed: '364.6683', marginAvailable: '-16.6683', withdrawalLimit: '0.0000',
+      unrealizedPL: '-52.0000',
+      NAV: '348.0000',
+      marginUsed: '364.6683',
+      marginAvailable: '-16.6683',
+      withdrawalLimit: '0.0000',
     });
   });
 
@@ -97,7 +133,9 @@ describe('CONFIGURE', () => {
   it('sets the alias', () => {
     const sim = new Sim();
     const out = sim.exec({ type: 'CONFIGURE', alias: 'main' });
-    expect(out.transactions).toEqual([{ id: '3', accountID: ACCOUNT_ID, userID: USER_ID, batchID: '3', time: iso(sim.now), type: 'CLIENT_CONFIGURE', alias: 'main' }]);
+    expect(out.transactions).toEqual([
+      { id: '3', accountID: ACCOUNT_ID, userID: USER_ID, batchID: '3', time: iso(sim.now), type: 'CLIENT_CONFIGURE', alias: 'main' },
+    ]);
     expect(out.response).toEqual({ clientConfigureTransaction: out.transactions[0] });
     expect(accountSummaryView(sim.account.state)['alias']).toBe('main');
   });
@@ -105,7 +143,11 @@ describe('CONFIGURE', () => {
   it('a margin rate above the instrument rate raises the margin; one below changes nothing', () => {
     const sim = longInProfit();
     sim.exec({ type: 'CONFIGURE', marginRate: '0.05' });
-    expect(accountSummaryView(sim.account.state)).toMatchObject({ marginRate: '0.05', marginUsed: '550.5500', marginAvailable: '99457.4500' });
+    expect(accountSummaryView(sim.account.state)).toMatchObject({
+      marginRate: '0.05',
+      marginUsed: '550.5500',
+      marginAvailable: '99457.4500',
+    });
     sim.exec({ type: 'CONFIGURE', marginRate: '0.02' });
     expect(accountSummaryView(sim.account.state)).toMatchObject({ marginRate: '0.02', marginUsed: '366.6663' });
   });
@@ -116,15 +158,26 @@ describe('CONFIGURE', () => {
     sim.exec({ type: 'CONFIGURE', marginRate: '0.05' });
     // 20000 x 1.10010 x 0.05 = 1100.10 > 1000 (at 0.0333 it would be 732.67)
     expect(cancelTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '20000' })).reason).toBe('INSUFFICIENT_MARGIN');
-    expect(fillTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '18000' })).tradeOpened?.initialMarginRequired).toBe('990.0900');
+    expect(fillTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '18000' })).tradeOpened?.initialMarginRequired).toBe(
+      '990.0900',
+    );
   });
 
   it.each([['0'], ['-0.1'], ['1.5'], ['abc'], [0.05]])('marginRate %j: CLIENT_CONFIGURE_REJECT MARGIN_RATE_INVALID', (marginRate) => {
     const sim = longInProfit();
     const out = sim.exec({ type: 'CONFIGURE', marginRate });
-    expect(out.transactions).toEqual([{
-      id: '5', accountID: ACCOUNT_ID, userID: USER_ID, batchID: '5', time: iso(sim.now), type: 'CLIENT_CONFIGURE_REJECT', marginRate, rejectReason: 'MARGIN_RATE_INVALID',
-    }]);
+    expect(out.transactions).toEqual([
+      {
+        id: '5',
+        accountID: ACCOUNT_ID,
+        userID: USER_ID,
+        batchID: '5',
+        time: iso(sim.now),
+        type: 'CLIENT_CONFIGURE_REJECT',
+        marginRate,
+        rejectReason: 'MARGIN_RATE_INVALID',
+      },
+    ]);
     expect(out.response).toEqual({ clientConfigureRejectTransaction: out.transactions[0] });
     expect(out.reject).toEqual({ errorCode: 'MARGIN_RATE_INVALID', errorMessage: 'The margin rate provided is invalid', notFound: false });
     expect(accountSummaryView(sim.account.state)).not.toHaveProperty('marginRate');
@@ -147,10 +200,20 @@ describe('TRANSFER_FUNDS', () => {
   it('a deposit and a withdrawal move the balance', () => {
     const sim = new Sim();
     const deposit = sim.exec({ type: 'TRANSFER_FUNDS', amount: '500.5', comment: 'top up' });
-    expect(deposit.transactions).toEqual([{
-      id: '3', accountID: ACCOUNT_ID, userID: USER_ID, batchID: '3', time: iso(sim.now),
-      type: 'TRANSFER_FUNDS', amount: '500.5000', fundingReason: 'CLIENT_FUNDING', comment: 'top up', accountBalance: '100500.5000',
-    }]);
+    expect(deposit.transactions).toEqual([
+      {
+        id: '3',
+        accountID: ACCOUNT_ID,
+        userID: USER_ID,
+        batchID: '3',
+        time: iso(sim.now),
+        type: 'TRANSFER_FUNDS',
+        amount: '500.5000',
+        fundingReason: 'CLIENT_FUNDING',
+        comment: 'top up',
+        accountBalance: '100500.5000',
+      },
+    ]);
     expect(deposit.response).toEqual({ transferFundsTransaction: deposit.transactions[0] });
     const withdrawal = sim.exec({ type: 'TRANSFER_FUNDS', amount: '-1000' });
     expect(withdrawal.transactions[0]).toMatchObject({ type: 'TRANSFER_FUNDS', amount: '-1000.0000', accountBalance: '99500.5000' });
@@ -164,10 +227,19 @@ describe('TRANSFER_FUNDS', () => {
     // NAV 998 - margin 10000 x 1.10010 x 0.0333 (366.3333) = 631.6667
     expect(accountSummaryView(sim.account.state)['withdrawalLimit']).toBe('631.6667');
     const refused = sim.exec({ type: 'TRANSFER_FUNDS', amount: '-631.6668' });
-    expect(refused.transactions).toEqual([{
-      id: '5', accountID: ACCOUNT_ID, userID: USER_ID, batchID: '5', time: iso(sim.now),
-      type: 'TRANSFER_FUNDS_REJECT', amount: '-631.6668', fundingReason: 'CLIENT_FUNDING', rejectReason: 'INSUFFICIENT_FUNDS',
-    }]);
+    expect(refused.transactions).toEqual([
+      {
+        id: '5',
+        accountID: ACCOUNT_ID,
+        userID: USER_ID,
+        batchID: '5',
+        time: iso(sim.now),
+        type: 'TRANSFER_FUNDS_REJECT',
+        amount: '-631.6668',
+        fundingReason: 'CLIENT_FUNDING',
+        rejectReason: 'INSUFFICIENT_FUNDS',
+      },
+    ]);
     expect(refused.response).toEqual({ transferFundsRejectTransaction: refused.transactions[0] });
     expect(refused.reject?.errorCode).toBe('INSUFFICIENT_FUNDS');
     expect(sim.account.state.balance.toString()).toBe('1000');
@@ -178,21 +250,31 @@ describe('TRANSFER_FUNDS', () => {
   it('a missing amount is refused without inventing one', () => {
     const sim = new Sim();
     const out = sim.exec({ type: 'TRANSFER_FUNDS', amount: undefined });
-    expect(out.transactions).toEqual([{
-      id: '3', accountID: ACCOUNT_ID, userID: USER_ID, batchID: '3', time: iso(sim.now),
-      type: 'TRANSFER_FUNDS_REJECT', fundingReason: 'CLIENT_FUNDING', rejectReason: 'AMOUNT_MISSING',
-    }]);
+    expect(out.transactions).toEqual([
+      {
+        id: '3',
+        accountID: ACCOUNT_ID,
+        userID: USER_ID,
+        batchID: '3',
+        time: iso(sim.now),
+        type: 'TRANSFER_FUNDS_REJECT',
+        fundingReason: 'CLIENT_FUNDING',
+        rejectReason: 'AMOUNT_MISSING',
+      },
+    ]);
   });
 
-  it.each([['0', 'AMOUNT_INVALID'], ['abc', 'AMOUNT_INVALID'], ['1.00001', 'AMOUNT_INVALID'], [undefined, 'AMOUNT_MISSING']])(
-    'amount %j: %s',
-    (amount, reason) => {
-      const sim = new Sim();
-      const out = sim.exec({ type: 'TRANSFER_FUNDS', amount });
-      expect(shape(out.transactions)).toEqual([`TRANSFER_FUNDS_REJECT:${reason}`]);
-      expect(sim.account.state.balance.toString()).toBe('100000');
-    },
-  );
+  it.each([
+    ['0', 'AMOUNT_INVALID'],
+    ['abc', 'AMOUNT_INVALID'],
+    ['1.00001', 'AMOUNT_INVALID'],
+    [undefined, 'AMOUNT_MISSING'],
+  ])('amount %j: %s', (amount, reason) => {
+    const sim = new Sim();
+    const out = sim.exec({ type: 'TRANSFER_FUNDS', amount });
+    expect(shape(out.transactions)).toEqual([`TRANSFER_FUNDS_REJECT:${reason}`]);
+    expect(sim.account.state.balance.toString()).toBe('100000');
+  });
 });
 
 describe('position view', () => {
@@ -207,12 +289,29 @@ describe('position view', () => {
     // (1000 x 1.10000 + 3000 x 1.10030) / 4000 = 1.100225 -> half up
     expect(view).toEqual({
       instrument: 'EUR_USD',
-      long: { units: '0', pl: '0.0000', unrealizedPL: '0.0000', resettablePL: '0.0000', financing: '0.0000', guaranteedExecutionFees: '0.0000' },
-      short: {
-        units: '-4000', averagePrice: '1.10023', tradeIDs: ['4', '6'], pl: '0.0000', unrealizedPL: '-1.1000', resettablePL: '0.0000',
-        financing: '0.0000', guaranteedExecutionFees: '0.0000',
+      long: {
+        units: '0',
+        pl: '0.0000',
+        unrealizedPL: '0.0000',
+        resettablePL: '0.0000',
+        financing: '0.0000',
+        guaranteedExecutionFees: '0.0000',
       },
-      pl: '0.0000', resettablePL: '0.0000', financing: '0.0000', commission: '0.0000', guaranteedExecutionFees: '0.0000',
+      short: {
+        units: '-4000',
+        averagePrice: '1.10023',
+        tradeIDs: ['4', '6'],
+        pl: '0.0000',
+        unrealizedPL: '-1.1000',
+        resettablePL: '0.0000',
+        financing: '0.0000',
+        guaranteedExecutionFees: '0.0000',
+      },
+      pl: '0.0000',
+      resettablePL: '0.0000',
+      financing: '0.0000',
+      commission: '0.0000',
+      guaranteedExecutionFees: '0.0000',
       unrealizedPL: '-1.1000',
       marginUsed: '146.5733', // 4000 x 1.10040 x 0.0333
     });
@@ -265,16 +364,30 @@ describe('account view and changes', () => {
     sim.order({ type: 'LIMIT', instrument: 'EUR_USD', units: '1000', price: '1.09000' });
     sim.order({ type: 'TAKE_PROFIT', tradeID: '4', price: '1.11000' });
     const changes = accountChangesView(sim.account.state, sim.account.log.slice(since));
-    expect((changes['ordersCreated'] as { id: string; state: string }[]).map((o) => [o.id, o.state])).toEqual([['5', 'PENDING'], ['6', 'PENDING']]);
+    expect((changes['ordersCreated'] as { id: string; state: string }[]).map((o) => [o.id, o.state])).toEqual([
+      ['5', 'PENDING'],
+      ['6', 'PENDING'],
+    ]);
   });
 
   it('accountChangesStateView carries the price-dependent figures', () => {
     const sim = longInProfit();
     const view = accountChangesStateView(sim.account.state);
     expect(view).toMatchObject({
-      unrealizedPL: '8.0000', NAV: '100008.0000', marginUsed: '366.6663', orders: [],
+      unrealizedPL: '8.0000',
+      NAV: '100008.0000',
+      marginUsed: '366.6663',
+      orders: [],
       trades: [{ id: '4', unrealizedPL: '8.0000', marginUsed: '366.6663' }],
-      positions: [{ instrument: 'EUR_USD', netUnrealizedPL: '8.0000', longUnrealizedPL: '8.0000', shortUnrealizedPL: '0.0000', marginUsed: '366.6663' }],
+      positions: [
+        {
+          instrument: 'EUR_USD',
+          netUnrealizedPL: '8.0000',
+          longUnrealizedPL: '8.0000',
+          shortUnrealizedPL: '0.0000',
+          marginUsed: '366.6663',
+        },
+      ],
     });
   });
 });

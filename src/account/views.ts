@@ -1,4 +1,4 @@
-import type { Decimal} from '../domain/decimal.js';
+import type { Decimal } from '../domain/decimal.js';
 import { formatAccountUnits, formatFixed, formatUnits } from '../domain/decimal.js';
 import { formatPriceInt } from '../domain/price.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
@@ -16,9 +16,24 @@ import { tradeMarginUsed, tradeUnrealizedPL, valueAccount, valuePosition } from 
 export type Json = Record<string, unknown>;
 
 const ORDER_REQUEST_FIELDS = [
-  'tradeID', 'clientTradeID', 'instrument', 'units', 'price', 'distance', 'priceBound', 'timeInForce', 'gtdTime',
-  'positionFill', 'triggerCondition', 'initialMarketPrice', 'tradeClose', 'longPositionCloseout', 'shortPositionCloseout',
-  'takeProfitOnFill', 'stopLossOnFill', 'trailingStopLossOnFill',
+  'tradeID',
+  'clientTradeID',
+  'instrument',
+  'units',
+  'price',
+  'distance',
+  'priceBound',
+  'timeInForce',
+  'gtdTime',
+  'positionFill',
+  'triggerCondition',
+  'initialMarketPrice',
+  'tradeClose',
+  'longPositionCloseout',
+  'shortPositionCloseout',
+  'takeProfitOnFill',
+  'stopLossOnFill',
+  'trailingStopLossOnFill',
 ] as const;
 
 export function orderView(state: AccountState, order: OrderRecord): Json {
@@ -192,7 +207,8 @@ export function accountSummaryView(state: AccountState): Json {
 
 export function pendingOrders(state: AccountState): OrderRecord[] {
   const out: OrderRecord[] = [];
-  for (const order of state.orders.values()) if (order.state === 'PENDING' && ORDER_TYPE_RULES[order.type].trigger !== null) out.push(order);
+  for (const order of state.orders.values())
+    if (order.state === 'PENDING' && ORDER_TYPE_RULES[order.type].trigger !== null) out.push(order);
   return out;
 }
 
@@ -216,7 +232,14 @@ export function accountChangesStateView(state: AccountState): Json {
     if (order.state !== 'PENDING' || order.trailing === undefined || Number.isNaN(order.trailing.value2)) continue;
     const precision = state.instruments.get(order.instrument)?.displayPrecision ?? 5;
     const slot = state.prices.get(order.instrument);
-    const watched2 = slot === undefined ? 0 : (order.trailing.source === 0 ? 2 * slot.bid : order.trailing.source === 1 ? 2 * slot.ask : slot.bid + slot.ask);
+    const watched2 =
+      slot === undefined
+        ? 0
+        : order.trailing.source === 0
+          ? 2 * slot.bid
+          : order.trailing.source === 1
+            ? 2 * slot.ask
+            : slot.bid + slot.ask;
     orders.push({
       id: String(order.id),
       trailingStopValue: formatPriceInt(Math.floor(order.trailing.value2 / 2), precision),
@@ -227,7 +250,11 @@ export function accountChangesStateView(state: AccountState): Json {
   const trades: Json[] = [];
   for (const trade of state.trades.values()) {
     if (trade.state !== 'OPEN') continue;
-    trades.push({ id: String(trade.id), unrealizedPL: formatAccountUnits(tradeUnrealizedPL(state, trade)), marginUsed: formatAccountUnits(tradeMarginUsed(state, trade)) });
+    trades.push({
+      id: String(trade.id),
+      unrealizedPL: formatAccountUnits(tradeUnrealizedPL(state, trade)),
+      marginUsed: formatAccountUnits(tradeMarginUsed(state, trade)),
+    });
   }
   const positions: Json[] = [];
   for (const position of state.positions.values()) {

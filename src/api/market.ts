@@ -4,7 +4,14 @@ import { scaleOf, toPriceInt } from '../domain/price.js';
 import type { Tick } from '../domain/tick.js';
 import type { Engine } from '../engine/engine.js';
 import type { Quote, QuoteSource } from '../v3/price.js';
-import { STORED_GRANULARITIES, STORED_LENGTH, isStored, type Alignment, type Granularity, type StoredGranularity } from './candles/granularity.js';
+import {
+  STORED_GRANULARITIES,
+  STORED_LENGTH,
+  isStored,
+  type Alignment,
+  type Granularity,
+  type StoredGranularity,
+} from './candles/granularity.js';
 import { alignedCandles, selectCandles, type CandleSelection, type CandleWindow } from './candles/select.js';
 import { CandleSeries, type CandleList } from './candles/series.js';
 
@@ -66,7 +73,12 @@ export function createMarketData(engine: Engine, candlesPerSeriesMax?: number): 
     const bid = toPriceInt(tick.bid, m.scale);
     const ask = toPriceInt(tick.ask, m.scale);
     return {
-      instrument: tick.instrument, time: tick.time, seq: n, precision: m.spec.displayPrecision, bid, ask,
+      instrument: tick.instrument,
+      time: tick.time,
+      seq: n,
+      precision: m.spec.displayPrecision,
+      bid,
+      ask,
       closeoutBid: tick.closeoutBid === undefined ? bid : toPriceInt(tick.closeoutBid, m.scale),
       closeoutAsk: tick.closeoutAsk === undefined ? ask : toPriceInt(tick.closeoutAsk, m.scale),
     };

@@ -1,6 +1,14 @@
 import type { Outcome } from '../account/commands.js';
 import { findOrder, findTrade } from '../account/specifiers.js';
-import { accountSummaryView, accountView, instrumentView as sharedInstrumentView, isOpenPosition, orderView, positionView, tradeView } from '../account/views.js';
+import {
+  accountSummaryView,
+  accountView,
+  instrumentView as sharedInstrumentView,
+  isOpenPosition,
+  orderView,
+  positionView,
+  tradeView,
+} from '../account/views.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
 import { formatRfc3339, type Micros } from '../domain/time.js';
@@ -8,17 +16,29 @@ import type { Transaction } from '../domain/transactions.js';
 import type { AccountView, Engine } from '../engine/engine.js';
 import type { V3Call } from '../v3/call.js';
 import {
-  cancelOrderCommand, closePositionCommand, closeTradeCommand, createOrderCommand, orderClientExtensionsCommand, replaceOrderCommand,
-  setTradeOrdersCommand, tradeClientExtensionsCommand,
+  cancelOrderCommand,
+  closePositionCommand,
+  closeTradeCommand,
+  createOrderCommand,
+  orderClientExtensionsCommand,
+  replaceOrderCommand,
+  setTradeOrdersCommand,
+  tradeClientExtensionsCommand,
 } from '../v3/commands.js';
 import { listNewestFirst, openTradesNewestFirst, pendingOrdersNewestFirst, type ListFilter } from '../v3/lists.js';
 import { positionOrFlat } from '../v3/positions.js';
 import { accountQuote, clientPrice } from '../v3/price.js';
+import type { ClosePositionRequest, OrderFilter, StrategyContext, StrategyParams, TradeFilter, TradeOrdersRequest } from './strategy.js';
 import type {
-  ClosePositionRequest, OrderFilter, StrategyContext, StrategyParams, TradeFilter, TradeOrdersRequest,
-} from './strategy.js';
-import type {
-  ClientExtensions, V20Account, V20AccountSummary, V20ClientPrice, V20Instrument, V20Order, V20OrderRequest, V20Position, V20Trade,
+  ClientExtensions,
+  V20Account,
+  V20AccountSummary,
+  V20ClientPrice,
+  V20Instrument,
+  V20Order,
+  V20OrderRequest,
+  V20Position,
+  V20Trade,
 } from './v20.js';
 
 /** Most lines a strategy may log in one run (DESIGN: every collection has a named maximum). */
@@ -72,7 +92,10 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
     return cancelOrderCommand(this.call, orderSpecifier);
   }
 
-  setOrderClientExtensions(orderSpecifier: string, body: { clientExtensions?: ClientExtensions; tradeClientExtensions?: ClientExtensions }): Outcome {
+  setOrderClientExtensions(
+    orderSpecifier: string,
+    body: { clientExtensions?: ClientExtensions; tradeClientExtensions?: ClientExtensions },
+  ): Outcome {
     return orderClientExtensionsCommand(this.call, orderSpecifier, body);
   }
 
@@ -175,14 +198,16 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
   }
 
   log(message: string): void {
-    if (this.logLines.length >= STRATEGY_LOG_LINES_MAX) throw new Error(`a strategy may log at most ${STRATEGY_LOG_LINES_MAX} lines in one run`);
+    if (this.logLines.length >= STRATEGY_LOG_LINES_MAX)
+      throw new Error(`a strategy may log at most ${STRATEGY_LOG_LINES_MAX} lines in one run`);
     this.logLines.push(`${formatRfc3339(this.engine.now)} ${String(message).replace(/\r?\n/g, ' ')}`);
   }
 }
 
 function pageCount(count: number | undefined): number {
   const n = count ?? LIMITS.ordersPageDefault;
-  if (!Number.isInteger(n) || n < 1 || n > LIMITS.ordersPageMax) throw new Error(`count must be an integer from 1 to ${LIMITS.ordersPageMax}, got ${n}`);
+  if (!Number.isInteger(n) || n < 1 || n > LIMITS.ordersPageMax)
+    throw new Error(`count must be an integer from 1 to ${LIMITS.ordersPageMax}, got ${n}`);
   return n;
 }
 

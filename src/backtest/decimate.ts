@@ -16,7 +16,8 @@ export function decimateIndices(length: number, keys: readonly (readonly number[
     if (to <= from) continue;
     const chosen = new Set<number>([from]);
     for (const key of keys) {
-      let lo = from, hi = from;
+      let lo = from,
+        hi = from;
       for (let i = from + 1; i < to; i += 1) {
         const v = key[i] as number;
         if (v < (key[lo] as number)) lo = i;

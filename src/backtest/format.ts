@@ -88,7 +88,8 @@ export function parseDuration(text: string): Micros {
   const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/.exec(text.trim());
   if (m === null) throw new Error(`expected a duration such as 30s, 5m, 1h or 1d, got ${JSON.stringify(text)}`);
   const unit = m[2] ?? 's';
-  const factor = unit === 'ms' ? 1_000 : unit === 's' ? 1_000_000 : unit === 'm' ? 60_000_000 : unit === 'h' ? 3_600_000_000 : 86_400_000_000;
+  const factor =
+    unit === 'ms' ? 1_000 : unit === 's' ? 1_000_000 : unit === 'm' ? 60_000_000 : unit === 'h' ? 3_600_000_000 : 86_400_000_000;
   const micros = Math.round(Number(m[1]) * factor);
   if (!(micros > 0)) throw new Error(`a duration must be positive, got ${JSON.stringify(text)}`);
   return micros;
@@ -108,9 +109,10 @@ export function escapeHtml(text: string): string {
 /** A plain-text table with aligned columns; `right` marks the columns aligned right. */
 export function textTable(header: readonly string[], rows: readonly (readonly string[])[], right: ReadonlySet<number> = new Set()): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells
-    .map((c, i) => (right.has(i) ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number)))
-    .join('  ')
-    .trimEnd();
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => (right.has(i) ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number)))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }

@@ -4,30 +4,83 @@
  */
 export {
   defineStrategy,
-  type ClosePositionRequest, type OrderFilter, type ParamValue, type Strategy, type StrategyContext, type StrategyDefinition,
-  type StrategyParams, type TradeFilter, type TradeOrdersRequest,
+  type ClosePositionRequest,
+  type OrderFilter,
+  type ParamValue,
+  type Strategy,
+  type StrategyContext,
+  type StrategyDefinition,
+  type StrategyParams,
+  type TradeFilter,
+  type TradeOrdersRequest,
 } from './strategy.js';
 export type * from './v20.js';
 export {
-  DEFAULT_ACCOUNT_ID, DEFAULT_BALANCE, DEFAULT_EQUITY_INTERVAL, StrategyError, runBacktest,
-  type BacktestAccountOptions, type BacktestOptions, type BacktestResult, type TickSourceInfo,
+  DEFAULT_ACCOUNT_ID,
+  DEFAULT_BALANCE,
+  DEFAULT_EQUITY_INTERVAL,
+  StrategyError,
+  runBacktest,
+  type BacktestAccountOptions,
+  type BacktestOptions,
+  type BacktestResult,
+  type TickSourceInfo,
 } from './runner.js';
 export { EngineStrategyContext } from './context.js';
 export { MarkToMarket, POINT_KINDS, type EquityCurve, type PointKind, type PriceSeries } from './equity.js';
 export { tradeRows, type TradeRow } from './trades.js';
 export {
-  TRADING_DAYS_PER_YEAR, dailyReturns, drawdownSeries, drawdownStats, exposure, monthlyReturns, sharpeRatio, sortinoRatio,
-  tradeStats, tradingDayEnd, type DailyReturn, type DrawdownStats, type MonthlyReturn, type TradeStats,
+  TRADING_DAYS_PER_YEAR,
+  dailyReturns,
+  drawdownSeries,
+  drawdownStats,
+  exposure,
+  monthlyReturns,
+  sharpeRatio,
+  sortinoRatio,
+  tradeStats,
+  tradingDayEnd,
+  type DailyReturn,
+  type DrawdownStats,
+  type MonthlyReturn,
+  type TradeStats,
 } from './metrics.js';
 export { METRIC_NAMES, computeMetrics, type Metrics, type ReportJson } from './report.js';
 export { renderReportHtml } from './report-html.js';
-export { OUTPUT_FILES, equityCsv, outputFiles, reportJson, reportJsonText, tradesCsv, transactionsNdjson, writeOutputs } from './outputs.js';
+export {
+  OUTPUT_FILES,
+  equityCsv,
+  outputFiles,
+  reportJson,
+  reportJsonText,
+  tradesCsv,
+  transactionsNdjson,
+  writeOutputs,
+} from './outputs.js';
 export { SAMPLE_TICKS_FILE, describeSources, fileSha256, loadStrategy, openTicks, type TickSourceOptions } from './load.js';
 export {
-  ParamError, buildParamGrid, coerceParam, expandGrid, parseParamValues, resolveParams, sweptNames, type ParamGrid,
+  ParamError,
+  buildParamGrid,
+  coerceParam,
+  expandGrid,
+  parseParamValues,
+  resolveParams,
+  sweptNames,
+  type ParamGrid,
 } from './params.js';
 export {
-  RANK_METRICS, checkRankMetric, rankRows, runSweep, sweepCsv, sweepReport, sweepTable, writeSweep,
-  type SweepJob, type SweepOptions, type SweepReport, type SweepRow, type SweepSpec,
+  RANK_METRICS,
+  checkRankMetric,
+  rankRows,
+  runSweep,
+  sweepCsv,
+  sweepReport,
+  sweepTable,
+  writeSweep,
+  type SweepJob,
+  type SweepOptions,
+  type SweepReport,
+  type SweepRow,
+  type SweepSpec,
 } from './sweep.js';
 export { fmtDuration, fmtNumber, fmtPercent, parseDuration, textTable } from './format.js';

@@ -23,7 +23,7 @@ function isTypeScriptFile(file: string): boolean {
 /** Imports a module by file URL: TypeScript through tsx's tsImport, JavaScript with import(). */
 async function importModule(url: string): Promise<unknown> {
   if (isTypeScriptFile(url)) {
-    const { tsImport } = await import('tsx/esm/api') as { tsImport: (specifier: string, parentURL: string) => Promise<unknown> };
+    const { tsImport } = (await import('tsx/esm/api')) as { tsImport: (specifier: string, parentURL: string) => Promise<unknown> };
     return tsImport(url, import.meta.url);
   }
   return import(url) as Promise<unknown>;
@@ -40,7 +40,7 @@ function looksLikeDefinition(value: unknown): boolean {
 export async function loadStrategy(file: string): Promise<StrategyDefinition> {
   const abs = path.resolve(file);
   if (!existsSync(abs)) throw new Error(`strategy file not found: ${file}`);
-  const mod = await importModule(pathToFileURL(abs).href) as { default?: unknown };
+  const mod = (await importModule(pathToFileURL(abs).href)) as { default?: unknown };
   let candidate: unknown = mod.default ?? mod;
   for (let depth = 0; depth < 2 && !looksLikeDefinition(candidate); depth += 1) {
     const inner = (candidate as { default?: unknown } | null | undefined)?.default;

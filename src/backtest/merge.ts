@@ -32,7 +32,8 @@ class RunMergeIterator implements Iterator<Tick> {
 
   /** The source with the earliest head becomes current; the earliest of the others bounds its run. */
   private select(): void {
-    let best = -1, second = -1;
+    let best = -1,
+      second = -1;
     const heads = this.heads;
     for (let i = 0; i < heads.length; i += 1) {
       const head = heads[i];

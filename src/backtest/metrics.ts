@@ -172,8 +172,12 @@ export interface TradeStats {
 
 /** Statistics of closed trades' P/L values (account currency). */
 export function tradeStats(pls: readonly number[]): TradeStats {
-  let winners = 0, losers = 0, grossProfit = 0, grossLoss = 0;
-  let largestWin: number | null = null, largestLoss: number | null = null;
+  let winners = 0,
+    losers = 0,
+    grossProfit = 0,
+    grossLoss = 0;
+  let largestWin: number | null = null,
+    largestLoss: number | null = null;
   for (const pl of pls) {
     if (pl > 0) {
       winners += 1;
@@ -208,7 +212,8 @@ export function exposure(intervals: ReadonlyArray<readonly [Micros, Micros]>, st
   const sorted = [...intervals].map(([a, b], i) => [Math.max(a, start), Math.min(b, end), i] as const).filter(([a, b]) => b > a);
   sorted.sort((x, y) => x[0] - y[0] || x[2] - y[2]);
   let covered = 0;
-  let curStart = Number.NaN, curEnd = Number.NaN;
+  let curStart = Number.NaN,
+    curEnd = Number.NaN;
   for (const [a, b] of sorted) {
     if (Number.isNaN(curStart) || a > curEnd) {
       if (!Number.isNaN(curStart)) covered += curEnd - curStart;

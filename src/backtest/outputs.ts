@@ -17,19 +17,48 @@ export function transactionsNdjson(result: BacktestResult): string {
 }
 
 export const TRADES_CSV_HEADER = [
-  'id', 'instrument', 'direction', 'units', 'openTime', 'openPrice', 'closeTime', 'closePrice', 'state',
-  'realizedPL', 'unrealizedPL', 'financing', 'spreadCost', 'closeReason', 'durationSeconds',
+  'id',
+  'instrument',
+  'direction',
+  'units',
+  'openTime',
+  'openPrice',
+  'closeTime',
+  'closePrice',
+  'state',
+  'realizedPL',
+  'unrealizedPL',
+  'financing',
+  'spreadCost',
+  'closeReason',
+  'durationSeconds',
 ] as const;
 
 export function tradesCsv(result: BacktestResult): string {
   const lines = [TRADES_CSV_HEADER.join(',')];
   for (const t of result.trades) {
     const duration = t.closeTime === undefined ? '' : String((t.closeTime - t.openTime) / MICROS_PER_SECOND);
-    lines.push([
-      t.id, t.instrument, t.direction, t.units, fastRfc3339(t.openTime), t.openPrice,
-      t.closeTime === undefined ? '' : fastRfc3339(t.closeTime), t.closePrice ?? '', t.state,
-      t.realizedPL, t.unrealizedPL, t.financing, t.spreadCost, t.closeReason, duration,
-    ].map(csvField).join(','));
+    lines.push(
+      [
+        t.id,
+        t.instrument,
+        t.direction,
+        t.units,
+        fastRfc3339(t.openTime),
+        t.openPrice,
+        t.closeTime === undefined ? '' : fastRfc3339(t.closeTime),
+        t.closePrice ?? '',
+        t.state,
+        t.realizedPL,
+        t.unrealizedPL,
+        t.financing,
+        t.spreadCost,
+        t.closeReason,
+        duration,
+      ]
+        .map(csvField)
+        .join(','),
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -55,7 +84,9 @@ export function equityCsv(result: BacktestResult): string {
     if (nav > peak) peak = nav;
     const flat = nav === balance;
     const dd = peak > 0 ? (nav - peak) / peak : 0;
-    lines.push(`${fastRfc3339(e.time[i] as number)},${flat ? balanceText : fixed(nav, 4)},${balanceText},${flat ? '0.0000' : fixed(nav - balance, 4)},${dd === 0 ? '0.000000' : fixed(dd, 6)},${POINT_KINDS[e.kind[i] as number] ?? ''}`);
+    lines.push(
+      `${fastRfc3339(e.time[i] as number)},${flat ? balanceText : fixed(nav, 4)},${balanceText},${flat ? '0.0000' : fixed(nav - balance, 4)},${dd === 0 ? '0.000000' : fixed(dd, 6)},${POINT_KINDS[e.kind[i] as number] ?? ''}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

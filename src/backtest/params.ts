@@ -41,7 +41,8 @@ function checkParamValue(name: string, value: unknown, defaultValue: ParamValue)
   if (typeof value !== typeName(defaultValue)) {
     throw new ParamError(`parameter ${name}: expected a ${typeName(defaultValue)}, got ${JSON.stringify(value)}`);
   }
-  if (typeof value === 'number' && !Number.isFinite(value)) throw new ParamError(`parameter ${name}: expected a finite number, got ${value}`);
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw new ParamError(`parameter ${name}: expected a finite number, got ${value}`);
   return value as ParamValue;
 }
 
@@ -50,13 +51,15 @@ function expandRange(name: string, text: string): number[] | undefined {
   const m = RANGE_RE.exec(text.trim());
   if (m === null) return undefined;
   const [start, stop, step] = [m[1], m[2], m[3] ?? '1'].map((part) => {
-    if (!NUMBER_RE.test(part as string)) throw new ParamError(`parameter ${name}: bad range ${JSON.stringify(text)}; write start:stop:step`);
+    if (!NUMBER_RE.test(part as string))
+      throw new ParamError(`parameter ${name}: bad range ${JSON.stringify(text)}; write start:stop:step`);
     return Number(part);
   }) as [number, number, number];
   if (!(step > 0)) throw new ParamError(`parameter ${name}: the step of ${JSON.stringify(text)} must be positive`);
   if (stop < start) throw new ParamError(`parameter ${name}: the range ${JSON.stringify(text)} ends before it starts`);
   const count = Math.floor((stop - start) / step + 1e-9) + 1;
-  if (count > RANGE_VALUES_MAX) throw new ParamError(`parameter ${name}: the range ${JSON.stringify(text)} has ${count} values; at most ${RANGE_VALUES_MAX}`);
+  if (count > RANGE_VALUES_MAX)
+    throw new ParamError(`parameter ${name}: the range ${JSON.stringify(text)} has ${count} values; at most ${RANGE_VALUES_MAX}`);
   const values: number[] = [];
   // Rounded to 10 decimals so that 0.1:0.3:0.1 gives 0.1, 0.2, 0.3 and not 0.30000000000000004.
   for (let i = 0; i < count; i += 1) values.push(Number((start + i * step).toFixed(10)));
@@ -93,7 +96,9 @@ function checkKnown(definition: StrategyDefinition, name: string): ParamValue {
   const defaults = definition.params as Record<string, ParamValue>;
   if (!Object.prototype.hasOwnProperty.call(defaults, name)) {
     const known = Object.keys(defaults);
-    throw new ParamError(`strategy ${definition.name} has no parameter ${JSON.stringify(name)}; its parameters: ${known.length === 0 ? '(none)' : known.join(', ')}`);
+    throw new ParamError(
+      `strategy ${definition.name} has no parameter ${JSON.stringify(name)}; its parameters: ${known.length === 0 ? '(none)' : known.join(', ')}`,
+    );
   }
   return defaults[name] as ParamValue;
 }
@@ -102,13 +107,20 @@ function checkKnown(definition: StrategyDefinition, name: string): ParamValue {
  * The grid from a config file's `params` object (a value or an array of values per name) and
  * the command line's `--param name=text` arguments, which replace the config's value of a name.
  */
-export function buildParamGrid(definition: StrategyDefinition, configParams: Readonly<Record<string, unknown>> | undefined, args: readonly string[]): Map<string, ParamValue[]> {
+export function buildParamGrid(
+  definition: StrategyDefinition,
+  configParams: Readonly<Record<string, unknown>> | undefined,
+  args: readonly string[],
+): Map<string, ParamValue[]> {
   const grid = new Map<string, ParamValue[]>();
   for (const [name, value] of Object.entries(configParams ?? {})) {
     const defaultValue = checkKnown(definition, name);
     const list = Array.isArray(value) ? value : [value];
     if (list.length === 0) throw new ParamError(`parameter ${name}: the config gives an empty list`);
-    grid.set(name, list.map((v: unknown) => checkParamValue(name, v, defaultValue)));
+    grid.set(
+      name,
+      list.map((v: unknown) => checkParamValue(name, v, defaultValue)),
+    );
   }
   for (const arg of args) {
     const { name, text } = splitParamArg(arg);
@@ -126,7 +138,8 @@ export function expandGrid<P extends StrategyParams>(definition: StrategyDefinit
   const names = Object.keys(definition.params).filter((name) => grid.has(name));
   let total = 1;
   for (const name of names) total *= (grid.get(name) as readonly ParamValue[]).length;
-  if (total > SWEEP_COMBINATIONS_MAX) throw new ParamError(`the parameter grid has ${total} combinations; at most ${SWEEP_COMBINATIONS_MAX}`);
+  if (total > SWEEP_COMBINATIONS_MAX)
+    throw new ParamError(`the parameter grid has ${total} combinations; at most ${SWEEP_COMBINATIONS_MAX}`);
   const out: P[] = [];
   const index = names.map(() => 0);
   for (let n = 0; n < total; n += 1) {
@@ -150,7 +163,10 @@ export function sweptNames(definition: StrategyDefinition, grid: ParamGrid): str
 }
 
 /** Defaults with overrides, checked against the definition (library use: values must have the default's type). */
-export function resolveParams<P extends StrategyParams>(definition: StrategyDefinition<P>, overrides: Readonly<Record<string, unknown>> = {}): P {
+export function resolveParams<P extends StrategyParams>(
+  definition: StrategyDefinition<P>,
+  overrides: Readonly<Record<string, unknown>> = {},
+): P {
   const params: Record<string, ParamValue> = { ...definition.params };
   for (const [name, value] of Object.entries(overrides)) {
     const defaultValue = checkKnown(definition as StrategyDefinition, name);
@@ -169,7 +185,8 @@ export function checkDefinition(value: unknown, source: string): StrategyDefinit
   if (typeof def !== 'object' || def === null) problems.push('the default export must be an object { name, params, create }');
   else {
     if (typeof def.name !== 'string' || def.name === '') problems.push('name must be a non-empty string');
-    if (typeof def.params !== 'object' || def.params === null || Array.isArray(def.params)) problems.push('params must be an object of defaults');
+    if (typeof def.params !== 'object' || def.params === null || Array.isArray(def.params))
+      problems.push('params must be an object of defaults');
     else {
       for (const [name, v] of Object.entries(def.params)) {
         if (!(typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)))) {

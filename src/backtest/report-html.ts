@@ -50,7 +50,10 @@ const fixed = (v: number, d: number): number => {
 
 /** JSON that can sit inside a <script> element. */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 interface ChartData {
@@ -85,17 +88,22 @@ function chartData(result: BacktestResult): ChartData {
     const trades = result.trades.filter((t) => t.instrument === instrument).slice(0, MARKER_TRADES_MAX);
     const precision = Math.max(precisionOf(trades[0]?.openPrice), 1);
     const at = decimateIndices(series.time.length, [series.mid], CHART_POINTS_MAX);
-    return [{
-      instrument,
-      precision,
-      t: pick(series.time, at).map(seconds),
-      mid: pick(series.mid, at).map((v) => fixed(v, precision + 1)),
-      markers: trades.map((t) => [
-        seconds(t.openTime), Number(t.openPrice),
-        t.closeTime === undefined ? null : seconds(t.closeTime), t.closePrice === undefined ? null : Number(t.closePrice),
-        t.direction === 'LONG' ? 1 : -1, fixed(Number(t.state === 'CLOSED' ? t.realizedPL : t.unrealizedPL), 2),
-      ]),
-    }];
+    return [
+      {
+        instrument,
+        precision,
+        t: pick(series.time, at).map(seconds),
+        mid: pick(series.mid, at).map((v) => fixed(v, precision + 1)),
+        markers: trades.map((t) => [
+          seconds(t.openTime),
+          Number(t.openPrice),
+          t.closeTime === undefined ? null : seconds(t.closeTime),
+          t.closePrice === undefined ? null : Number(t.closePrice),
+          t.direction === 'LONG' ? 1 : -1,
+          fixed(Number(t.state === 'CLOSED' ? t.realizedPL : t.unrealizedPL), 2),
+        ]),
+      },
+    ];
   });
   return { currency: result.currency, equity, prices };
 }
@@ -144,15 +152,22 @@ function tradeTable(result: BacktestResult): string {
   const rows = shown.map((t) => {
     const pl = Number(t.state === 'CLOSED' ? t.realizedPL : t.unrealizedPL);
     const duration = t.closeTime === undefined ? null : (t.closeTime - t.openTime) / MICROS_PER_SECOND;
-    return `<tr><td>${escapeHtml(t.id)}</td><td>${escapeHtml(t.instrument)}</td><td class="${t.direction === 'LONG' ? 'long' : 'short'}">${t.direction}</td>`
-      + `<td class="num">${escapeHtml(fmtNumber(Number(t.units), 0))}</td><td>${fmtTime(t.openTime)}</td><td class="num">${escapeHtml(t.openPrice)}</td>`
-      + `<td>${t.closeTime === undefined ? 'open' : fmtTime(t.closeTime)}</td><td class="num">${escapeHtml(t.closePrice ?? '')}</td>`
-      + `<td class="num ${tone(pl)}">${escapeHtml(fmtNumber(pl))}</td><td class="num">${escapeHtml(fmtNumber(Number(t.financing)))}</td>`
-      + `<td>${escapeHtml(t.closeReason === '' ? (t.state === 'OPEN' ? 'still open' : '') : t.closeReason)}</td><td class="num">${escapeHtml(fmtDuration(duration))}</td></tr>`;
+    return (
+      `<tr><td>${escapeHtml(t.id)}</td><td>${escapeHtml(t.instrument)}</td><td class="${t.direction === 'LONG' ? 'long' : 'short'}">${t.direction}</td>` +
+      `<td class="num">${escapeHtml(fmtNumber(Number(t.units), 0))}</td><td>${fmtTime(t.openTime)}</td><td class="num">${escapeHtml(t.openPrice)}</td>` +
+      `<td>${t.closeTime === undefined ? 'open' : fmtTime(t.closeTime)}</td><td class="num">${escapeHtml(t.closePrice ?? '')}</td>` +
+      `<td class="num ${tone(pl)}">${escapeHtml(fmtNumber(pl))}</td><td class="num">${escapeHtml(fmtNumber(Number(t.financing)))}</td>` +
+      `<td>${escapeHtml(t.closeReason === '' ? (t.state === 'OPEN' ? 'still open' : '') : t.closeReason)}</td><td class="num">${escapeHtml(fmtDuration(duration))}</td></tr>`
+    );
   });
-  const more = trades.length > shown.length ? `<p class="muted">The first ${fmtNumber(shown.length, 0)} of ${fmtNumber(trades.length, 0)} trades; all of them are in trades.csv.</p>` : '';
-  return `<table class="trades"><thead><tr><th>ID</th><th>Instrument</th><th>Side</th><th>Units</th><th>Opened (UTC)</th><th>Price</th><th>Closed (UTC)</th><th>Price</th>`
-    + `<th>P/L (${escapeHtml(result.currency)})</th><th>Financing</th><th>Closed by</th><th>Held</th></tr></thead><tbody>${rows.join('')}</tbody></table>${more}`;
+  const more =
+    trades.length > shown.length
+      ? `<p class="muted">The first ${fmtNumber(shown.length, 0)} of ${fmtNumber(trades.length, 0)} trades; all of them are in trades.csv.</p>`
+      : '';
+  return (
+    `<table class="trades"><thead><tr><th>ID</th><th>Instrument</th><th>Side</th><th>Units</th><th>Opened (UTC)</th><th>Price</th><th>Closed (UTC)</th><th>Price</th>` +
+    `<th>P/L (${escapeHtml(result.currency)})</th><th>Financing</th><th>Closed by</th><th>Held</th></tr></thead><tbody>${rows.join('')}</tbody></table>${more}`
+  );
 }
 
 const STYLE = `
@@ -289,7 +304,9 @@ export function renderReportHtml(result: BacktestResult): string {
   const { version, js, css, license } = uplotAssets();
   const m = result.metrics;
   const data = chartData(result);
-  const params = Object.entries(result.params).map(([k, v]) => `${k}=${String(v)}`).join(', ');
+  const params = Object.entries(result.params)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(', ');
   const kpis = [
     kpi(`Net P/L (${result.currency})`, fmtNumber(m.netPL), tone(m.netPL)),
     kpi('Return', fmtPercent(m.return), tone(m.return)),
@@ -306,21 +323,34 @@ export function renderReportHtml(result: BacktestResult): string {
     kpi('Financing', fmtNumber(m.financing), tone(m.financing)),
     kpi('Spread cost', fmtNumber(m.spreadCost)),
   ].join('');
-  const priceSections = data.prices.map((p, i) => `<section><h2>${escapeHtml(p.instrument)}: mid price, entries and exits</h2><div id="chart-price-${i}" class="chart"></div>`
-    + '<div class="legend-note">▲ long entry, ▼ short entry, ○ exit; the dashed line joins a trade\'s entry and exit (green: profit, red: loss).</div></section>').join('');
+  const priceSections = data.prices
+    .map(
+      (p, i) =>
+        `<section><h2>${escapeHtml(p.instrument)}: mid price, entries and exits</h2><div id="chart-price-${i}" class="chart"></div>` +
+        '<div class="legend-note">▲ long entry, ▼ short entry, ○ exit; the dashed line joins a trade\'s entry and exit (green: profit, red: loss).</div></section>',
+    )
+    .join('');
   const sources = result.sources.map((s) => `${escapeHtml(s.file)} <span class="muted">sha256 ${escapeHtml(s.sha256)}</span>`).join('<br>');
-  const run = [
-    ['Strategy', result.strategy],
-    ['Parameters', params === '' ? '(none)' : params],
-    ['Period (UTC)', `${fmtTime(result.firstTickTime)} to ${fmtTime(result.lastTickTime)}`],
-    ['Ticks', `${fmtNumber(result.ticks, 0)} (${result.instruments.map(([name, n]) => `${name} ${fmtNumber(n, 0)}`).join(', ')})`],
-    ['Account', `${result.accountID}, ${result.currency}, opening balance ${fmtNumber(Number(result.initialBalance))}`],
-    ['Equity points', `every ${fmtDuration(result.equityIntervalMicros / MICROS_PER_SECOND)} and at every fill (${fmtNumber(result.equity.time.length, 0)} points)`],
-    ['Transactions', `${fmtNumber(m.transactions, 0)} (${fmtNumber(m.fills, 0)} fills, ${fmtNumber(m.rejects, 0)} rejects)`],
-    ['Config digest', `sha256 ${result.configDigest}`],
-  ].map(([k, v]) => `<dt>${escapeHtml(k as string)}</dt><dd>${escapeHtml(v as string)}</dd>`).join('')
-    + (result.strategySource === undefined ? '' : `<dt>Strategy file</dt><dd>${escapeHtml(result.strategySource.file)} <span class="muted">sha256 ${escapeHtml(result.strategySource.sha256)}</span></dd>`)
-    + (sources === '' ? '' : `<dt>Tick files</dt><dd>${sources}</dd>`);
+  const run =
+    [
+      ['Strategy', result.strategy],
+      ['Parameters', params === '' ? '(none)' : params],
+      ['Period (UTC)', `${fmtTime(result.firstTickTime)} to ${fmtTime(result.lastTickTime)}`],
+      ['Ticks', `${fmtNumber(result.ticks, 0)} (${result.instruments.map(([name, n]) => `${name} ${fmtNumber(n, 0)}`).join(', ')})`],
+      ['Account', `${result.accountID}, ${result.currency}, opening balance ${fmtNumber(Number(result.initialBalance))}`],
+      [
+        'Equity points',
+        `every ${fmtDuration(result.equityIntervalMicros / MICROS_PER_SECOND)} and at every fill (${fmtNumber(result.equity.time.length, 0)} points)`,
+      ],
+      ['Transactions', `${fmtNumber(m.transactions, 0)} (${fmtNumber(m.fills, 0)} fills, ${fmtNumber(m.rejects, 0)} rejects)`],
+      ['Config digest', `sha256 ${result.configDigest}`],
+    ]
+      .map(([k, v]) => `<dt>${escapeHtml(k as string)}</dt><dd>${escapeHtml(v as string)}</dd>`)
+      .join('') +
+    (result.strategySource === undefined
+      ? ''
+      : `<dt>Strategy file</dt><dd>${escapeHtml(result.strategySource.file)} <span class="muted">sha256 ${escapeHtml(result.strategySource.sha256)}</span></dd>`) +
+    (sources === '' ? '' : `<dt>Tick files</dt><dd>${sources}</dd>`);
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -65,11 +65,49 @@ export interface Metrics {
 
 /** Every metric name, in report order (the columns of sweep.csv). */
 export const METRIC_NAMES = [
-  'startTime', 'endTime', 'ticks', 'initialBalance', 'finalBalance', 'finalNAV', 'netPL', 'return', 'realizedPL', 'unrealizedPL',
-  'maxDrawdown', 'maxDrawdownAmount', 'maxDrawdownPeakTime', 'maxDrawdownTroughTime', 'maxDrawdownRecoveryTime',
-  'maxDrawdownDurationSeconds', 'longestDrawdownSeconds', 'tradingDays', 'sharpe', 'sortino', 'trades', 'closedTrades', 'openTrades',
-  'longTrades', 'shortTrades', 'winners', 'losers', 'winRate', 'profitFactor', 'grossProfit', 'grossLoss', 'averageWin', 'averageLoss',
-  'largestWin', 'largestLoss', 'expectancy', 'averageTradeSeconds', 'exposure', 'financing', 'spreadCost', 'transactions', 'fills', 'rejects',
+  'startTime',
+  'endTime',
+  'ticks',
+  'initialBalance',
+  'finalBalance',
+  'finalNAV',
+  'netPL',
+  'return',
+  'realizedPL',
+  'unrealizedPL',
+  'maxDrawdown',
+  'maxDrawdownAmount',
+  'maxDrawdownPeakTime',
+  'maxDrawdownTroughTime',
+  'maxDrawdownRecoveryTime',
+  'maxDrawdownDurationSeconds',
+  'longestDrawdownSeconds',
+  'tradingDays',
+  'sharpe',
+  'sortino',
+  'trades',
+  'closedTrades',
+  'openTrades',
+  'longTrades',
+  'shortTrades',
+  'winners',
+  'losers',
+  'winRate',
+  'profitFactor',
+  'grossProfit',
+  'grossLoss',
+  'averageWin',
+  'averageLoss',
+  'largestWin',
+  'largestLoss',
+  'expectancy',
+  'averageTradeSeconds',
+  'exposure',
+  'financing',
+  'spreadCost',
+  'transactions',
+  'fills',
+  'rejects',
 ] as const satisfies readonly (keyof Metrics)[];
 
 export interface MetricsInput {
@@ -110,7 +148,8 @@ export function computeMetrics(input: MetricsInput): Metrics {
   let durations = 0;
   for (const t of closed) durations += (t.closeTime as Micros) - t.openTime;
   const netPL = new Decimal(summary.NAV).minus(initial);
-  let fills = 0, rejects = 0;
+  let fills = 0,
+    rejects = 0;
   for (const tx of input.transactions) {
     if (tx.type === 'ORDER_FILL') fills += 1;
     else if (tx.type.endsWith('_REJECT')) rejects += 1;

@@ -138,14 +138,17 @@ export function runBacktest<P extends StrategyParams>(options: BacktestOptions<P
   const definition = options.strategy;
   const params = resolveParams(definition, options.params ?? {});
   const interval = options.equityIntervalMicros ?? DEFAULT_EQUITY_INTERVAL;
-  if (!Number.isSafeInteger(interval) || interval <= 0) throw new Error(`equity interval must be a positive whole number of microseconds, got ${interval}`);
+  if (!Number.isSafeInteger(interval) || interval <= 0)
+    throw new Error(`equity interval must be a positive whole number of microseconds, got ${interval}`);
   const progressEvery = options.progressEvery ?? DEFAULT_PROGRESS_EVERY;
-  if (!Number.isSafeInteger(progressEvery) || progressEvery <= 0 || (progressEvery & (progressEvery - 1)) !== 0) throw new Error('progressEvery must be a power of two');
+  if (!Number.isSafeInteger(progressEvery) || progressEvery <= 0 || (progressEvery & (progressEvery - 1)) !== 0)
+    throw new Error('progressEvery must be a power of two');
   const progressMask = progressEvery - 1;
   const accountID = options.account?.id ?? DEFAULT_ACCOUNT_ID;
   const currency = options.account?.currency ?? 'USD';
   const balance = options.account?.balance ?? DEFAULT_BALANCE;
-  if (!isDecimalString(balance) || new Decimal(balance).isNegative()) throw new Error(`balance must be a non-negative decimal, got ${JSON.stringify(balance)}`);
+  if (!isDecimalString(balance) || new Decimal(balance).isNegative())
+    throw new Error(`balance must be a non-negative decimal, got ${JSON.stringify(balance)}`);
 
   const iterator = options.ticks[Symbol.iterator]();
   let step: IteratorResult<Tick>;
@@ -179,14 +182,23 @@ interface RunSetup<P extends StrategyParams> {
 }
 
 /** The backtest's engine with its one account open, journaling to `journal`. */
-function openAccount<P extends StrategyParams>(options: BacktestOptions<P>, setup: RunSetup<P>, start: Micros, journal: RecordingJournal): { engine: Engine; account: AccountView } {
+function openAccount<P extends StrategyParams>(
+  options: BacktestOptions<P>,
+  setup: RunSetup<P>,
+  start: Micros,
+  journal: RecordingJournal,
+): { engine: Engine; account: AccountView } {
   const { accountID, currency, balance } = setup;
   const engine = createEngine({
-    accounts: [{
-      id: accountID, currency, balance,
-      ...(options.account?.hedgingEnabled === undefined ? {} : { hedgingEnabled: options.account.hedgingEnabled }),
-      ...(options.account?.marginRate === undefined ? {} : { marginRate: options.account.marginRate }),
-    }],
+    accounts: [
+      {
+        id: accountID,
+        currency,
+        balance,
+        ...(options.account?.hedgingEnabled === undefined ? {} : { hedgingEnabled: options.account.hedgingEnabled }),
+        ...(options.account?.marginRate === undefined ? {} : { marginRate: options.account.marginRate }),
+      },
+    ],
     ...(options.instruments === undefined ? {} : { instruments: options.instruments }),
     start,
     journal,
@@ -228,10 +240,23 @@ function resultOf<P extends StrategyParams>(options: BacktestOptions<P>, setup: 
     equityIntervalMicros: interval,
     sources: options.sources ?? [],
     strategySource: options.strategySource,
-    configDigest: createHash('sha256').update(JSON.stringify({
-      strategy: name, params, account: { id: accountID, currency, balance, hedgingEnabled: options.account?.hedgingEnabled ?? false, marginRate: options.account?.marginRate ?? null },
-      equityIntervalMicros: interval, instruments: options.instruments ?? [],
-    })).digest('hex'),
+    configDigest: createHash('sha256')
+      .update(
+        JSON.stringify({
+          strategy: name,
+          params,
+          account: {
+            id: accountID,
+            currency,
+            balance,
+            hedgingEnabled: options.account?.hedgingEnabled ?? false,
+            marginRate: options.account?.marginRate ?? null,
+          },
+          equityIntervalMicros: interval,
+          instruments: options.instruments ?? [],
+        }),
+      )
+      .digest('hex'),
     ticks: count,
     firstTickTime: first.time,
     lastTickTime: last.time,
@@ -244,7 +269,15 @@ function resultOf<P extends StrategyParams>(options: BacktestOptions<P>, setup: 
     summary,
     strategyLog: outcome.logged,
   };
-  return { ...base, metrics: computeMetrics({ ...base, spreadCost: spreadCost.toNumber(), financing: state.financing.toNumber(), transactions: account.log }) };
+  return {
+    ...base,
+    metrics: computeMetrics({
+      ...base,
+      spreadCost: spreadCost.toNumber(),
+      financing: state.financing.toNumber(),
+      transactions: account.log,
+    }),
+  };
 }
 
 /** The strategy's hooks for this run (its create(params)). */
@@ -255,12 +288,18 @@ function createHooks<P extends StrategyParams>(definition: StrategyDefinition<P>
   } catch (error) {
     throw wrapError(error, definition.name, 'create', ctx.time);
   }
-  if (typeof hooks !== 'object' || hooks === null) throw new StrategyError(`strategy ${definition.name}: create(params) must return an object of hooks`);
+  if (typeof hooks !== 'object' || hooks === null)
+    throw new StrategyError(`strategy ${definition.name}: create(params) must return an object of hooks`);
   return hooks;
 }
 
 /** The run itself, from the first tick (already read); the caller closes the tick source on an error. */
-function run<P extends StrategyParams>(options: BacktestOptions<P>, setup: RunSetup<P>, iterator: Iterator<Tick>, firstStep: IteratorYieldResult<Tick>): BacktestResult {
+function run<P extends StrategyParams>(
+  options: BacktestOptions<P>,
+  setup: RunSetup<P>,
+  iterator: Iterator<Tick>,
+  firstStep: IteratorYieldResult<Tick>,
+): BacktestResult {
   const { definition, params, interval, progressMask, accountID } = setup;
   const first = firstStep.value;
   let step: IteratorResult<Tick> = firstStep;
@@ -293,7 +332,10 @@ function run<P extends StrategyParams>(options: BacktestOptions<P>, setup: RunSe
       i += 1;
       if (tx.type === 'ORDER_FILL') fills = true;
       if (onTransaction !== undefined) {
-        if (i > TRANSACTIONS_PER_DELIVERY_MAX) throw new StrategyError(`strategy ${name}: more than ${TRANSACTIONS_PER_DELIVERY_MAX} transactions in one delivery round; does onTransaction answer its own transactions forever?`);
+        if (i > TRANSACTIONS_PER_DELIVERY_MAX)
+          throw new StrategyError(
+            `strategy ${name}: more than ${TRANSACTIONS_PER_DELIVERY_MAX} transactions in one delivery round; does onTransaction answer its own transactions forever?`,
+          );
         call('onTransaction', () => onTransaction.call(hooks, tx, context));
       }
     }

@@ -22,8 +22,18 @@ import type { Micros } from '../domain/time.js';
 import type { OrderStateFilter } from '../domain/order-types.js';
 import type { Transaction } from '../domain/transactions.js';
 import type {
-  ClientExtensions, StopLossDetails, TakeProfitDetails, TrailingStopLossDetails, V20Account, V20AccountSummary, V20ClientPrice,
-  V20Instrument, V20Order, V20OrderRequest, V20Position, V20Trade,
+  ClientExtensions,
+  StopLossDetails,
+  TakeProfitDetails,
+  TrailingStopLossDetails,
+  V20Account,
+  V20AccountSummary,
+  V20ClientPrice,
+  V20Instrument,
+  V20Order,
+  V20OrderRequest,
+  V20Position,
+  V20Trade,
 } from './v20.js';
 
 /** A parameter value: numbers, strings and booleans, as given on the command line or in a config file. */
@@ -109,7 +119,10 @@ export interface StrategyContext<P extends StrategyParams = StrategyParams> {
   /** PUT /v3/accounts/{accountID}/orders/{orderSpecifier}/cancel */
   cancelOrder(orderSpecifier: string): Outcome;
   /** PUT /v3/accounts/{accountID}/orders/{orderSpecifier}/clientExtensions */
-  setOrderClientExtensions(orderSpecifier: string, body: { clientExtensions?: ClientExtensions; tradeClientExtensions?: ClientExtensions }): Outcome;
+  setOrderClientExtensions(
+    orderSpecifier: string,
+    body: { clientExtensions?: ClientExtensions; tradeClientExtensions?: ClientExtensions },
+  ): Outcome;
   /** PUT /v3/accounts/{accountID}/trades/{tradeSpecifier}/close (units: "ALL", the default, or a number). */
   closeTrade(tradeSpecifier: string, units?: string): Outcome;
   /** PUT /v3/accounts/{accountID}/trades/{tradeSpecifier}/orders: set, replace or cancel TP, SL and TSL. */

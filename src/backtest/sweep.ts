@@ -40,11 +40,19 @@ export interface SweepRow {
 
 /** Metrics where smaller is better; every other metric ranks largest first. */
 const ASCENDING: ReadonlySet<string> = new Set([
-  'maxDrawdown', 'maxDrawdownAmount', 'maxDrawdownDurationSeconds', 'longestDrawdownSeconds', 'spreadCost', 'rejects', 'losers',
+  'maxDrawdown',
+  'maxDrawdownAmount',
+  'maxDrawdownDurationSeconds',
+  'longestDrawdownSeconds',
+  'spreadCost',
+  'rejects',
+  'losers',
 ]);
 
 /** The metrics a sweep can be ranked by: the numeric ones. */
-export const RANK_METRICS: readonly string[] = METRIC_NAMES.filter((name) => !['startTime', 'endTime', 'maxDrawdownPeakTime', 'maxDrawdownTroughTime', 'maxDrawdownRecoveryTime'].includes(name));
+export const RANK_METRICS: readonly string[] = METRIC_NAMES.filter(
+  (name) => !['startTime', 'endTime', 'maxDrawdownPeakTime', 'maxDrawdownTroughTime', 'maxDrawdownRecoveryTime'].includes(name),
+);
 
 export function checkRankMetric(name: string): keyof Metrics {
   if (!RANK_METRICS.includes(name)) throw new Error(`cannot rank by ${JSON.stringify(name)}; choose one of ${RANK_METRICS.join(', ')}`);
@@ -54,9 +62,17 @@ export function checkRankMetric(name: string): keyof Metrics {
 /** One run of the grid, in this thread. */
 export function runSweepJob(spec: SweepSpec, definition: StrategyDefinition, job: SweepJob): SweepRow {
   const ticks = openTicks(spec.tickFiles, {
-    ...(spec.format === undefined ? {} : { format: spec.format }), ...(spec.instrument === undefined ? {} : { instrument: spec.instrument }),
+    ...(spec.format === undefined ? {} : { format: spec.format }),
+    ...(spec.instrument === undefined ? {} : { instrument: spec.instrument }),
   });
-  const result = runBacktest({ strategy: definition, params: job.params, ticks, account: spec.account, equityIntervalMicros: spec.equityIntervalMicros, sources: [] });
+  const result = runBacktest({
+    strategy: definition,
+    params: job.params,
+    ticks,
+    account: spec.account,
+    equityIntervalMicros: spec.equityIntervalMicros,
+    sources: [],
+  });
   return { index: job.index, params: job.params, metrics: result.metrics };
 }
 
@@ -103,21 +119,32 @@ export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], optio
     done += 1;
     options.onResult?.(row, done, total);
   };
-  const pool = threads > 1 ? modulePool<SweepTask, SweepRow | null>(new URL(`./sweep-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url), 'runSweepTask', threads - 1) : undefined;
+  const pool =
+    threads > 1
+      ? modulePool<SweepTask, SweepRow | null>(
+          new URL(`./sweep-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+          'runSweepTask',
+          threads - 1,
+        )
+      : undefined;
   const runLane = async (lane: number): Promise<void> => {
     if (pool === undefined) return;
     await pool.run({ spec });
     if (lane % JOBS_AHEAD === 0) options.onWorkerReady?.(lane / JOBS_AHEAD);
     for (let job = take(); job !== undefined; job = take()) {
       const index = job.index;
-      record(await pool.run({ spec, job }).catch((error: unknown) => {
-        throw runFailed(index, error);
-      }) as SweepRow);
+      record(
+        (await pool.run({ spec, job }).catch((error: unknown) => {
+          throw runFailed(index, error);
+        })) as SweepRow,
+      );
     }
   };
-  const lanes = Array.from({ length: pool === undefined ? 0 : (threads - 1) * JOBS_AHEAD }, (_, i) => runLane(i).catch((error: unknown) => {
-    failure ??= error instanceof Error ? error : new Error(String(error));
-  }));
+  const lanes = Array.from({ length: pool === undefined ? 0 : (threads - 1) * JOBS_AHEAD }, (_, i) =>
+    runLane(i).catch((error: unknown) => {
+      failure ??= error instanceof Error ? error : new Error(String(error));
+    }),
+  );
   try {
     // This thread takes jobs too, and between them lets the workers' answers in.
     for (let job = take(); job !== undefined; job = take()) {
@@ -140,7 +167,8 @@ export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], optio
 export function rankRows(rows: readonly SweepRow[], metric: keyof Metrics): SweepRow[] {
   const ascending = ASCENDING.has(metric);
   return [...rows].sort((a, b) => {
-    const x = a.metrics[metric], y = b.metrics[metric];
+    const x = a.metrics[metric],
+      y = b.metrics[metric];
     const xn = typeof x === 'number' ? x : null;
     const yn = typeof y === 'number' ? y : null;
     if (xn === null || yn === null) return xn === yn ? a.index - b.index : xn === null ? 1 : -1;
@@ -154,10 +182,21 @@ export interface SweepReport {
   readonly rankedBy: string;
   readonly swept: readonly string[];
   readonly ticks: ReadonlyArray<{ readonly file: string; readonly sha256: string }>;
-  readonly runs: ReadonlyArray<{ readonly rank: number; readonly index: number; readonly params: Readonly<Record<string, ParamValue>>; readonly metrics: Metrics }>;
+  readonly runs: ReadonlyArray<{
+    readonly rank: number;
+    readonly index: number;
+    readonly params: Readonly<Record<string, ParamValue>>;
+    readonly metrics: Metrics;
+  }>;
 }
 
-export function sweepReport(definition: StrategyDefinition, spec: SweepSpec, swept: readonly string[], ranked: readonly SweepRow[], metric: string): SweepReport {
+export function sweepReport(
+  definition: StrategyDefinition,
+  spec: SweepSpec,
+  swept: readonly string[],
+  ranked: readonly SweepRow[],
+  metric: string,
+): SweepReport {
   return {
     strategy: definition.name,
     rankedBy: metric,
@@ -171,9 +210,11 @@ export function sweepCsv(report: SweepReport, paramNames: readonly string[]): st
   const header = ['rank', 'index', ...paramNames, ...METRIC_NAMES];
   const lines = [header.map(csvField).join(',')];
   for (const run of report.runs) {
-    lines.push([
-      run.rank, run.index, ...paramNames.map((n) => run.params[n]), ...METRIC_NAMES.map((m) => run.metrics[m]),
-    ].map((v) => csvField(v as string | number | boolean | null)).join(','));
+    lines.push(
+      [run.rank, run.index, ...paramNames.map((n) => run.params[n]), ...METRIC_NAMES.map((m) => run.metrics[m])]
+        .map((v) => csvField(v as string | number | boolean | null))
+        .join(','),
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -190,18 +231,20 @@ export function writeSweep(dir: string, report: SweepReport, paramNames: readonl
 /** The ranked table printed at the end of a sweep (at most `limit` rows). */
 export function sweepTable(report: SweepReport, limit = 50): string {
   const header = ['#', ...report.swept, 'net P/L', 'return', 'sharpe', 'sortino', 'max DD', 'win rate', 'PF', 'trades'];
-  const rows = report.runs.slice(0, limit).map((run) => [
-    String(run.rank),
-    ...report.swept.map((n) => String(run.params[n])),
-    fmtNumber(run.metrics.netPL),
-    fmtPercent(run.metrics.return),
-    fmtOptional(run.metrics.sharpe),
-    fmtOptional(run.metrics.sortino),
-    fmtPercent(run.metrics.maxDrawdown),
-    fmtPercent(run.metrics.winRate, 1),
-    fmtOptional(run.metrics.profitFactor),
-    fmtNumber(run.metrics.trades, 0),
-  ]);
+  const rows = report.runs
+    .slice(0, limit)
+    .map((run) => [
+      String(run.rank),
+      ...report.swept.map((n) => String(run.params[n])),
+      fmtNumber(run.metrics.netPL),
+      fmtPercent(run.metrics.return),
+      fmtOptional(run.metrics.sharpe),
+      fmtOptional(run.metrics.sortino),
+      fmtPercent(run.metrics.maxDrawdown),
+      fmtPercent(run.metrics.winRate, 1),
+      fmtOptional(run.metrics.profitFactor),
+      fmtNumber(run.metrics.trades, 0),
+    ]);
   const right = new Set(header.map((_, i) => i).filter((i) => i === 0 || i > report.swept.length));
   const more = report.runs.length > limit ? `\n(${report.runs.length - limit} more in sweep.csv)` : '';
   return `${textTable(header, rows, right)}${more}`;

@@ -7,7 +7,6 @@ function usageError(flag: string, why: string): ConfigError {
   return new ConfigError(flag, why, 'options');
 }
 
-
 /** Parses the arguments after `serve` (see program.ts for the options); throws ConfigError on bad usage. */
 export function parseServeArgs(argv: readonly string[]): ServeArgs {
   const parsed = parseArgv(['serve', ...argv]);
@@ -17,8 +16,18 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
 }
 
 const SERVE_VALUES: readonly [keyof ServeArgs, string][] = [
-  ['config', '--config'], ['host', '--host'], ['port', '--port'], ['dataDir', '--data-dir'], ['format', '--format'], ['instrument', '--instrument'],
-  ['generator', '--generator'], ['clock', '--clock'], ['speed', '--speed'], ['seed', '--seed'], ['start', '--start'], ['token', '--token'],
+  ['config', '--config'],
+  ['host', '--host'],
+  ['port', '--port'],
+  ['dataDir', '--data-dir'],
+  ['format', '--format'],
+  ['instrument', '--instrument'],
+  ['generator', '--generator'],
+  ['clock', '--clock'],
+  ['speed', '--speed'],
+  ['seed', '--seed'],
+  ['start', '--start'],
+  ['token', '--token'],
   ['adminToken', '--admin-token'],
 ];
 
@@ -52,7 +61,9 @@ export function serveArgsOf(parsed: RunParsed): ServeArgs {
 
 function applyValue(out: ServeArgs, flag: string, value: string): void {
   switch (flag) {
-    case '--config': out.config = value; return;
+    case '--config':
+      out.config = value;
+      return;
     case '--host':
       if (value === '') throw usageError(flag, 'needs a host name or address');
       out.host = value;
@@ -67,8 +78,12 @@ function applyValue(out: ServeArgs, flag: string, value: string): void {
       if (value === '') throw usageError(flag, 'needs a directory');
       out.dataDir = value;
       return;
-    case '--format': out.format = checkFormat(value, flag); return;
-    case '--instrument': out.instrument = value; return;
+    case '--format':
+      out.format = checkFormat(value, flag);
+      return;
+    case '--instrument':
+      out.instrument = value;
+      return;
     case '--generator':
     case '--seed': {
       const seed = parseSeed(value);
@@ -78,12 +93,21 @@ function applyValue(out: ServeArgs, flag: string, value: string): void {
       return;
     }
     case '--clock':
-      if (!CLOCK_MODES.includes(value as ClockMode)) throw usageError(flag, `must be one of ${CLOCK_MODES.join(', ')}, got ${JSON.stringify(value)}`);
+      if (!CLOCK_MODES.includes(value as ClockMode))
+        throw usageError(flag, `must be one of ${CLOCK_MODES.join(', ')}, got ${JSON.stringify(value)}`);
       out.clock = value as ClockMode;
       return;
-    case '--speed': out.speed = checkSpeed(value, flag); return;
-    case '--start': out.start = checkStart(value, flag); return;
-    case '--token': out.token = value; return;
-    case '--admin-token': out.adminToken = value; return;
+    case '--speed':
+      out.speed = checkSpeed(value, flag);
+      return;
+    case '--start':
+      out.start = checkStart(value, flag);
+      return;
+    case '--token':
+      out.token = value;
+      return;
+    case '--admin-token':
+      out.adminToken = value;
+      return;
   }
 }

@@ -8,10 +8,36 @@ import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import {
-  OUTPUT_FILES, ParamError, SAMPLE_TICKS_FILE, StrategyError, buildParamGrid, checkRankMetric, describeSources, expandGrid,
-  fmtDuration, fmtNumber, fmtPercent, loadStrategy, openTicks, parseDuration, rankRows, runBacktest, runSweep, sweepReport,
-  sweepTable, sweptNames, textTable, writeOutputs, writeSweep, type BacktestAccountOptions, type BacktestResult, type Metrics,
-  type StrategyDefinition, type StrategyParams, type SweepSpec, type TickSourceInfo,
+  OUTPUT_FILES,
+  ParamError,
+  SAMPLE_TICKS_FILE,
+  StrategyError,
+  buildParamGrid,
+  checkRankMetric,
+  describeSources,
+  expandGrid,
+  fmtDuration,
+  fmtNumber,
+  fmtPercent,
+  loadStrategy,
+  openTicks,
+  parseDuration,
+  rankRows,
+  runBacktest,
+  runSweep,
+  sweepReport,
+  sweepTable,
+  sweptNames,
+  textTable,
+  writeOutputs,
+  writeSweep,
+  type BacktestAccountOptions,
+  type BacktestResult,
+  type Metrics,
+  type StrategyDefinition,
+  type StrategyParams,
+  type SweepSpec,
+  type TickSourceInfo,
 } from '../backtest/index.js';
 import { decompressedSize, type FeedFormat } from '../engine/feeds/index.js';
 import { checkFeedFormat, checkWorkers, readBacktestConfig } from './backtest-config.js';
@@ -59,7 +85,7 @@ function planOf(options: Readonly<Record<string, unknown>>): BacktestPlan {
   const strategyFile = opt('strategy') ?? config.strategy;
   if (strategyFile === undefined) throw new UsageError('--strategy FILE is required (see v20sim backtest --help)');
   const cliTicks = (options['ticks'] as string[] | undefined) ?? [];
-  const tickFiles = cliTicks.length > 0 ? cliTicks : config.ticks ?? [SAMPLE_TICKS_FILE];
+  const tickFiles = cliTicks.length > 0 ? cliTicks : (config.ticks ?? [SAMPLE_TICKS_FILE]);
   for (const file of tickFiles) {
     if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`tick file not found: ${file}`);
   }
@@ -67,9 +93,11 @@ function planOf(options: Readonly<Record<string, unknown>>): BacktestPlan {
   const format = cliFormat === undefined ? config.format : checkFeedFormat(cliFormat);
   const instrument = opt('instrument') ?? config.instrument;
   const balance = opt('balance') ?? config.balance;
-  if (balance !== undefined && !/^\d+(\.\d+)?$/.test(balance)) throw new UsageError(`--balance must be a non-negative decimal, got ${JSON.stringify(balance)}`);
+  if (balance !== undefined && !/^\d+(\.\d+)?$/.test(balance))
+    throw new UsageError(`--balance must be a non-negative decimal, got ${JSON.stringify(balance)}`);
   const currency = opt('accountCurrency') ?? config.accountCurrency;
-  if (currency !== undefined && !/^[A-Z]{3}$/.test(currency)) throw new UsageError(`--account-currency must be a currency code such as USD, got ${JSON.stringify(currency)}`);
+  if (currency !== undefined && !/^[A-Z]{3}$/.test(currency))
+    throw new UsageError(`--account-currency must be a currency code such as USD, got ${JSON.stringify(currency)}`);
   const hedging = options['hedging'] === true ? true : config.hedging;
   const cliWorkers = opt('workers');
   return {
@@ -84,7 +112,7 @@ function planOf(options: Readonly<Record<string, unknown>>): BacktestPlan {
     },
     equityIntervalMicros: checked('--equity-interval', () => parseDuration(opt('equityInterval') ?? config.equityInterval ?? '1m')),
     rank: checked('--rank', () => checkRankMetric(opt('rank') ?? config.rank ?? 'sharpe')),
-    workers: cliWorkers === undefined ? config.workers ?? availableParallelism() : checkWorkers(cliWorkers, '--workers'),
+    workers: cliWorkers === undefined ? (config.workers ?? availableParallelism()) : checkWorkers(cliWorkers, '--workers'),
     cliParams: (options['param'] as string[] | undefined) ?? [],
     fileParams: config.params,
   };
@@ -100,7 +128,9 @@ function byteShare(files: readonly string[]): { share: () => number | undefined;
 function singleRun(plan: BacktestPlan, definition: StrategyDefinition, params: Record<string, unknown>, io: BacktestIo): void {
   const say = (text: string): void => void io.stdout.write(`${text}\n`);
   const files = plan.tickFiles;
-  io.stderr.write(`backtest: ${definition.name} (${paramText(params)}) on ${files.length === 1 ? path.basename(files[0] as string) : `${files.length} tick files`}\n`);
+  io.stderr.write(
+    `backtest: ${definition.name} (${paramText(params)}) on ${files.length === 1 ? path.basename(files[0] as string) : `${files.length} tick files`}\n`,
+  );
   const bytes = byteShare(files);
   const progress = progressDisplay({ write: (text) => void io.stderr.write(text), isTTY: io.isTTY, share: bytes.share });
   const result = runBacktest({
@@ -116,13 +146,21 @@ function singleRun(plan: BacktestPlan, definition: StrategyDefinition, params: R
   });
   progress.finish(result.ticks);
   writeOutputs(plan.outDir, result);
-  say(`${result.strategy}: ${fmtNumber(result.ticks, 0)} ticks, ${result.metrics.startTime.slice(0, 19).replace('T', ' ')} to ${result.metrics.endTime.slice(0, 19).replace('T', ' ')} UTC`);
+  say(
+    `${result.strategy}: ${fmtNumber(result.ticks, 0)} ticks, ${result.metrics.startTime.slice(0, 19).replace('T', ' ')} to ${result.metrics.endTime.slice(0, 19).replace('T', ' ')} UTC`,
+  );
   say(textTableIndent(summaryTable(result)));
   const written = [...OUTPUT_FILES, ...(result.strategyLog.length > 0 ? ['strategy.log'] : [])];
   say(`written to ${plan.outDir}${path.sep}: ${written.join(', ')}`);
 }
 
-async function sweep(plan: BacktestPlan, definition: StrategyDefinition, combos: readonly StrategyParams[], swept: readonly string[], io: BacktestIo): Promise<void> {
+async function sweep(
+  plan: BacktestPlan,
+  definition: StrategyDefinition,
+  combos: readonly StrategyParams[],
+  swept: readonly string[],
+  io: BacktestIo,
+): Promise<void> {
   const say = (text: string): void => void io.stdout.write(`${text}\n`);
   const warn = (text: string): void => void io.stderr.write(`${text}\n`);
   const spec: SweepSpec = {
@@ -136,16 +174,20 @@ async function sweep(plan: BacktestPlan, definition: StrategyDefinition, combos:
   const rank = plan.rank;
   warn(`sweep: ${definition.name}, ${combos.length} runs over ${swept.join(' x ')} on ${threads} thread${threads === 1 ? '' : 's'}`);
   const started = process.hrtime.bigint();
-  const rows = await runSweep(spec, combos.map((params, index) => ({ index, params })), {
-    workers: plan.workers,
-    onResult: (row, done, total) => {
-      const secs = Number(process.hrtime.bigint() - started) / 1e9;
-      const left = done < total ? `, about ${clock((secs / done) * (total - done))} left` : '';
-      const line = `sweep: ${done}/${total} done (${swept.map((n) => `${n}=${String(row.params[n])}`).join(' ')}: ${rank} ${String(row.metrics[rank])})${left}`;
-      if (io.isTTY) io.stderr.write(`\r\x1b[K${line}${done === total ? '\n' : ''}`);
-      else warn(line);
+  const rows = await runSweep(
+    spec,
+    combos.map((params, index) => ({ index, params })),
+    {
+      workers: plan.workers,
+      onResult: (row, done, total) => {
+        const secs = Number(process.hrtime.bigint() - started) / 1e9;
+        const left = done < total ? `, about ${clock((secs / done) * (total - done))} left` : '';
+        const line = `sweep: ${done}/${total} done (${swept.map((n) => `${n}=${String(row.params[n])}`).join(' ')}: ${rank} ${String(row.metrics[rank])})${left}`;
+        if (io.isTTY) io.stderr.write(`\r\x1b[K${line}${done === total ? '\n' : ''}`);
+        else warn(line);
+      },
     },
-  });
+  );
   const secs = Number(process.hrtime.bigint() - started) / 1e9;
   warn(`sweep: ${combos.length} runs in ${secs.toFixed(1)} s`);
   const report = sweepReport(definition, spec, swept, rankRows(rows, rank), rank);
@@ -162,13 +204,22 @@ function summaryTable(result: BacktestResult): string {
     ['net P/L', `${fmtNumber(m.netPL)} ${cur}`],
     ['return', fmtPercent(m.return)],
     ['final NAV', `${fmtNumber(m.finalNAV)} ${cur}`],
-    ['max drawdown', `${fmtPercent(m.maxDrawdown)} (${fmtNumber(m.maxDrawdownAmount)} ${cur}), ${fmtDuration(m.maxDrawdownDurationSeconds)}${m.maxDrawdownRecoveryTime === null && m.maxDrawdown > 0 ? ', not recovered' : ''}`],
+    [
+      'max drawdown',
+      `${fmtPercent(m.maxDrawdown)} (${fmtNumber(m.maxDrawdownAmount)} ${cur}), ${fmtDuration(m.maxDrawdownDurationSeconds)}${m.maxDrawdownRecoveryTime === null && m.maxDrawdown > 0 ? ', not recovered' : ''}`,
+    ],
     ['sharpe (daily)', m.sharpe === null ? 'n/a' : m.sharpe.toFixed(2)],
     ['sortino (daily)', m.sortino === null ? 'n/a' : m.sortino.toFixed(2)],
-    ['trades', `${fmtNumber(m.trades, 0)} (${fmtNumber(m.longTrades, 0)} long, ${fmtNumber(m.shortTrades, 0)} short, ${fmtNumber(m.openTrades, 0)} open at the end)`],
+    [
+      'trades',
+      `${fmtNumber(m.trades, 0)} (${fmtNumber(m.longTrades, 0)} long, ${fmtNumber(m.shortTrades, 0)} short, ${fmtNumber(m.openTrades, 0)} open at the end)`,
+    ],
     ['win rate', fmtPercent(m.winRate, 1)],
     ['profit factor', m.profitFactor === null ? 'n/a' : m.profitFactor.toFixed(2)],
-    ['average win / loss', `${m.averageWin === null ? 'n/a' : fmtNumber(m.averageWin)} / ${m.averageLoss === null ? 'n/a' : fmtNumber(m.averageLoss)} ${cur}`],
+    [
+      'average win / loss',
+      `${m.averageWin === null ? 'n/a' : fmtNumber(m.averageWin)} / ${m.averageLoss === null ? 'n/a' : fmtNumber(m.averageLoss)} ${cur}`,
+    ],
     ['exposure', fmtPercent(m.exposure, 1)],
     ['financing', `${fmtNumber(m.financing)} ${cur}`],
     ['spread cost', `${fmtNumber(m.spreadCost)} ${cur}`],
@@ -178,7 +229,9 @@ function summaryTable(result: BacktestResult): string {
 }
 
 function paramText(params: Readonly<Record<string, unknown>>): string {
-  const text = Object.entries(params).map(([k, v]) => `${k}=${String(v)}`).join(' ');
+  const text = Object.entries(params)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(' ');
   return text === '' ? '(no parameters)' : text;
 }
 
@@ -220,5 +273,8 @@ export async function runParsedBacktest(parsed: Extract<Parsed, { kind: 'run' }>
 }
 
 function textTableIndent(table: string): string {
-  return table.split('\n').map((line) => `  ${line}`).join('\n');
+  return table
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
 }

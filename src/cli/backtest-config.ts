@@ -27,32 +27,49 @@ export interface BacktestFileConfig {
 const text = Type.String({ minLength: 1, errorMessage: 'must be a non-empty string' });
 
 /** The backtest config file; `errorMessage` is what a failed check says after the field's name. */
-const BacktestConfigSchema = Type.Object({
-  strategy: Type.Optional(text),
-  ticks: Type.Optional(Type.Union([text, Type.Array(text, { minItems: 1 })], { errorMessage: 'must be a file name or a list of them' })),
-  format: Type.Optional(Type.Union(FEED_FORMATS.map((f) => Type.Literal(f)), { errorMessage: `must be one of ${FEED_FORMATS.join(', ')}, got {value}` })),
-  instrument: Type.Optional(text),
-  params: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object', errorMessage: 'must be an object' })),
-  out: Type.Optional(text),
-  accountCurrency: Type.Optional(text),
-  balance: Type.Optional(Type.Union([Type.String(), Type.Number()], { errorMessage: 'must be a number or a decimal string' })),
-  hedging: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
-  equityInterval: Type.Optional(text),
-  rank: Type.Optional(text),
-  workers: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 256 }), Type.String({ pattern: '^\\d+$' })], { errorMessage: 'must be a whole number from 1 to 256, got {value}' })),
-}, { additionalProperties: false, errorMessage: 'must hold a JSON object' });
+const BacktestConfigSchema = Type.Object(
+  {
+    strategy: Type.Optional(text),
+    ticks: Type.Optional(Type.Union([text, Type.Array(text, { minItems: 1 })], { errorMessage: 'must be a file name or a list of them' })),
+    format: Type.Optional(
+      Type.Union(
+        FEED_FORMATS.map((f) => Type.Literal(f)),
+        { errorMessage: `must be one of ${FEED_FORMATS.join(', ')}, got {value}` },
+      ),
+    ),
+    instrument: Type.Optional(text),
+    params: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object', errorMessage: 'must be an object' })),
+    out: Type.Optional(text),
+    accountCurrency: Type.Optional(text),
+    balance: Type.Optional(Type.Union([Type.String(), Type.Number()], { errorMessage: 'must be a number or a decimal string' })),
+    hedging: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
+    equityInterval: Type.Optional(text),
+    rank: Type.Optional(text),
+    workers: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 1, maximum: 256 }), Type.String({ pattern: '^\\d+$' })], {
+        errorMessage: 'must be a whole number from 1 to 256, got {value}',
+      }),
+    ),
+  },
+  { additionalProperties: false, errorMessage: 'must hold a JSON object' },
+);
 
 const CONFIG_KEYS = Object.keys(BacktestConfigSchema.properties);
-const checkShape = schemaChecker(BacktestConfigSchema, (segments) => `unknown key ${JSON.stringify(segments[0])}; known: ${CONFIG_KEYS.join(', ')}`);
+const checkShape = schemaChecker(
+  BacktestConfigSchema,
+  (segments) => `unknown key ${JSON.stringify(segments[0])}; known: ${CONFIG_KEYS.join(', ')}`,
+);
 
 export function checkFeedFormat(value: string): FeedFormat {
-  if (!(FEED_FORMATS as readonly string[]).includes(value)) throw new UsageError(`--format must be one of ${FEED_FORMATS.join(', ')}, got ${JSON.stringify(value)}`);
+  if (!(FEED_FORMATS as readonly string[]).includes(value))
+    throw new UsageError(`--format must be one of ${FEED_FORMATS.join(', ')}, got ${JSON.stringify(value)}`);
   return value as FeedFormat;
 }
 
 export function checkWorkers(value: unknown, where: string): number {
   const n = typeof value === 'string' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 256) throw new UsageError(`${where} must be a whole number from 1 to 256, got ${JSON.stringify(value)}`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 256)
+    throw new UsageError(`${where} must be a whole number from 1 to 256, got ${JSON.stringify(value)}`);
   return n;
 }
 

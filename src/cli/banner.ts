@@ -13,16 +13,21 @@ export function urlHost(address: AddressInfo): string {
 }
 
 function describePrices(settings: ServeSettings): string {
-  if (settings.ticks.length > 0) return `${settings.ticks.length === 1 ? 'tick file' : 'tick files'} ${settings.ticks.map((t) => t.file).join(', ')}`;
-  if (settings.generator !== undefined) return `seeded generator (seed ${JSON.stringify(settings.generator.seed)}) for ${settings.generator.instruments.join(', ')}`;
+  if (settings.ticks.length > 0)
+    return `${settings.ticks.length === 1 ? 'tick file' : 'tick files'} ${settings.ticks.map((t) => t.file).join(', ')}`;
+  if (settings.generator !== undefined)
+    return `seeded generator (seed ${JSON.stringify(settings.generator.seed)}) for ${settings.generator.instruments.join(', ')}`;
   return 'pushed ticks only (POST /sim/ticks)';
 }
 
 export function banner(settings: ServeSettings, url: string, engine: Engine, listenAll: boolean, data: DataDir | undefined): string[] {
   const lines: string[] = [];
-  const clock = settings.clock === 'replay'
-    ? `replay at ${settings.speed === Number.POSITIVE_INFINITY ? 'full speed' : `${settings.speed}x real time`}`
-    : settings.clock === 'live' ? 'live (wall clock)' : 'manual (POST /sim/clock/advance, /sim/ticks)';
+  const clock =
+    settings.clock === 'replay'
+      ? `replay at ${settings.speed === Number.POSITIVE_INFINITY ? 'full speed' : `${settings.speed}x real time`}`
+      : settings.clock === 'live'
+        ? 'live (wall clock)'
+        : 'manual (POST /sim/clock/advance, /sim/ticks)';
   lines.push(`v20sim ${VERSION}: v20 paper-trading server`);
   lines.push(`  base URL:    ${url}${listenAll ? `   (listening on all interfaces, ${settings.host})` : ''}`);
   lines.push(`  stream URL:  ${url}   (same server: /v3/accounts/{id}/pricing/stream, /transactions/stream)`);
@@ -42,14 +47,17 @@ export function banner(settings: ServeSettings, url: string, engine: Engine, lis
   });
   lines.push(`  data dir:    ${data === undefined ? 'none (state is lost on exit; use --data-dir DIR to keep it)' : data.dir}`);
   const first = ids[0];
-  const grant = settings.tokens.find((t) => first !== undefined && (t.accounts === '*' || t.accounts.includes(first))) ?? settings.tokens[0];
+  const grant =
+    settings.tokens.find((t) => first !== undefined && (t.accounts === '*' || t.accounts.includes(first))) ?? settings.tokens[0];
   // A configured token is not printed: the config holds it.
   const token = grant === undefined ? '' : generated.has(grant.token) ? grant.token : '$TOKEN';
   if (first !== undefined) {
     const instrument = settings.generator?.instruments[0] ?? 'EUR_USD';
     lines.push('  try:');
     lines.push(`    curl -s -H "Authorization: Bearer ${token}" ${url}/v3/accounts/${first}/summary`);
-    lines.push(`    curl -s -H "Authorization: Bearer ${token}" -H "Content-Type: application/json" -d '{"order":{"type":"MARKET","instrument":"${instrument}","units":"1000"}}' ${url}/v3/accounts/${first}/orders`);
+    lines.push(
+      `    curl -s -H "Authorization: Bearer ${token}" -H "Content-Type: application/json" -d '{"order":{"type":"MARKET","instrument":"${instrument}","units":"1000"}}' ${url}/v3/accounts/${first}/orders`,
+    );
     lines.push(`    curl -sN -H "Authorization: Bearer ${token}" "${url}/v3/accounts/${first}/pricing/stream?instruments=${instrument}"`);
   }
   return lines;

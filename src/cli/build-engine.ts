@@ -38,7 +38,8 @@ function checkTokens(tokens: readonly TokenGrant[], engine: Engine): void {
   tokens.forEach((t, i) => {
     if (t.accounts === '*') return;
     t.accounts.forEach((id, j) => {
-      if (!known.has(id)) throw new StartError(`tokens[${i}].accounts[${j}]: ${id} is neither in the config's accounts nor in the data dir`, 2);
+      if (!known.has(id))
+        throw new StartError(`tokens[${i}].accounts[${j}]: ${id} is neither in the config's accounts nor in the data dir`, 2);
     });
   });
 }
@@ -46,7 +47,8 @@ function checkTokens(tokens: readonly TokenGrant[], engine: Engine): void {
 /** A journal write failed: memory is now ahead of the disk. Stop before anyone is told otherwise. */
 export function stopOnJournalError(io: ServeIo): (error: unknown) => void {
   return (error) => {
-    if (error instanceof JournalWriteError) io.fatal(`v20sim: ${error.message}; stopping so that no unrecorded transaction is acknowledged`);
+    if (error instanceof JournalWriteError)
+      io.fatal(`v20sim: ${error.message}; stopping so that no unrecorded transaction is acknowledged`);
   };
 }
 
@@ -54,7 +56,14 @@ export function stopOnJournalError(io: ServeIo): (error: unknown) => void {
  * The engine as the API sees it: new accounts are recorded in the data dir, a manual clock feeds
  * the replay's ticks as it moves, any other clock move re-plans the replay.
  */
-export function shellEngine(inner: Engine, data: DataDir | undefined, queue: TickQueue | null, driver: ClockDriver, onError: (error: unknown) => void, manual: boolean): ShellEngine {
+export function shellEngine(
+  inner: Engine,
+  data: DataDir | undefined,
+  queue: TickQueue | null,
+  driver: ClockDriver,
+  onError: (error: unknown) => void,
+  manual: boolean,
+): ShellEngine {
   const manualFeed = manual ? queue : null;
   return new ShellEngine(inner, {
     onError,
@@ -66,7 +75,11 @@ export function shellEngine(inner: Engine, data: DataDir | undefined, queue: Tic
 
 /** The Fastify app over the engine (not listening yet). */
 export function buildServeApp(settings: ServeSettings, engine: Engine, liveNow: () => Micros): Promise<App> {
-  const apiOptions: { -readonly [K in keyof ApiOptions]: ApiOptions[K] } = { engine, tokens: settings.tokens, adminToken: settings.adminToken };
+  const apiOptions: { -readonly [K in keyof ApiOptions]: ApiOptions[K] } = {
+    engine,
+    tokens: settings.tokens,
+    adminToken: settings.adminToken,
+  };
   if (settings.clock === 'live') apiOptions.now = liveNow;
   if (settings.heartbeatMs !== undefined) apiOptions.heartbeatMs = settings.heartbeatMs;
   const restoredBase = requestIdBaseAfter(engine);
@@ -78,7 +91,10 @@ export function buildServeApp(settings: ServeSettings, engine: Engine, liveNow: 
  * After a restart, RequestIDs continue above the highest numeric requestID in the journal so no
  * two requests of a data directory share one (the default base repeats on every fresh start).
  */
-function requestIdBaseAfter(engine: { accountIds(): string[]; account(id: string): { log: readonly { requestID?: string }[] } | undefined }): bigint | undefined {
+function requestIdBaseAfter(engine: {
+  accountIds(): string[];
+  account(id: string): { log: readonly { requestID?: string }[] } | undefined;
+}): bigint | undefined {
   let highest: bigint | undefined;
   for (const id of engine.accountIds()) {
     for (const tx of engine.account(id)?.log ?? []) {

@@ -53,14 +53,16 @@ export function openFeed(settings: ServeSettings, generatorStart: Micros): TickQ
   const g = settings.generator;
   if (g === undefined) return null;
   try {
-    return new TickQueue(generateTicks({
-      seed: g.seed,
-      instruments: g.instruments,
-      start: generatorStart,
-      count: Number.MAX_SAFE_INTEGER,
-      meanIntervalMicros: g.meanIntervalMicros,
-      catalogue: buildCatalogue(settings.instruments),
-    }));
+    return new TickQueue(
+      generateTicks({
+        seed: g.seed,
+        instruments: g.instruments,
+        start: generatorStart,
+        count: Number.MAX_SAFE_INTEGER,
+        meanIntervalMicros: g.meanIntervalMicros,
+        catalogue: buildCatalogue(settings.instruments),
+      }),
+    );
   } catch (error) {
     throw new StartError(`generator: ${(error as Error).message}`, 2);
   }
@@ -101,15 +103,23 @@ export class ClockDriver {
     const { settings, queue, io } = this;
     const live = settings.clock === 'live';
     if (queue !== null && settings.clock !== 'manual') {
-      const pump = new FeedPump(engine, queue, {
-        speed: live ? 1 : settings.speed,
-        ...(live ? { restamp: () => this.liveNow(engine) } : {}),
-        onEnd: () => io.out(`replay finished at ${formatRfc3339(engine.now)}: ${pump.pushed} ticks pushed${queue.skipped > 0 ? `, ${queue.skipped} skipped (older than the clock)` : ''}`),
-        onError: (error) => {
-          this.onError(error);
-          io.err(`v20sim: the price feed stopped: ${(error as Error).message}`);
+      const pump = new FeedPump(
+        engine,
+        queue,
+        {
+          speed: live ? 1 : settings.speed,
+          ...(live ? { restamp: () => this.liveNow(engine) } : {}),
+          onEnd: () =>
+            io.out(
+              `replay finished at ${formatRfc3339(engine.now)}: ${pump.pushed} ticks pushed${queue.skipped > 0 ? `, ${queue.skipped} skipped (older than the clock)` : ''}`,
+            ),
+          onError: (error) => {
+            this.onError(error);
+            io.err(`v20sim: the price feed stopped: ${(error as Error).message}`);
+          },
         },
-      }, realTimers);
+        realTimers,
+      );
       this.pump = pump;
       pump.start();
     }

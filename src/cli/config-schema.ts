@@ -15,7 +15,10 @@ const INSTRUMENT_NAME = '^[A-Z0-9]{2,10}_[A-Z0-9]{2,10}$';
 const DECIMAL = '^[+-]?(\\d+(\\.\\d*)?|\\.\\d+)$';
 
 function oneOf(values: readonly string[], description: string) {
-  return Type.Union(values.map((v) => Type.Literal(v)), { description, errorMessage: `must be one of ${values.join(', ')}, got {value}` });
+  return Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { description, errorMessage: `must be one of ${values.join(', ')}, got {value}` },
+  );
 }
 
 function integer(min: number, max: number, description: string) {
@@ -29,94 +32,168 @@ function text(description: string) {
 const instrumentName = (description: string) =>
   Type.String({ pattern: INSTRUMENT_NAME, description, errorMessage: 'must be an instrument name such as EUR_USD, got {value}' });
 
-const seed = (description: string) => Type.Union([
-  Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }),
-  Type.String({ minLength: 1, maxLength: 256 }),
-], { description, errorMessage: 'must be a safe integer or a non-empty string, got {value}' });
+const seed = (description: string) =>
+  Type.Union(
+    [Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }), Type.String({ minLength: 1, maxLength: 256 })],
+    { description, errorMessage: 'must be a safe integer or a non-empty string, got {value}' },
+  );
 
 const nonNegativeDecimal = (description: string) =>
-  Type.String({ pattern: '^\\+?(\\d+(\\.\\d*)?|\\.\\d+)$', description, errorMessage: 'must be a non-negative decimal string, got {value}' });
+  Type.String({
+    pattern: '^\\+?(\\d+(\\.\\d*)?|\\.\\d+)$',
+    description,
+    errorMessage: 'must be a non-negative decimal string, got {value}',
+  });
 
-const account = Type.Object({}, {
-  additionalProperties: true,
-  description: 'An account: id ("101-004-1000000-001"), currency ("USD"), and optionally alias, balance, hedging (or hedgingEnabled), marginRate.',
-  errorMessage: 'must be an object',
-});
+const account = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description:
+      'An account: id ("101-004-1000000-001"), currency ("USD"), and optionally alias, balance, hedging (or hedgingEnabled), marginRate.',
+    errorMessage: 'must be an object',
+  },
+);
 
 const tokenGrant = Type.Union([
   Type.String({ ...TOKEN, description: 'a token for every account' }),
-  Type.Object({
-    token: Type.Unsafe<string>({ ...TOKEN }),
-    accounts: Type.Optional(Type.Union([Type.Literal('*'), Type.Array(text('an account ID'))], {
-      description: 'the accounts the token may use, or "*" for all (the default)',
-      errorMessage: 'must be an array of account IDs or "*", got {value}',
-    })),
-  }, { additionalProperties: false, errorMessage: 'must be a token string or {"token": "...", "accounts": ["101-..."] or "*"}' }),
+  Type.Object(
+    {
+      token: Type.Unsafe<string>({ ...TOKEN }),
+      accounts: Type.Optional(
+        Type.Union([Type.Literal('*'), Type.Array(text('an account ID'))], {
+          description: 'the accounts the token may use, or "*" for all (the default)',
+          errorMessage: 'must be an array of account IDs or "*", got {value}',
+        }),
+      ),
+    },
+    { additionalProperties: false, errorMessage: 'must be a token string or {"token": "...", "accounts": ["101-..."] or "*"}' },
+  ),
 ]);
 
-const financing = Type.Object({
-  longRate: Type.String({ pattern: DECIMAL, errorMessage: 'must be a decimal string, got {value}' }),
-  shortRate: Type.String({ pattern: DECIMAL, errorMessage: 'must be a decimal string, got {value}' }),
-  financingDaysOfWeek: Type.Array(Type.Object({
-    dayOfWeek: Type.Union(DAYS.map((d) => Type.Literal(d)), { errorMessage: `must be one of ${DAYS.join(', ')}` }),
-    daysCharged: integer(0, 7, 'days of financing charged on that day'),
-  }, { errorMessage: `must be an object {dayOfWeek, daysCharged}` }), { errorMessage: 'must be an array, got {value}' }),
-}, { additionalProperties: false, errorMessage: 'must be an object {longRate, shortRate, financingDaysOfWeek}' });
+const financing = Type.Object(
+  {
+    longRate: Type.String({ pattern: DECIMAL, errorMessage: 'must be a decimal string, got {value}' }),
+    shortRate: Type.String({ pattern: DECIMAL, errorMessage: 'must be a decimal string, got {value}' }),
+    financingDaysOfWeek: Type.Array(
+      Type.Object(
+        {
+          dayOfWeek: Type.Union(
+            DAYS.map((d) => Type.Literal(d)),
+            { errorMessage: `must be one of ${DAYS.join(', ')}` },
+          ),
+          daysCharged: integer(0, 7, 'days of financing charged on that day'),
+        },
+        { errorMessage: `must be an object {dayOfWeek, daysCharged}` },
+      ),
+      { errorMessage: 'must be an array, got {value}' },
+    ),
+  },
+  { additionalProperties: false, errorMessage: 'must be an object {longRate, shortRate, financingDaysOfWeek}' },
+);
 
-const instrument = Type.Object({
-  name: instrumentName('the instrument, e.g. EUR_USD; a known one is overridden, a new one added'),
-  type: Type.Optional(Type.Union([Type.Literal('CURRENCY'), Type.Literal('CFD'), Type.Literal('METAL')], { errorMessage: 'must be CURRENCY, CFD or METAL, got {value}' })),
-  displayName: Type.Optional(text('the name shown to clients')),
-  pipLocation: Type.Optional(integer(-10, 10, 'the power of ten of one pip')),
-  displayPrecision: Type.Optional(integer(0, 10, 'decimals of a price')),
-  tradeUnitsPrecision: Type.Optional(integer(0, 10, 'decimals of units')),
-  minimumTradeSize: Type.Optional(nonNegativeDecimal('smallest order, in units')),
-  maximumTrailingStopDistance: Type.Optional(nonNegativeDecimal('in price units')),
-  minimumTrailingStopDistance: Type.Optional(nonNegativeDecimal('in price units')),
-  maximumPositionSize: Type.Optional(nonNegativeDecimal('in units; 0 = no limit')),
-  maximumOrderUnits: Type.Optional(nonNegativeDecimal('in units')),
-  marginRate: Type.Optional(nonNegativeDecimal('in (0, 1], e.g. "0.02" for 50:1')),
-  financing: Type.Optional(financing),
-}, { additionalProperties: false, errorMessage: 'must be an object with at least a name' });
+const instrument = Type.Object(
+  {
+    name: instrumentName('the instrument, e.g. EUR_USD; a known one is overridden, a new one added'),
+    type: Type.Optional(
+      Type.Union([Type.Literal('CURRENCY'), Type.Literal('CFD'), Type.Literal('METAL')], {
+        errorMessage: 'must be CURRENCY, CFD or METAL, got {value}',
+      }),
+    ),
+    displayName: Type.Optional(text('the name shown to clients')),
+    pipLocation: Type.Optional(integer(-10, 10, 'the power of ten of one pip')),
+    displayPrecision: Type.Optional(integer(0, 10, 'decimals of a price')),
+    tradeUnitsPrecision: Type.Optional(integer(0, 10, 'decimals of units')),
+    minimumTradeSize: Type.Optional(nonNegativeDecimal('smallest order, in units')),
+    maximumTrailingStopDistance: Type.Optional(nonNegativeDecimal('in price units')),
+    minimumTrailingStopDistance: Type.Optional(nonNegativeDecimal('in price units')),
+    maximumPositionSize: Type.Optional(nonNegativeDecimal('in units; 0 = no limit')),
+    maximumOrderUnits: Type.Optional(nonNegativeDecimal('in units')),
+    marginRate: Type.Optional(nonNegativeDecimal('in (0, 1], e.g. "0.02" for 50:1')),
+    financing: Type.Optional(financing),
+  },
+  { additionalProperties: false, errorMessage: 'must be an object with at least a name' },
+);
 
 const tickSource = Type.Union([
   text('a tick file, relative to this config file'),
-  Type.Object({
-    file: text('a tick file, relative to this config file'),
-    format: Type.Optional(oneOf(FEED_FORMATS, 'the file format (default: detected)')),
-    instrument: Type.Optional(instrumentName('for files whose lines do not name one')),
-  }, { additionalProperties: false, errorMessage: 'must be a file name or {"file", "format", "instrument"}' }),
+  Type.Object(
+    {
+      file: text('a tick file, relative to this config file'),
+      format: Type.Optional(oneOf(FEED_FORMATS, 'the file format (default: detected)')),
+      instrument: Type.Optional(instrumentName('for files whose lines do not name one')),
+    },
+    { additionalProperties: false, errorMessage: 'must be a file name or {"file", "format", "instrument"}' },
+  ),
 ]);
 
 const generator = Type.Union([
   Type.Literal(false, { description: 'no generated prices' }),
-  Type.Object({
-    seed: Type.Optional(seed('the generator seed')),
-    instruments: Type.Optional(Type.Array(instrumentName('a generated instrument'), { minItems: 1, errorMessage: 'must name at least one instrument' })),
-    meanIntervalMs: Type.Optional(Type.Number({
-      minimum: 0.001, maximum: 3_600_000, description: 'mean time between ticks',
-      errorMessage: 'must be a number of milliseconds from 0.001 to 3600000, got {value}',
-    })),
-  }, { additionalProperties: false, errorMessage: 'must be false or {"seed", "instruments", "meanIntervalMs"}' }),
+  Type.Object(
+    {
+      seed: Type.Optional(seed('the generator seed')),
+      instruments: Type.Optional(
+        Type.Array(instrumentName('a generated instrument'), { minItems: 1, errorMessage: 'must name at least one instrument' }),
+      ),
+      meanIntervalMs: Type.Optional(
+        Type.Number({
+          minimum: 0.001,
+          maximum: 3_600_000,
+          description: 'mean time between ticks',
+          errorMessage: 'must be a number of milliseconds from 0.001 to 3600000, got {value}',
+        }),
+      ),
+    },
+    { additionalProperties: false, errorMessage: 'must be false or {"seed", "instruments", "meanIntervalMs"}' },
+  ),
 ]);
 
-const speed = Type.Union([
-  Type.Number({ exclusiveMinimum: 0, maximum: 1e9 }),
-  Type.String({ pattern: '^\\d+(\\.\\d+)?$' }),
-  Type.Literal('max'),
-], { description: 'replay speed factor (1 = real time) or "max"', errorMessage: 'must be a positive number (1 = real time) or "max", got {value}' });
+const speed = Type.Union(
+  [Type.Number({ exclusiveMinimum: 0, maximum: 1e9 }), Type.String({ pattern: '^\\d+(\\.\\d+)?$' }), Type.Literal('max')],
+  {
+    description: 'replay speed factor (1 = real time) or "max"',
+    errorMessage: 'must be a positive number (1 = real time) or "max", got {value}',
+  },
+);
 
 const TOP_LEVEL = {
-  accounts: Type.Optional(Type.Array(account, { description: 'the accounts (default: two demo accounts, USD and EUR)', errorMessage: 'must be an array, got {value}' })),
-  tokens: Type.Optional(Type.Array(tokenGrant, { description: 'API tokens (default: one made up at start and printed)', errorMessage: 'must be an array, got {value}' })),
-  adminToken: Type.Optional(Type.Unsafe<string>({ ...TOKEN, description: 'token of the /sim control API (default: made up at start and printed)' })),
-  instruments: Type.Optional(Type.Array(instrument, { description: 'instruments added to or overriding the built-in catalogue', errorMessage: 'must be an array, got {value}' })),
-  ticks: Type.Optional(Type.Union([text('a tick file'), Type.Array(tickSource)], { description: 'recorded ticks to replay', errorMessage: 'must be an array, got {value}' })),
+  accounts: Type.Optional(
+    Type.Array(account, {
+      description: 'the accounts (default: two demo accounts, USD and EUR)',
+      errorMessage: 'must be an array, got {value}',
+    }),
+  ),
+  tokens: Type.Optional(
+    Type.Array(tokenGrant, {
+      description: 'API tokens (default: one made up at start and printed)',
+      errorMessage: 'must be an array, got {value}',
+    }),
+  ),
+  adminToken: Type.Optional(
+    Type.Unsafe<string>({ ...TOKEN, description: 'token of the /sim control API (default: made up at start and printed)' }),
+  ),
+  instruments: Type.Optional(
+    Type.Array(instrument, {
+      description: 'instruments added to or overriding the built-in catalogue',
+      errorMessage: 'must be an array, got {value}',
+    }),
+  ),
+  ticks: Type.Optional(
+    Type.Union([text('a tick file'), Type.Array(tickSource)], {
+      description: 'recorded ticks to replay',
+      errorMessage: 'must be an array, got {value}',
+    }),
+  ),
   generator: Type.Optional(generator),
   clock: Type.Optional(oneOf(CLOCKS, 'live (wall clock), replay (tick times at speed) or manual (the control API moves time)')),
   speed: Type.Optional(speed),
   seed: Type.Optional(seed('run seed, recorded with the run')),
-  start: Type.Optional(Type.String({ description: 'simulated start time for replay and manual clocks (RFC3339)', errorMessage: 'must be an RFC3339 DateTime such as "2024-01-02T00:00:00Z", got {value}' })),
+  start: Type.Optional(
+    Type.String({
+      description: 'simulated start time for replay and manual clocks (RFC3339)',
+      errorMessage: 'must be an RFC3339 DateTime such as "2024-01-02T00:00:00Z", got {value}',
+    }),
+  ),
   host: Type.Optional(text('interface to listen on (default 127.0.0.1)')),
   port: Type.Optional(integer(0, 65_535, 'port (default 8080; 0 picks a free one)')),
   dataDir: Type.Optional(text('journal every transaction here and restore from it on start (relative to this file)')),

@@ -101,7 +101,11 @@ export interface ServeSettings {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly field: string, readonly why: string, readonly source = 'config') {
+  constructor(
+    readonly field: string,
+    readonly why: string,
+    readonly source = 'config',
+  ) {
     super(`${source}: ${field === '' ? '' : `${field}: `}${why}`);
     this.name = 'ConfigError';
   }
@@ -154,13 +158,16 @@ export function checkFormat(value: unknown, field: string): FeedFormat {
   return value as FeedFormat;
 }
 
-const checkShape = schemaChecker(ServeConfigSchema, (segments) => (segments.length === 1 ? `unknown field (expected one of ${CONFIG_FIELDS.join(', ')})` : 'unknown field'));
+const checkShape = schemaChecker(ServeConfigSchema, (segments) =>
+  segments.length === 1 ? `unknown field (expected one of ${CONFIG_FIELDS.join(', ')})` : 'unknown field',
+);
 
 /** The instrument overrides (shape checked by the schema) and the catalogue they make. */
 function checkInstruments(list: readonly Json[]): { overrides: InstrumentOverride[]; catalogue: ReadonlyMap<string, InstrumentSpec> } {
   list.forEach((value, i) => {
     const rate = value['marginRate'];
-    if (typeof rate === 'string' && !(Number(rate) > 0 && Number(rate) <= 1)) throw new ConfigError(`instruments[${i}].marginRate`, `must be in (0, 1], got ${describeValue(rate)}`);
+    if (typeof rate === 'string' && !(Number(rate) > 0 && Number(rate) <= 1))
+      throw new ConfigError(`instruments[${i}].marginRate`, `must be in (0, 1], got ${describeValue(rate)}`);
   });
   const overrides = list as unknown as InstrumentOverride[];
   let catalogue: ReadonlyMap<string, InstrumentSpec>;
@@ -169,7 +176,8 @@ function checkInstruments(list: readonly Json[]): { overrides: InstrumentOverrid
   } catch (error) {
     throw new ConfigError('instruments', (error as Error).message);
   }
-  if (catalogue.size > LIMITS.instrumentsPerEngine) throw new ConfigError('instruments', `at most ${LIMITS.instrumentsPerEngine} instruments`);
+  if (catalogue.size > LIMITS.instrumentsPerEngine)
+    throw new ConfigError('instruments', `at most ${LIMITS.instrumentsPerEngine} instruments`);
   return { overrides, catalogue };
 }
 

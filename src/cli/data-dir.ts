@@ -1,4 +1,16 @@
-import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, truncateSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  truncateSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import process from 'node:process';
 import type { AccountConfig } from '../account/state.js';
@@ -51,18 +63,23 @@ export class DataDir {
     if (end < text.length) {
       // A torn record of an account whose journal was never written: drop it, so appends stay whole lines.
       truncateSync(file, Buffer.byteLength(text.slice(0, end)));
-      this.warnings.push(`${file}: dropped a torn last line (${Buffer.byteLength(text.slice(end))} bytes): ${JSON.stringify(text.slice(end, end + 80))}`);
+      this.warnings.push(
+        `${file}: dropped a torn last line (${Buffer.byteLength(text.slice(end))} bytes): ${JSON.stringify(text.slice(end, end + 80))}`,
+      );
     }
-    text.slice(0, end).split('\n').forEach((line, i) => {
-      if (line.trim() === '') return;
-      try {
-        const config = JSON.parse(line) as AccountConfig;
-        if (typeof config.id === 'string' && typeof config.currency === 'string') this.accounts.set(config.id, config);
-        else this.warnings.push(`${file}: line ${i + 1} is not an account record; ignored`);
-      } catch {
-        this.warnings.push(`${file}: line ${i + 1} is not JSON; ignored`);
-      }
-    });
+    text
+      .slice(0, end)
+      .split('\n')
+      .forEach((line, i) => {
+        if (line.trim() === '') return;
+        try {
+          const config = JSON.parse(line) as AccountConfig;
+          if (typeof config.id === 'string' && typeof config.currency === 'string') this.accounts.set(config.id, config);
+          else this.warnings.push(`${file}: line ${i + 1} is not an account record; ignored`);
+        } catch {
+          this.warnings.push(`${file}: line ${i + 1} is not JSON; ignored`);
+        }
+      });
   }
 
   /** The config an account was first opened with here, if recorded. */
@@ -99,7 +116,10 @@ export class DataDir {
 const LOCK = 'v20sim.lock';
 
 export class DataDirLockedError extends Error {
-  constructor(readonly dir: string, readonly pid: number) {
+  constructor(
+    readonly dir: string,
+    readonly pid: number,
+  ) {
     super(`data dir ${dir} is in use by process ${pid} (if that process is gone, delete ${join(dir, LOCK)})`);
     this.name = 'DataDirLockedError';
   }

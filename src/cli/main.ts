@@ -28,7 +28,11 @@ if (parsed.kind === 'print') {
   process.exitCode = EXIT.usage;
 } else if (parsed.command === 'backtest') {
   const { runParsedBacktest } = await import('./backtest-command.js');
-  process.exitCode = await runParsedBacktest(parsed, { stdout: process.stdout, stderr: process.stderr, isTTY: process.stderr.isTTY === true });
+  process.exitCode = await runParsedBacktest(parsed, {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    isTTY: process.stderr.isTTY === true,
+  });
 } else if (parsed.command === 'serve') {
   await serveMain(parsed);
 } else {

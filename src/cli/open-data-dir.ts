@@ -47,11 +47,17 @@ function checkAgainstHistory(data: DataDir, config: AccountConfig, index: number
   if (!data.journal.accountIds().includes(config.id)) return;
   const history = restoredConfig(data, config.id);
   if (history.currency !== config.currency) {
-    throw new StartError(`accounts[${index}].currency: ${config.id} is ${config.currency} in the config but its journal in ${data.dir} was opened in ${history.currency}`, 2);
+    throw new StartError(
+      `accounts[${index}].currency: ${config.id} is ${config.currency} in the config but its journal in ${data.dir} was opened in ${history.currency}`,
+      2,
+    );
   }
   const recorded = data.recordedAccount(config.id);
   if (recorded !== undefined && (recorded.hedgingEnabled ?? false) !== (config.hedgingEnabled ?? false)) {
-    throw new StartError(`accounts[${index}].hedging: ${config.id} was opened with hedging ${recorded.hedgingEnabled ?? false} in ${data.dir}; it cannot change on an account with history`, 2);
+    throw new StartError(
+      `accounts[${index}].hedging: ${config.id} was opened with hedging ${recorded.hedgingEnabled ?? false} in ${data.dir}; it cannot change on an account with history`,
+      2,
+    );
   }
 }
 

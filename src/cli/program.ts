@@ -15,13 +15,13 @@ export type Parsed =
   /** Bad usage: `flag` (an option or an argument; '' for none) and why; exit code 2. */
   | { readonly kind: 'usage'; readonly command: string; readonly flag: string; readonly why: string }
   | {
-    readonly kind: 'run';
-    readonly command: CommandName;
-    readonly options: Readonly<Record<string, unknown>>;
-    readonly operands: readonly string[];
-    /** The options on the command line (long form), e.g. to tell --generator from --no-generator. */
-    readonly given: ReadonlySet<string>;
-  };
+      readonly kind: 'run';
+      readonly command: CommandName;
+      readonly options: Readonly<Record<string, unknown>>;
+      readonly operands: readonly string[];
+      /** The options on the command line (long form), e.g. to tell --generator from --no-generator. */
+      readonly given: ReadonlySet<string>;
+    };
 
 const HELP_WIDTH = 100;
 
@@ -62,9 +62,11 @@ function collect(value: string, previous: string[] | undefined): string[] {
 function serveCommand(): Command {
   return new Command('serve')
     .summary('run the v20 paper-trading server')
-    .description(`Starts an OANDA v20 compatible paper-trading server (REST and streams on one port).
+    .description(
+      `Starts an OANDA v20 compatible paper-trading server (REST and streams on one port).
 With no options: two demo accounts (USD, EUR), a printed token, seeded prices for the
-major pairs paced in real time, on http://127.0.0.1:8080.`)
+major pairs paced in real time, on http://127.0.0.1:8080.`,
+    )
     .option('--config <file>', 'JSON or YAML config: accounts, tokens, instruments, prices, clock, ...')
     .option('--host <host>', 'interface to listen on (default 127.0.0.1)')
     .option('--port <n>', 'port (default 8080; 0 picks a free one)')
@@ -75,7 +77,10 @@ major pairs paced in real time, on http://127.0.0.1:8080.`)
     .option('--instrument <name>', 'instrument of --ticks files whose lines do not name one')
     .option('--generator <seed>', 'seeded generated prices (default in live mode: seed 1, major pairs)')
     .addOption(new Option('--no-generator', 'live mode without generated prices (push ticks via /sim/ticks)'))
-    .option('--clock <mode>', 'live (wall clock), replay (tick times at --speed), or manual (only /sim/clock/advance and /sim/ticks move time); default: replay with --ticks, else live')
+    .option(
+      '--clock <mode>',
+      'live (wall clock), replay (tick times at --speed), or manual (only /sim/clock/advance and /sim/ticks move time); default: replay with --ticks, else live',
+    )
     .option('--speed <n|max>', 'replay speed factor (default 1 = real time)')
     .option('--seed <seed>', 'run seed, recorded with the run (default 1)')
     .option('--start <datetime>', 'simulated start time for replay/manual (RFC3339)')
@@ -90,17 +95,30 @@ function backtestCommand(): Command {
     .usage('--strategy FILE [--ticks FILE...] [options]')
     .description(BACKTEST_DESCRIPTION)
     .option('--strategy <file>', 'strategy module (TypeScript runs without a build step)')
-    .option('--ticks <files...>', 'tick files, merged by time (csv, ndjson, lean, truefx, histdata; plain, .gz or .zip). Default: the shipped sample (EUR_USD and USD_JPY, 2-5 January 2024, generated)')
+    .option(
+      '--ticks <files...>',
+      'tick files, merged by time (csv, ndjson, lean, truefx, histdata; plain, .gz or .zip). Default: the shipped sample (EUR_USD and USD_JPY, 2-5 January 2024, generated)',
+    )
     .option('--format <fmt>', 'format of the tick files (default: detected per file)')
     .option('--instrument <name>', 'instrument of tick files whose lines do not name one')
-    .option('--config <file>', 'JSON with any of: strategy, ticks, format, instrument, params, out, accountCurrency, balance, hedging, equityInterval, rank, workers (paths relative to the file; options given here win)')
-    .option('--param <name=value>', 'a strategy parameter (repeatable). Several values (a,b,c) or a range (start:stop:step) make a sweep over every combination', collect)
+    .option(
+      '--config <file>',
+      'JSON with any of: strategy, ticks, format, instrument, params, out, accountCurrency, balance, hedging, equityInterval, rank, workers (paths relative to the file; options given here win)',
+    )
+    .option(
+      '--param <name=value>',
+      'a strategy parameter (repeatable). Several values (a,b,c) or a range (start:stop:step) make a sweep over every combination',
+      collect,
+    )
     .option('--out <dir>', 'output folder (default backtest-out)')
     .option('--account-currency <cur>', 'home currency of the account (default USD)')
     .option('--balance <n>', 'opening balance (default 100000)')
     .option('--hedging', 'a hedging account (long and short trades side by side)')
     .option('--equity-interval <dur>', 'mark-to-market interval: 30s, 1m, 1h, 1d (default 1m)')
-    .option('--rank <metric>', 'sweep ranking: sharpe (default), sortino, netPL, return, maxDrawdown, profitFactor, winRate, expectancy, trades, ...')
+    .option(
+      '--rank <metric>',
+      'sweep ranking: sharpe (default), sortino, netPL, return, maxDrawdown, profitFactor, winRate, expectancy, trades, ...',
+    )
     .option('--workers <n>', 'threads for a sweep, this one included (default: one per core)')
     .addHelpText('after', BACKTEST_AFTER);
 }
@@ -123,14 +141,19 @@ function scenarioCommand(): Command {
     .usage('run|check [PATHS or GLOBS...] [options]')
     .description(SCENARIO_DESCRIPTION)
     .addHelpText('after', SCENARIO_AFTER);
-  const run = scenario.command('run')
+  const run = scenario
+    .command('run')
     .description('Runs the scenario files and reports the results.')
     .argument('[paths...]', 'scenario files, directories or globs');
-  const check = scenario.command('check')
+  const check = scenario
+    .command('check')
     .description('Validates the files against the schema and the references (tick files, marks, variables) without running them.')
     .argument('[paths...]', 'scenario files, directories or globs');
   // check takes run's options too (and ignores them), so a run command line checks as it is.
-  for (const [command, hidden] of [[run, false], [check, true]] as const) {
+  for (const [command, hidden] of [
+    [run, false],
+    [check, true],
+  ] as const) {
     for (const option of scenarioRunOptions()) command.addOption(hidden ? option.hideHelp() : option);
   }
   return scenario;
@@ -152,7 +175,10 @@ function buildProgram(onRun: (command: Command, name: CommandName) => void): Com
   }
   for (const [command, name] of leaves) {
     // Unknown options and stray arguments come back as operands, so the message can name them.
-    command.allowUnknownOption().allowExcessArguments().action(() => onRun(command, name));
+    command
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .action(() => onRun(command, name));
   }
   const configure = (command: Command): void => {
     command
@@ -193,7 +219,12 @@ function usageFromError(error: CommanderError, argv: readonly string[]): Parsed 
     case 'commander.optionMissingArgument':
       return { kind: 'usage', command, flag: option, why: option === '--ticks' ? 'needs at least one file' : 'needs a value' };
     case 'commander.unknownCommand':
-      return { kind: 'usage', command: command === 'scenario' ? command : '', flag: '', why: `unknown command ${JSON.stringify(/unknown command '([^']*)'/.exec(error.message)?.[1] ?? '')}` };
+      return {
+        kind: 'usage',
+        command: command === 'scenario' ? command : '',
+        flag: '',
+        why: `unknown command ${JSON.stringify(/unknown command '([^']*)'/.exec(error.message)?.[1] ?? '')}`,
+      };
     default:
       return { kind: 'usage', command, flag: option, why: error.message.replace(/^error: /, '') };
   }
@@ -228,7 +259,8 @@ export function parseArgv(argv: readonly string[]): Parsed {
 function checkRun(command: Command, name: CommandName, given: ReadonlyMap<string, number>): Parsed {
   const label = name.split(' ')[0] as string;
   for (const [flag, count] of given) {
-    if (count > 1 && !REPEATABLE.has(flag) && !REPEATABLE.has(`${flag} ${name}`)) return { kind: 'usage', command: label, flag, why: 'given twice' };
+    if (count > 1 && !REPEATABLE.has(flag) && !REPEATABLE.has(`${flag} ${name}`))
+      return { kind: 'usage', command: label, flag, why: 'given twice' };
   }
   const options = command.opts();
   for (const [key, value] of Object.entries(options)) {
@@ -245,7 +277,8 @@ function checkRun(command: Command, name: CommandName, given: ReadonlyMap<string
   const takesPaths = name === 'scenario run' || name === 'scenario check';
   for (const arg of operands) {
     if (arg === '--') break;
-    if (arg.startsWith('-') && arg !== '-') return { kind: 'usage', command: label, flag: arg.split('=')[0] as string, why: 'unknown option' };
+    if (arg.startsWith('-') && arg !== '-')
+      return { kind: 'usage', command: label, flag: arg.split('=')[0] as string, why: 'unknown option' };
     if (!takesPaths) return { kind: 'usage', command: label, flag: arg, why: 'unexpected argument' };
   }
   return { kind: 'run', command: name, options, operands: operands.filter((a) => a !== '--'), given: new Set(given.keys()) };

@@ -3,7 +3,16 @@ import { dirname, resolve } from 'node:path';
 import { DEFAULT_PATTERNS, expandScenarioPaths } from '../scenario/files.js';
 import { loadScenario, ScenarioInvalid } from '../scenario/load.js';
 import { runScenarioFiles } from '../scenario/pool.js';
-import { exitCodeOf, junitReport, prettyResult, prettySummary, REPORTERS, tapReport, where, type ReporterName } from '../scenario/report.js';
+import {
+  exitCodeOf,
+  junitReport,
+  prettyResult,
+  prettySummary,
+  REPORTERS,
+  tapReport,
+  where,
+  type ReporterName,
+} from '../scenario/report.js';
 import type { ScenarioResult } from '../scenario/run.js';
 import { EXIT, UsageError, parseArgv, usageMessage, type Parsed as CommandLine } from './program.js';
 
@@ -29,7 +38,8 @@ interface Parsed {
 function optionsOf(parsed: RunParsed): Parsed {
   const o = parsed.options;
   const reporter = typeof o['reporter'] === 'string' ? o['reporter'] : 'pretty';
-  if (!(REPORTERS as readonly string[]).includes(reporter)) throw new UsageError(`unknown reporter '${reporter}' (expected ${REPORTERS.join(', ')})`);
+  if (!(REPORTERS as readonly string[]).includes(reporter))
+    throw new UsageError(`unknown reporter '${reporter}' (expected ${REPORTERS.join(', ')})`);
   let jobs: number | undefined;
   if (typeof o['jobs'] === 'string') {
     jobs = Number(o['jobs']);
@@ -92,7 +102,8 @@ function scenarioFiles(parsed: Parsed, cwd: string): string[] {
   } catch (err) {
     throw new Refusal((err as Error).message);
   }
-  if (expanded.unmatched.length > 0 && parsed.patterns.length > 0) throw new Refusal(`no scenario files match ${expanded.unmatched.map((p) => JSON.stringify(p)).join(', ')}`);
+  if (expanded.unmatched.length > 0 && parsed.patterns.length > 0)
+    throw new Refusal(`no scenario files match ${expanded.unmatched.map((p) => JSON.stringify(p)).join(', ')}`);
   if (expanded.files.length === 0) throw new Refusal(`no scenario files (looked for ${patterns.join(' ')})`);
   return expanded.files;
 }

@@ -23,7 +23,13 @@ function fieldOf(segments: readonly string[]): string {
 }
 
 function segmentsOf(error: ErrorObject): string[] {
-  const path = error.instancePath === '' ? [] : error.instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const path =
+    error.instancePath === ''
+      ? []
+      : error.instancePath
+          .slice(1)
+          .split('/')
+          .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'additionalProperties') path.push(String((error.params as { additionalProperty: string }).additionalProperty));
   if (error.keyword === 'required') path.push(String((error.params as { missingProperty: string }).missingProperty));
   return path;
@@ -41,7 +47,11 @@ function faultOf(error: ErrorObject, unknownField: (segments: readonly string[])
 
 /** Errors that name their field: unknown or missing fields, and nodes with an errorMessage. */
 function isWorded(error: ErrorObject): boolean {
-  return error.keyword === 'additionalProperties' || error.keyword === 'required' || typeof (error.parentSchema as { errorMessage?: unknown } | undefined)?.errorMessage === 'string';
+  return (
+    error.keyword === 'additionalProperties' ||
+    error.keyword === 'required' ||
+    typeof (error.parentSchema as { errorMessage?: unknown } | undefined)?.errorMessage === 'string'
+  );
 }
 
 /**
@@ -49,7 +59,10 @@ function isWorded(error: ErrorObject): boolean {
  * for the first failing field (a union reports each branch), the deepest worded one (the last of equals: a union comes after its branches) is the most
  * precise: {"token": "has space"} fails as tokens[0].token, not as "not a string" at tokens[0].
  */
-export function schemaChecker(schema: TSchema, unknownField: (segments: readonly string[]) => string = () => 'unknown field'): (doc: unknown) => Fault | null {
+export function schemaChecker(
+  schema: TSchema,
+  unknownField: (segments: readonly string[]) => string = () => 'unknown field',
+): (doc: unknown) => Fault | null {
   const ajv = new Ajv({ allErrors: false, verbose: true, strict: true, strictTypes: false });
   ajv.addKeyword('errorMessage');
   const validate = ajv.compile(schema);

@@ -18,7 +18,10 @@ export interface ServeHandle {
 
 /** A refusal to start, with the exit code the CLI should end with. */
 export class StartError extends Error {
-  constructor(message: string, readonly exitCode: 1 | 2) {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2,
+  ) {
     super(message);
     this.name = 'StartError';
   }

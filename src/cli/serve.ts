@@ -40,9 +40,12 @@ function sha256File(file: string): string {
 
 /** The run's record in the data dir: what a later reader needs to know how the journal came about. */
 function recordRun(data: DataDir, settings: ServeSettings, engine: Engine, wallAtStart: Micros): void {
-  const prices = settings.ticks.length > 0
-    ? { ticks: settings.ticks.map((t) => ({ file: t.file, bytes: statSync(t.file).size, sha256: sha256File(t.file) })) }
-    : settings.generator !== undefined ? { generator: settings.generator } : { pushed: true };
+  const prices =
+    settings.ticks.length > 0
+      ? { ticks: settings.ticks.map((t) => ({ file: t.file, bytes: statSync(t.file).size, sha256: sha256File(t.file) })) }
+      : settings.generator !== undefined
+        ? { generator: settings.generator }
+        : { pushed: true };
   data.recordRun({
     started: new Date(Math.floor(wallAtStart / 1000)).toISOString(),
     v20sim: VERSION,
@@ -95,7 +98,13 @@ function startTime(settings: ServeSettings, wallAtStart: Micros, queue: TickQueu
   return Math.max(start, lastTime(data));
 }
 
-async function startSteps(settings: ServeSettings, io: ServeIo, wallAtStart: Micros, queue: TickQueue | null, cleanups: Cleanups): Promise<ServeHandle> {
+async function startSteps(
+  settings: ServeSettings,
+  io: ServeIo,
+  wallAtStart: Micros,
+  queue: TickQueue | null,
+  cleanups: Cleanups,
+): Promise<ServeHandle> {
   const data = openDataDir(settings, io);
   if (data !== undefined) cleanups.add(() => data.close());
   const start = startTime(settings, wallAtStart, queue, data);

@@ -3,8 +3,18 @@ import type { TokenGrant } from '../api/context.js';
 import { buildCatalogue } from '../domain/instruments.js';
 import type { FeedFormat } from '../engine/feeds/index.js';
 import {
-  ConfigError, DEFAULT_ACCOUNTS, DEFAULT_HOST, DEFAULT_PORT, MAJOR_PAIRS, TOKEN_RE, type FileConfig, type GeneratorConfig, type GeneratorSettings,
-  type ServeArgs, type ServeSettings, type TickSource,
+  ConfigError,
+  DEFAULT_ACCOUNTS,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  MAJOR_PAIRS,
+  TOKEN_RE,
+  type FileConfig,
+  type GeneratorConfig,
+  type GeneratorSettings,
+  type ServeArgs,
+  type ServeSettings,
+  type TickSource,
 } from './config.js';
 
 const DEFAULT_MEAN_INTERVAL_MS = 250;
@@ -12,13 +22,18 @@ const DEFAULT_MEAN_INTERVAL_MS = 250;
 type Fail = (field: string, why: string) => never;
 
 /** The price source: one on the command line replaces the file's. */
-function priceSource(file: FileConfig, args: ServeArgs, fail: Fail): { ticks: readonly TickSource[]; generator: GeneratorConfig | false | undefined } {
+function priceSource(
+  file: FileConfig,
+  args: ServeArgs,
+  fail: Fail,
+): { ticks: readonly TickSource[]; generator: GeneratorConfig | false | undefined } {
   if (args.ticks !== undefined && args.generator !== undefined) fail('--ticks', 'give either --ticks or --generator, not both');
   if (args.noGenerator === true && args.generator !== undefined) fail('--generator', 'give either --generator or --no-generator');
   if (file.ticks !== undefined && file.ticks.length > 0 && file.generator !== undefined && file.generator !== false) {
     fail('generator', 'give either ticks or generator, not both');
   }
-  if (args.ticks === undefined && (args.format !== undefined || args.instrument !== undefined)) fail('--format', '--format and --instrument apply to --ticks files');
+  if (args.ticks === undefined && (args.format !== undefined || args.instrument !== undefined))
+    fail('--format', '--format and --instrument apply to --ticks files');
   if (args.ticks !== undefined) {
     const ticks = args.ticks.map((f) => {
       const s: { file: string; format?: FeedFormat; instrument?: string } = { file: resolve(f) };
@@ -29,17 +44,29 @@ function priceSource(file: FileConfig, args: ServeArgs, fail: Fail): { ticks: re
     return { ticks, generator: undefined };
   }
   if (args.generator !== undefined) {
-    return { ticks: [], generator: { ...(file.generator === false || file.generator === undefined ? {} : file.generator), seed: args.generator } };
+    return {
+      ticks: [],
+      generator: { ...(file.generator === false || file.generator === undefined ? {} : file.generator), seed: args.generator },
+    };
   }
   return { ticks: file.ticks ?? [], generator: args.noGenerator === true ? false : file.generator };
 }
 
 /** The clock mode, the run seed and the generator settings, with the rules that tie them to the prices. */
-function clockAndGenerator(file: FileConfig, args: ServeArgs, ticks: readonly TickSource[], generatorConfig: GeneratorConfig | false | undefined, fail: Fail) {
+function clockAndGenerator(
+  file: FileConfig,
+  args: ServeArgs,
+  ticks: readonly TickSource[],
+  generatorConfig: GeneratorConfig | false | undefined,
+  fail: Fail,
+) {
   const clock = args.clock ?? file.clock ?? (ticks.length > 0 ? 'replay' : 'live');
   const clockField = args.clock !== undefined ? '--clock' : 'clock';
   if (clock === 'live' && ticks.length > 0) {
-    fail(clockField, 'live runs on the wall clock with generated or pushed prices; replay tick files with --clock replay (or step through them with --clock manual)');
+    fail(
+      clockField,
+      'live runs on the wall clock with generated or pushed prices; replay tick files with --clock replay (or step through them with --clock manual)',
+    );
   }
   const explicit: GeneratorConfig | undefined = generatorConfig === undefined || generatorConfig === false ? undefined : generatorConfig;
   const seed = args.seed ?? file.seed ?? explicit?.seed ?? 1;
@@ -52,14 +79,18 @@ function clockAndGenerator(file: FileConfig, args: ServeArgs, ticks: readonly Ti
       meanIntervalMicros: Math.max(1, Math.round((explicit?.meanIntervalMs ?? DEFAULT_MEAN_INTERVAL_MS) * 1000)),
     };
   }
-  if (clock === 'replay' && ticks.length === 0 && generator === undefined) fail(clockField, 'replay needs prices: --ticks FILE... or --generator SEED');
+  if (clock === 'replay' && ticks.length === 0 && generator === undefined)
+    fail(clockField, 'replay needs prices: --ticks FILE... or --generator SEED');
   const speed = args.speed ?? file.speed;
-  if (speed !== undefined && clock !== 'replay') fail(args.speed !== undefined ? '--speed' : 'speed', `applies to --clock replay only (the clock is ${clock})`);
+  if (speed !== undefined && clock !== 'replay')
+    fail(args.speed !== undefined ? '--speed' : 'speed', `applies to --clock replay only (the clock is ${clock})`);
   const catalogue = buildCatalogue(file.instruments ?? []);
   generator?.instruments.forEach((name, i) => {
     if (!catalogue.has(name)) fail(`generator.instruments[${i}]`, `${name} is not an instrument of this server`);
   });
-  for (const s of ticks) if (s.instrument !== undefined && !catalogue.has(s.instrument)) fail('--instrument', `${s.instrument} is not an instrument of this server`);
+  for (const s of ticks)
+    if (s.instrument !== undefined && !catalogue.has(s.instrument))
+      fail('--instrument', `${s.instrument} is not an instrument of this server`);
   return { clock, seed, generator, speed: speed ?? 1 };
 }
 

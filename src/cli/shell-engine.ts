@@ -24,7 +24,10 @@ export interface ShellHooks {
  * mode's hooks around the calls that open accounts or move the clock.
  */
 export class ShellEngine implements Engine {
-  constructor(private readonly inner: Engine, private readonly hooks: ShellHooks) {}
+  constructor(
+    private readonly inner: Engine,
+    private readonly hooks: ShellHooks,
+  ) {}
 
   get instruments(): ReadonlyMap<string, InstrumentSpec> {
     return this.inner.instruments;

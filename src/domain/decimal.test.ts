@@ -15,16 +15,31 @@ import {
 const d = (value: string): Decimal => new Decimal(value);
 
 describe('isDecimalString', () => {
-  it.each(['1', '-1.5', '.5', '10.', '+1', '0', '-0', '0.00000', '-.5', '123456789.123456789', '1'.repeat(64)])(
-    'accepts %j',
-    (value) => {
-      expect(isDecimalString(value)).toBe(true);
-    },
-  );
+  it.each(['1', '-1.5', '.5', '10.', '+1', '0', '-0', '0.00000', '-.5', '123456789.123456789', '1'.repeat(64)])('accepts %j', (value) => {
+    expect(isDecimalString(value)).toBe(true);
+  });
 
   it.each([
-    '1e5', '1E5', ' 1', '1 ', '', 'abc', '1.2.3', 'NaN', 'Infinity', '-Infinity', '-', '+', '.', '-.', '0x10', '1,5', '1_000', '--1',
-    '1'.repeat(65), `0.${'1'.repeat(63)}`,
+    '1e5',
+    '1E5',
+    ' 1',
+    '1 ',
+    '',
+    'abc',
+    '1.2.3',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '-',
+    '+',
+    '.',
+    '-.',
+    '0x10',
+    '1,5',
+    '1_000',
+    '--1',
+    '1'.repeat(65),
+    `0.${'1'.repeat(63)}`,
   ])('rejects %j', (value) => {
     expect(isDecimalString(value)).toBe(false);
   });

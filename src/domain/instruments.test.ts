@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_INSTRUMENTS,
-  baseCurrency,
-  buildCatalogue,
-  isInstrumentName,
-  quoteCurrency,
-  type InstrumentSpec,
-} from './instruments.js';
+import { DEFAULT_INSTRUMENTS, baseCurrency, buildCatalogue, isInstrumentName, quoteCurrency, type InstrumentSpec } from './instruments.js';
 import { isDecimalString } from './decimal.js';
 
 const MAJORS = ['EUR', 'USD', 'GBP', 'JPY', 'CHF', 'AUD', 'NZD', 'CAD'];
@@ -48,8 +41,14 @@ describe('DEFAULT_INSTRUMENTS', () => {
       expect(s.displayName).toBe(s.name.replace('_', '/'));
       expect(s.tradeUnitsPrecision).toBe(0);
       for (const value of [
-        s.minimumTradeSize, s.maximumTrailingStopDistance, s.minimumTrailingStopDistance, s.maximumPositionSize,
-        s.maximumOrderUnits, s.marginRate, s.financing.longRate, s.financing.shortRate,
+        s.minimumTradeSize,
+        s.maximumTrailingStopDistance,
+        s.minimumTrailingStopDistance,
+        s.maximumPositionSize,
+        s.maximumOrderUnits,
+        s.marginRate,
+        s.financing.longRate,
+        s.financing.shortRate,
       ]) {
         expect(isDecimalString(value)).toBe(true);
       }
@@ -115,7 +114,14 @@ describe('buildCatalogue', () => {
     ]);
     expect(catalogue.size).toBe(29);
     const gold = spec('XAU_USD', catalogue);
-    expect(gold).toMatchObject({ name: 'XAU_USD', type: 'METAL', displayName: 'Gold', displayPrecision: 3, pipLocation: -2, marginRate: '0.05' });
+    expect(gold).toMatchObject({
+      name: 'XAU_USD',
+      type: 'METAL',
+      displayName: 'Gold',
+      displayPrecision: 3,
+      pipLocation: -2,
+      marginRate: '0.05',
+    });
     expect(gold.tradeUnitsPrecision).toBe(0);
     expect(gold.financing.longRate).toBe('0');
     expect(gold.financing.shortRate).toBe('0');

@@ -112,7 +112,10 @@ export function quoteCurrency(name: string): string {
  * Builds the catalogue: defaults, then overrides merged field by field; an override naming an
  * unknown instrument must be complete enough to stand alone (precision fields at least).
  */
-export function buildCatalogue(overrides: readonly InstrumentOverride[] = [], base: readonly InstrumentSpec[] = DEFAULT_INSTRUMENTS): Map<string, InstrumentSpec> {
+export function buildCatalogue(
+  overrides: readonly InstrumentOverride[] = [],
+  base: readonly InstrumentSpec[] = DEFAULT_INSTRUMENTS,
+): Map<string, InstrumentSpec> {
   const catalogue = new Map<string, InstrumentSpec>();
   for (const spec of base) catalogue.set(spec.name, spec);
   for (const override of overrides) {

@@ -31,6 +31,10 @@ export function isTransaction(entry: JournalEntry): entry is Transaction {
 }
 
 /** Whether a parsed journal line is a (well-formed) record rather than a transaction. */
-export function isJournalRecord(value: { readonly type?: unknown; readonly orderID?: unknown; readonly trailingStopValue?: unknown }): boolean {
+export function isJournalRecord(value: {
+  readonly type?: unknown;
+  readonly orderID?: unknown;
+  readonly trailingStopValue?: unknown;
+}): boolean {
   return value.type === 'TRAILING_STOP_VALUE' && typeof value.orderID === 'string' && typeof value.trailingStopValue === 'string';
 }

@@ -12,22 +12,30 @@ function viaDecimal(text: string, precision: number): number | null {
 
 describe('parsePriceInt', () => {
   it('agrees with the Decimal route on decimal-looking strings', () => {
-    const decimalText = fc.tuple(
-      fc.constantFrom('', '+', '-'),
-      fc.string({ unit: fc.constantFrom('0', '1', '5', '9'), maxLength: 9 }),
-      fc.option(fc.string({ unit: fc.constantFrom('0', '0', '1', '7'), maxLength: 9 }), { nil: undefined }),
-    ).map(([sign, int, frac]) => `${sign}${int}${frac === undefined ? '' : `.${frac}`}`);
-    fc.assert(fc.property(decimalText, fc.integer({ min: 0, max: 8 }), (text, precision) => {
-      expect(parsePriceInt(text, precision)).toBe(viaDecimal(text, precision));
-    }), { numRuns: 5000 });
+    const decimalText = fc
+      .tuple(
+        fc.constantFrom('', '+', '-'),
+        fc.string({ unit: fc.constantFrom('0', '1', '5', '9'), maxLength: 9 }),
+        fc.option(fc.string({ unit: fc.constantFrom('0', '0', '1', '7'), maxLength: 9 }), { nil: undefined }),
+      )
+      .map(([sign, int, frac]) => `${sign}${int}${frac === undefined ? '' : `.${frac}`}`);
+    fc.assert(
+      fc.property(decimalText, fc.integer({ min: 0, max: 8 }), (text, precision) => {
+        expect(parsePriceInt(text, precision)).toBe(viaDecimal(text, precision));
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('refuses anything that is not a plain decimal', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 12 }), fc.integer({ min: 0, max: 8 }), (text, precision) => {
-      const fast = parsePriceInt(text, precision);
-      if (!isDecimalString(text) || text.startsWith('-')) expect(fast).toBeNull();
-      else expect(fast).toBe(viaDecimal(text, precision));
-    }), { numRuns: 5000 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), fc.integer({ min: 0, max: 8 }), (text, precision) => {
+        const fast = parsePriceInt(text, precision);
+        if (!isDecimalString(text) || text.startsWith('-')) expect(fast).toBeNull();
+        else expect(fast).toBe(viaDecimal(text, precision));
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('reads the grid exactly', () => {

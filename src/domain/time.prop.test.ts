@@ -82,9 +82,19 @@ describe('formatRfc3339 with its per-second cache', () => {
 
   it('prints what the plain formula prints, in any order of calls (same second, next day, back in time)', () => {
     const base = fc.integer({ min: YEAR_1700, max: YEAR_2200 });
-    fc.assert(fc.property(base, fc.array(fc.oneof(fc.integer({ min: -3_000_000, max: 3_000_000 }), fc.integer({ min: -3 * MICROS_PER_DAY, max: 3 * MICROS_PER_DAY })), { maxLength: 20 }), (t0, steps) => {
-      for (const t of [t0, ...steps.map((d) => t0 + d)]) expect(formatRfc3339(t)).toBe(reference(t));
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(
+        base,
+        fc.array(
+          fc.oneof(fc.integer({ min: -3_000_000, max: 3_000_000 }), fc.integer({ min: -3 * MICROS_PER_DAY, max: 3 * MICROS_PER_DAY })),
+          { maxLength: 20 },
+        ),
+        (t0, steps) => {
+          for (const t of [t0, ...steps.map((d) => t0 + d)]) expect(formatRfc3339(t)).toBe(reference(t));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('years before 0000 keep the plain formula (six-digit years)', () => {
@@ -95,7 +105,14 @@ describe('formatRfc3339 with its per-second cache', () => {
   });
 
   it('crosses midnight, month and year ends', () => {
-    for (const t of [Date.UTC(2023, 11, 31, 23, 59, 59, 999) * 1000 + 999, Date.UTC(2024, 0, 1) * 1000, Date.UTC(2024, 1, 29, 23, 59, 59) * 1000, Date.UTC(2024, 2, 1) * 1000 + 1, -1, -MICROS_PER_DAY - 1]) {
+    for (const t of [
+      Date.UTC(2023, 11, 31, 23, 59, 59, 999) * 1000 + 999,
+      Date.UTC(2024, 0, 1) * 1000,
+      Date.UTC(2024, 1, 29, 23, 59, 59) * 1000,
+      Date.UTC(2024, 2, 1) * 1000 + 1,
+      -1,
+      -MICROS_PER_DAY - 1,
+    ]) {
       expect(formatRfc3339(t)).toBe(reference(t));
     }
   });

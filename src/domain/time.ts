@@ -88,14 +88,19 @@ export function parseDateTime(value: string, format: DatetimeFormat | 'ANY' = 'A
     const m = RFC3339_RE.exec(value);
     if (m) {
       const [, y, mo, d, h, mi, s, frac, zone] = m;
-      const year = Number(y), month = Number(mo), day = Number(d);
-      const hour = Number(h), minute = Number(mi), second = Number(s);
+      const year = Number(y),
+        month = Number(mo),
+        day = Number(d);
+      const hour = Number(h),
+        minute = Number(mi),
+        second = Number(s);
       if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
       if (hour > 23 || minute > 59 || second > 59) return null;
       let ms = utcMs(year, month, day, hour, minute, second);
       if (zone !== 'Z' && zone !== undefined) {
         const sign = zone.startsWith('-') ? -1 : 1;
-        const oh = Number(zone.slice(1, 3)), om = Number(zone.slice(4, 6));
+        const oh = Number(zone.slice(1, 3)),
+          om = Number(zone.slice(4, 6));
         if (oh > 23 || om > 59) return null;
         ms -= sign * (oh * 60 + om) * 60_000;
       }
@@ -144,9 +149,10 @@ function lastWeekday(year: number, month: number, weekday: number): number {
 export function newYorkOffsetHours(t: Micros): -4 | -5 {
   const ms = Math.floor(t / 1000);
   const year = new Date(ms).getUTCFullYear();
-  const [startMonth, startDay, endMonth, endDay] = year >= 2007
-    ? [3, nthWeekday(year, 3, 0, 2), 11, nthWeekday(year, 11, 0, 1)]
-    : [4, nthWeekday(year, 4, 0, 1), 10, lastWeekday(year, 10, 0)];
+  const [startMonth, startDay, endMonth, endDay] =
+    year >= 2007
+      ? [3, nthWeekday(year, 3, 0, 2), 11, nthWeekday(year, 11, 0, 1)]
+      : [4, nthWeekday(year, 4, 0, 1), 10, lastWeekday(year, 10, 0)];
   const start = Date.UTC(year, startMonth - 1, startDay, 7); // 02:00 EST
   const end = Date.UTC(year, endMonth - 1, endDay, 6); // 02:00 EDT
   return ms >= start && ms < end ? -4 : -5;

@@ -10,16 +10,50 @@ import type { Transaction } from './transactions.js';
  */
 const asTx = (value: object): Transaction => value as unknown as Transaction;
 
-const nasty = fc.string({ unit: fc.constantFrom('a', 'Z', '0', '.', '-', '"', '\\', '/', '\n', '\r', '\t', '\b', '\f', '\u0000', '\u001f', '\u007f', '\ud800', '\udbff', '\udc00', '\udfff', '\u2028', '\u2029', 'é', '😀'), maxLength: 16 });
+const nasty = fc.string({
+  unit: fc.constantFrom(
+    'a',
+    'Z',
+    '0',
+    '.',
+    '-',
+    '"',
+    '\\',
+    '/',
+    '\n',
+    '\r',
+    '\t',
+    '\b',
+    '\f',
+    '\u0000',
+    '\u001f',
+    '\u007f',
+    '\ud800',
+    '\udbff',
+    '\udc00',
+    '\udfff',
+    '\u2028',
+    '\u2029',
+    'é',
+    '😀',
+  ),
+  maxLength: 16,
+});
 
 describe('jsonString', () => {
   it('prints any string exactly as JSON.stringify does', () => {
-    fc.assert(fc.property(nasty, (s) => {
-      expect(jsonString(s)).toBe(JSON.stringify(s));
-    }), { numRuns: 5000 });
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => {
-      expect(jsonString(s)).toBe(JSON.stringify(s));
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(nasty, (s) => {
+        expect(jsonString(s)).toBe(JSON.stringify(s));
+      }),
+      { numRuns: 5000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        expect(jsonString(s)).toBe(JSON.stringify(s));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('quotes plain strings as they are', () => {
@@ -31,7 +65,7 @@ describe('jsonString', () => {
 
 describe('transactionJson', () => {
   it('prints a nested object that carries its line with that line (a quote many fills share)', () => {
-    const serialize = (compileShape({ object: { type: 'text', quote: { object: { bid: 'digits' } } } }));
+    const serialize = compileShape({ object: { type: 'text', quote: { object: { bid: 'digits' } } } });
     const quote = rememberJson({ bid: '1.10000' }, '{"bid":"1.10000"}');
     expect(JSON.stringify(quote)).toBe('{"bid":"1.10000"}');
     const tx = shaped({ type: 'ORDER_FILL', quote }, serialize);
@@ -43,20 +77,53 @@ describe('transactionJson', () => {
     expect(transactionJson(asTx(tx))).toBe(JSON.stringify(tx));
   });
 
-  it('prints a shaped transaction with its shape, members in the shape\'s order, absent ones left out', () => {
-    const tx = shaped({ type: 'ORDER_CANCEL', orderID: '5', reason: 'CLIENT_REQUEST', id: '6', accountID: '101-004-1-001', userID: 1, batchID: '6', time: 'T' }, ORDER_CANCEL_JSON);
+  it("prints a shaped transaction with its shape, members in the shape's order, absent ones left out", () => {
+    const tx = shaped(
+      {
+        type: 'ORDER_CANCEL',
+        orderID: '5',
+        reason: 'CLIENT_REQUEST',
+        id: '6',
+        accountID: '101-004-1-001',
+        userID: 1,
+        batchID: '6',
+        time: 'T',
+      },
+      ORDER_CANCEL_JSON,
+    );
     expect(transactionJson(asTx(tx))).toBe(JSON.stringify(tx));
     expect(Object.keys(tx)).not.toContain('undefined');
-    expect(tx).toEqual({ type: 'ORDER_CANCEL', orderID: '5', reason: 'CLIENT_REQUEST', id: '6', accountID: '101-004-1-001', userID: 1, batchID: '6', time: 'T' });
-    expect({ ...tx }).toEqual({ type: 'ORDER_CANCEL', orderID: '5', reason: 'CLIENT_REQUEST', id: '6', accountID: '101-004-1-001', userID: 1, batchID: '6', time: 'T' });
+    expect(tx).toEqual({
+      type: 'ORDER_CANCEL',
+      orderID: '5',
+      reason: 'CLIENT_REQUEST',
+      id: '6',
+      accountID: '101-004-1-001',
+      userID: 1,
+      batchID: '6',
+      time: 'T',
+    });
+    expect({ ...tx }).toEqual({
+      type: 'ORDER_CANCEL',
+      orderID: '5',
+      reason: 'CLIENT_REQUEST',
+      id: '6',
+      accountID: '101-004-1-001',
+      userID: 1,
+      batchID: '6',
+      time: 'T',
+    });
   });
 
   it('prints values as sent (any JSON value, any string) exactly as JSON.stringify does', () => {
-    const serialize = (compileShape({ object: { type: 'text', any: 'asSent', text: 'text' }, optional: ['any'] }));
-    fc.assert(fc.property(fc.jsonValue(), nasty, (any, text) => {
-      const tx = shaped({ type: 'X', any, text }, serialize);
-      expect(transactionJson(asTx(tx))).toBe(JSON.stringify(tx));
-    }), { numRuns: 2000 });
+    const serialize = compileShape({ object: { type: 'text', any: 'asSent', text: 'text' }, optional: ['any'] });
+    fc.assert(
+      fc.property(fc.jsonValue(), nasty, (any, text) => {
+        const tx = shaped({ type: 'X', any, text }, serialize);
+        expect(transactionJson(asTx(tx))).toBe(JSON.stringify(tx));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('meets a value JSON cannot print with the same TypeError as JSON.stringify', () => {
@@ -67,7 +134,19 @@ describe('transactionJson', () => {
   });
 
   it('returns a string that reads back as the same object', () => {
-    const tx = shaped({ type: 'ORDER_CANCEL', orderID: '7', reason: 'CLIENT_REQUEST', id: '8', accountID: '101-004-1-001', userID: 1, batchID: '8', time: 'T' }, ORDER_CANCEL_JSON);
+    const tx = shaped(
+      {
+        type: 'ORDER_CANCEL',
+        orderID: '7',
+        reason: 'CLIENT_REQUEST',
+        id: '8',
+        accountID: '101-004-1-001',
+        userID: 1,
+        batchID: '8',
+        time: 'T',
+      },
+      ORDER_CANCEL_JSON,
+    );
     expect(JSON.parse(transactionJson(asTx(tx)))).toEqual(tx);
   });
 });

@@ -152,9 +152,11 @@ function objectCode(shape: ObjectShape, subs: ((v: unknown) => string)[]): strin
       throw new Error(`the first member of a shape must always be present: ${key}`);
     } else {
       flush();
-      lines.push(member === 'asSent'
-        ? `if (o.${key} !== undefined && (s = text(o.${key})) !== undefined) j += ${JSON.stringify(prefix)} + s;`
-        : `if (o.${key} !== undefined) j += ${expression([{ literal: prefix }, ...valueParts(key, member, subs)])};`);
+      lines.push(
+        member === 'asSent'
+          ? `if (o.${key} !== undefined && (s = text(o.${key})) !== undefined) j += ${JSON.stringify(prefix)} + s;`
+          : `if (o.${key} !== undefined) j += ${expression([{ literal: prefix }, ...valueParts(key, member, subs)])};`,
+      );
     }
     first = false;
   }
@@ -170,7 +172,10 @@ function objectFunction(shape: ObjectShape): (v: unknown) => string {
   const code = `const line = o[LINE];\nif (line !== undefined) return line;\n${objectCode(shape, subs)}`;
   // A generated function: member reads by name, as fast as a hand-written template.
   const make = new Function('text', 'num', 'subs', 'LINE', `return function serialize(o) {\n${code}\n};`) as (
-    text: (v: unknown) => string | undefined, num: (v: unknown) => string | undefined, subs: ((v: unknown) => string)[], line: symbol,
+    text: (v: unknown) => string | undefined,
+    num: (v: unknown) => string | undefined,
+    subs: ((v: unknown) => string)[],
+    line: symbol,
   ) => (v: unknown) => string;
   return make(textJson, numberJson, subs, LINE);
 }
@@ -180,7 +185,8 @@ function arrayFunction(shape: ArrayShape): (v: unknown) => string {
   return (v) => {
     const items = v as readonly unknown[];
     let j = '[';
-    for (let i = 0; i < items.length; i += 1) j += (i === 0 ? '' : ',') + (items[i] === null || items[i] === undefined ? 'null' : item(items[i]));
+    for (let i = 0; i < items.length; i += 1)
+      j += (i === 0 ? '' : ',') + (items[i] === null || items[i] === undefined ? 'null' : item(items[i]));
     return `${j}]`;
   };
 }

@@ -22,60 +22,157 @@ const object = (members: Members, optional: readonly string[] = []): ObjectShape
 const BUCKET = object({ price: 'digits', liquidity: 'number' });
 
 const FILL_PRICE = object({
-  closeoutBid: 'digits', closeoutAsk: 'digits', timestamp: 'text', bids: { array: BUCKET }, asks: { array: BUCKET },
+  closeoutBid: 'digits',
+  closeoutAsk: 'digits',
+  timestamp: 'text',
+  bids: { array: BUCKET },
+  asks: { array: BUCKET },
 });
 
 const FACTOR = object({ factor: 'digits' });
 
 const HOME_CONVERSION_FACTORS = object({ gainQuoteHome: FACTOR, lossQuoteHome: FACTOR, gainBaseHome: FACTOR, lossBaseHome: FACTOR });
 
-const TRADE_OPEN = object({
-  tradeID: 'digits', units: 'digits', price: 'digits', guaranteedExecutionFee: 'digits', quoteGuaranteedExecutionFee: 'digits',
-  halfSpreadCost: 'digits', initialMarginRequired: 'digits', clientExtensions: 'asSent',
-}, ['clientExtensions']);
+const TRADE_OPEN = object(
+  {
+    tradeID: 'digits',
+    units: 'digits',
+    price: 'digits',
+    guaranteedExecutionFee: 'digits',
+    quoteGuaranteedExecutionFee: 'digits',
+    halfSpreadCost: 'digits',
+    initialMarginRequired: 'digits',
+    clientExtensions: 'asSent',
+  },
+  ['clientExtensions'],
+);
 
-const TRADE_REDUCE = object({
-  tradeID: 'digits', clientTradeID: 'asSent', units: 'digits', price: 'digits', realizedPL: 'digits', financing: 'digits',
-  baseFinancing: 'digits', guaranteedExecutionFee: 'digits', quoteGuaranteedExecutionFee: 'digits', halfSpreadCost: 'digits',
-}, ['clientTradeID']);
+const TRADE_REDUCE = object(
+  {
+    tradeID: 'digits',
+    clientTradeID: 'asSent',
+    units: 'digits',
+    price: 'digits',
+    realizedPL: 'digits',
+    financing: 'digits',
+    baseFinancing: 'digits',
+    guaranteedExecutionFee: 'digits',
+    quoteGuaranteedExecutionFee: 'digits',
+    halfSpreadCost: 'digits',
+  },
+  ['clientTradeID'],
+);
 
 /** ORDER_FILL as the fill path builds it (account/fill/bodies.ts). */
-export const ORDER_FILL_JSON: TransactionSerializer = transaction({
-  type: 'text', orderID: 'digits', clientOrderID: 'asSent', instrument: 'text', units: 'digits', requestedUnits: 'digits',
-  price: 'digits', fullVWAP: 'digits', fullPrice: FILL_PRICE, reason: 'text', pl: 'digits', quotePL: 'digits', financing: 'digits',
-  baseFinancing: 'digits', commission: 'digits', guaranteedExecutionFee: 'digits', quoteGuaranteedExecutionFee: 'digits',
-  accountBalance: 'text', gainQuoteHomeConversionFactor: 'digits', lossQuoteHomeConversionFactor: 'digits',
-  homeConversionFactors: HOME_CONVERSION_FACTORS, tradeOpened: TRADE_OPEN, tradesClosed: { array: TRADE_REDUCE }, tradeReduced: TRADE_REDUCE,
-  halfSpreadCost: 'digits',
-}, ['clientOrderID', 'tradeOpened', 'tradesClosed', 'tradeReduced']);
+export const ORDER_FILL_JSON: TransactionSerializer = transaction(
+  {
+    type: 'text',
+    orderID: 'digits',
+    clientOrderID: 'asSent',
+    instrument: 'text',
+    units: 'digits',
+    requestedUnits: 'digits',
+    price: 'digits',
+    fullVWAP: 'digits',
+    fullPrice: FILL_PRICE,
+    reason: 'text',
+    pl: 'digits',
+    quotePL: 'digits',
+    financing: 'digits',
+    baseFinancing: 'digits',
+    commission: 'digits',
+    guaranteedExecutionFee: 'digits',
+    quoteGuaranteedExecutionFee: 'digits',
+    accountBalance: 'text',
+    gainQuoteHomeConversionFactor: 'digits',
+    lossQuoteHomeConversionFactor: 'digits',
+    homeConversionFactors: HOME_CONVERSION_FACTORS,
+    tradeOpened: TRADE_OPEN,
+    tradesClosed: { array: TRADE_REDUCE },
+    tradeReduced: TRADE_REDUCE,
+    halfSpreadCost: 'digits',
+  },
+  ['clientOrderID', 'tradeOpened', 'tradesClosed', 'tradeReduced'],
+);
 
 /** ORDER_CANCEL (account/fill/bodies.ts cancelOrder). */
-export const ORDER_CANCEL_JSON: TransactionSerializer = transaction({
-  type: 'text', orderID: 'digits', clientOrderID: 'asSent', reason: 'text', replacedByOrderID: 'asSent',
-}, ['clientOrderID', 'replacedByOrderID']);
+export const ORDER_CANCEL_JSON: TransactionSerializer = transaction(
+  {
+    type: 'text',
+    orderID: 'digits',
+    clientOrderID: 'asSent',
+    reason: 'text',
+    replacedByOrderID: 'asSent',
+  },
+  ['clientOrderID', 'replacedByOrderID'],
+);
 
 /** A TAKE_PROFIT, STOP_LOSS or TRAILING_STOP_LOSS order created by a fill (account/fill/on-fill.ts). */
-export const ON_FILL_ORDER_JSON: TransactionSerializer = transaction({
-  type: 'text', tradeID: 'digits', price: 'asSent', distance: 'asSent', timeInForce: 'text', gtdTime: 'asSent', triggerCondition: 'text',
-  reason: 'text', clientExtensions: 'asSent', orderFillTransactionID: 'digits',
-}, ['price', 'distance', 'gtdTime', 'clientExtensions']);
+export const ON_FILL_ORDER_JSON: TransactionSerializer = transaction(
+  {
+    type: 'text',
+    tradeID: 'digits',
+    price: 'asSent',
+    distance: 'asSent',
+    timeInForce: 'text',
+    gtdTime: 'asSent',
+    triggerCondition: 'text',
+    reason: 'text',
+    clientExtensions: 'asSent',
+    orderFillTransactionID: 'digits',
+  },
+  ['price', 'distance', 'gtdTime', 'clientExtensions'],
+);
 
 /**
  * An entry order's creation (MARKET, LIMIT, STOP, MARKET_IF_TOUCHED) as a client request creates
  * it: the members in the order the request echo and decideCreateOrder put them.
  */
 const ENTRY_MEMBERS_AFTER_TYPE = [
-  'instrument', 'units', 'price', 'priceBound', 'timeInForce', 'gtdTime', 'triggerCondition', 'partialFill', 'positionFill',
-  'clientExtensions', 'takeProfitOnFill', 'stopLossOnFill', 'trailingStopLossOnFill', 'tradeClientExtensions', 'initialMarketPrice',
-  'reason', 'replacesOrderID', 'cancellingTransactionID',
+  'instrument',
+  'units',
+  'price',
+  'priceBound',
+  'timeInForce',
+  'gtdTime',
+  'triggerCondition',
+  'partialFill',
+  'positionFill',
+  'clientExtensions',
+  'takeProfitOnFill',
+  'stopLossOnFill',
+  'trailingStopLossOnFill',
+  'tradeClientExtensions',
+  'initialMarketPrice',
+  'reason',
+  'replacesOrderID',
+  'cancellingTransactionID',
 ];
 
-export const ENTRY_ORDER_JSON: TransactionSerializer = transaction({
-  type: 'text', instrument: 'asSent', units: 'asSent', price: 'asSent', priceBound: 'asSent', timeInForce: 'asSent', gtdTime: 'asSent',
-  triggerCondition: 'asSent', partialFill: 'asSent', positionFill: 'asSent', clientExtensions: 'asSent', takeProfitOnFill: 'asSent',
-  stopLossOnFill: 'asSent', trailingStopLossOnFill: 'asSent', tradeClientExtensions: 'asSent', initialMarketPrice: 'asSent',
-  reason: 'asSent', replacesOrderID: 'asSent', cancellingTransactionID: 'asSent',
-}, ENTRY_MEMBERS_AFTER_TYPE);
+export const ENTRY_ORDER_JSON: TransactionSerializer = transaction(
+  {
+    type: 'text',
+    instrument: 'asSent',
+    units: 'asSent',
+    price: 'asSent',
+    priceBound: 'asSent',
+    timeInForce: 'asSent',
+    gtdTime: 'asSent',
+    triggerCondition: 'asSent',
+    partialFill: 'asSent',
+    positionFill: 'asSent',
+    clientExtensions: 'asSent',
+    takeProfitOnFill: 'asSent',
+    stopLossOnFill: 'asSent',
+    trailingStopLossOnFill: 'asSent',
+    tradeClientExtensions: 'asSent',
+    initialMarketPrice: 'asSent',
+    reason: 'asSent',
+    replacesOrderID: 'asSent',
+    cancellingTransactionID: 'asSent',
+  },
+  ENTRY_MEMBERS_AFTER_TYPE,
+);
 
 /** The quote a fill took and its conversion factors, printed once for every fill that shares them. */
 export const FILL_PRICE_JSON = compileShape(FILL_PRICE);

@@ -26,9 +26,12 @@ describe('createEngine', () => {
     const engine = createEngine({ accounts: [{ id: ID, currency: 'USD' }], start: T0 });
     const seen = lastValueFrom(engine.transactions$(ID).pipe(take(2), toArray()));
     engine.pushTick(tick(T0 + 1, 1.1, 1.1001));
-    const created = engine.execute(ID, { type: 'CREATE_ORDER', order: { type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: '1.09990' } });
+    const created = engine.execute(ID, {
+      type: 'CREATE_ORDER',
+      order: { type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: '1.09990' },
+    });
     expect(created.response['orderCreateTransaction']?.type).toBe('LIMIT_ORDER');
-    await engine.run(ticksFromArray$([tick(T0 + 2, 1.0999, 1.10), tick(T0 + 3, 1.0998, 1.0999)]));
+    await engine.run(ticksFromArray$([tick(T0 + 2, 1.0999, 1.1), tick(T0 + 3, 1.0998, 1.0999)]));
     const streamed = await seen;
     expect(streamed.map((t) => t.type)).toEqual(['LIMIT_ORDER', 'ORDER_FILL']);
     expect(streamed[1]).toMatchObject({ price: '1.09990', reason: 'LIMIT_ORDER', time: '2024-01-02T12:00:00.000003000Z' });
@@ -43,7 +46,10 @@ describe('createEngine', () => {
   it('expires GTD orders when the clock passes their time, without a quote', () => {
     const engine = createEngine({ accounts: [{ id: ID, currency: 'USD' }], start: T0 });
     engine.pushTick(tick(T0 + 1, 1.1, 1.1001));
-    const out = engine.execute(ID, { type: 'CREATE_ORDER', order: { type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: '1.05000', timeInForce: 'GTD', gtdTime: '2024-01-02T13:00:00Z' } });
+    const out = engine.execute(ID, {
+      type: 'CREATE_ORDER',
+      order: { type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: '1.05000', timeInForce: 'GTD', gtdTime: '2024-01-02T13:00:00Z' },
+    });
     expect(out.reject).toBeUndefined();
     engine.advanceTo(T0 + 3_600_000_000 + 1);
     const last = engine.account(ID)?.log.at(-1);
@@ -61,7 +67,15 @@ describe('createEngine', () => {
       i += 1;
       if (i % 100 === 0) {
         const units = i % 200 === 0 ? '1000' : '-700';
-        engine.execute(ID, { type: 'CREATE_ORDER', order: { type: 'MARKET', instrument: 'EUR_USD', units, takeProfitOnFill: { price: (t.bid + (units.startsWith('-') ? -0.0005 : 0.0005)).toFixed(5) } } });
+        engine.execute(ID, {
+          type: 'CREATE_ORDER',
+          order: {
+            type: 'MARKET',
+            instrument: 'EUR_USD',
+            units,
+            takeProfitOnFill: { price: (t.bid + (units.startsWith('-') ? -0.0005 : 0.0005)).toFixed(5) },
+          },
+        });
       }
     }
     const restored = createEngine({ ...config });

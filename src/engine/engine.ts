@@ -87,7 +87,10 @@ class SimEngine implements Engine {
     if (this.instruments.size > LIMITS.instrumentsPerEngine) throw new Error(`at most ${LIMITS.instrumentsPerEngine} instruments`);
     this.journal = config.journal ?? new MemoryJournal();
     this.clock = config.start ?? 0;
-    this.info = { seed: config.seed ?? 0, configDigest: digest({ accounts: config.accounts, instruments: config.instruments ?? [], seed: config.seed ?? 0 }) };
+    this.info = {
+      seed: config.seed ?? 0,
+      configDigest: digest({ accounts: config.accounts, instruments: config.instruments ?? [], seed: config.seed ?? 0 }),
+    };
     for (const accountConfig of config.accounts) this.openAccount(accountConfig);
   }
 
@@ -137,7 +140,8 @@ class SimEngine implements Engine {
   }
 
   pushTick(tick: Tick): void {
-    if (tick.time < this.clock) throw new Error(`tick at ${tick.time} is older than the clock (${this.clock}): feeds must be in time order`);
+    if (tick.time < this.clock)
+      throw new Error(`tick at ${tick.time} is older than the clock (${this.clock}): feeds must be in time order`);
     this.clock = tick.time;
     const list = this.accountList;
     for (let i = 0; i < list.length; i += 1) (list[i] as Account).onQuote(tick);

@@ -16,7 +16,16 @@ function idOf(entry: JournalEntry): string {
 }
 
 function tx(id: number, extra: Record<string, unknown> = {}): Transaction {
-  return { type: 'TRANSFER_FUNDS', amount: '1.0000', id: String(id), accountID: A, userID: 1000000, batchID: String(id), time: '2024-01-02T00:00:00.000000000Z', ...extra } as unknown as Transaction;
+  return {
+    type: 'TRANSFER_FUNDS',
+    amount: '1.0000',
+    id: String(id),
+    accountID: A,
+    userID: 1000000,
+    batchID: String(id),
+    time: '2024-01-02T00:00:00.000000000Z',
+    ...extra,
+  } as unknown as Transaction;
 }
 
 let dir: string;
@@ -110,7 +119,11 @@ describe('FileJournal', () => {
     rmSync(join(dir, `${A}.commit`));
     writeFileSync(file, `${good}not json at all\n`);
     const unparsable = FileJournal.open(dir);
-    expect(unparsable.recoveries[0]).toMatchObject({ offset: Buffer.byteLength(good), reason: 'an unparsable last line', movedTo: `${file}.torn-${Buffer.byteLength(good)}-2` });
+    expect(unparsable.recoveries[0]).toMatchObject({
+      offset: Buffer.byteLength(good),
+      reason: 'an unparsable last line',
+      movedTo: `${file}.torn-${Buffer.byteLength(good)}-2`,
+    });
     expect(readFileSync(unparsable.recoveries[0]!.movedTo, 'utf8')).toBe('not json at all\n');
     expect(unparsable.read(A)).toHaveLength(2);
     unparsable.close();
@@ -153,7 +166,12 @@ describe('FileJournal', () => {
   });
 
   it('keeps trailing stop level records among the transactions; the last transaction skips them', () => {
-    const record: JournalEntry = { type: 'TRAILING_STOP_VALUE', orderID: '2', trailingStopValue: '1.10000', time: '2024-01-02T00:00:00.000000000Z' };
+    const record: JournalEntry = {
+      type: 'TRAILING_STOP_VALUE',
+      orderID: '2',
+      trailingStopValue: '1.10000',
+      time: '2024-01-02T00:00:00.000000000Z',
+    };
     const journal = FileJournal.open(dir);
     journal.append(A, [tx(1), tx(2), record]);
     journal.close();

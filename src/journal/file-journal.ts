@@ -1,5 +1,15 @@
 import {
-  closeSync, constants, existsSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readSync, readdirSync, statSync, writeSync,
+  closeSync,
+  constants,
+  existsSync,
+  fdatasyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  readdirSync,
+  statSync,
+  writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { isJournalRecord, isTransaction, type JournalEntry } from '../domain/journal-entry.js';
@@ -41,7 +51,12 @@ export interface JournalRecovery {
 }
 
 export class JournalCorruptError extends Error {
-  constructor(readonly file: string, readonly line: number, readonly offset: number, detail: string) {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly offset: number,
+    detail: string,
+  ) {
     super(`journal ${file}: line ${line} (byte ${offset}) ${detail}`);
     this.name = 'JournalCorruptError';
   }
@@ -49,7 +64,10 @@ export class JournalCorruptError extends Error {
 
 /** A write to the journal failed: the account in memory is ahead of its file. */
 export class JournalWriteError extends Error {
-  constructor(readonly file: string, override readonly cause: unknown) {
+  constructor(
+    readonly file: string,
+    override readonly cause: unknown,
+  ) {
     super(`journal ${file}: write failed: ${(cause as Error).message}`);
     this.name = 'JournalWriteError';
   }
@@ -96,7 +114,8 @@ function readWhole(file: string): Buffer {
 function writeAll(fd: number, buf: Buffer, position?: number): void {
   let done = 0;
   while (done < buf.length) {
-    const n = position === undefined ? writeSync(fd, buf, done, buf.length - done) : writeSync(fd, buf, done, buf.length - done, position + done);
+    const n =
+      position === undefined ? writeSync(fd, buf, done, buf.length - done) : writeSync(fd, buf, done, buf.length - done, position + done);
     done += n;
   }
 }
@@ -207,7 +226,9 @@ export class FileJournal implements Journal {
     mkdirSync(dir, { recursive: true });
     const recoveries: JournalRecovery[] = [];
     const journal = new FileJournal(dir, options, recoveries);
-    const names = readdirSync(dir).filter((n) => n.endsWith(SUFFIX)).sort();
+    const names = readdirSync(dir)
+      .filter((n) => n.endsWith(SUFFIX))
+      .sort();
     for (const name of names) {
       const accountId = name.slice(0, -SUFFIX.length);
       if (!SAFE_ID_RE.test(accountId)) continue;
@@ -239,7 +260,14 @@ export class FileJournal implements Journal {
       } finally {
         closeSync(fd);
       }
-      recoveries.push({ accountId, file, offset: end, bytes: buf.length - end, movedTo, reason: reason || 'bytes after the last complete transaction' });
+      recoveries.push({
+        accountId,
+        file,
+        offset: end,
+        bytes: buf.length - end,
+        movedTo,
+        reason: reason || 'bytes after the last complete transaction',
+      });
     }
     if (committed !== end || end < buf.length) {
       const fd = openSync(commitFile, constants.O_RDWR | constants.O_CREAT, 0o644);

@@ -16,11 +16,16 @@ export type { TriggerCondition } from '../domain/order-types.js';
 /** v20 OrderTriggerCondition: DEFAULT watches the side the order fills on (ask for buys). */
 export function watchedSource(isBuy: boolean, condition: TriggerCondition): PriceSource {
   switch (condition) {
-    case 'DEFAULT': return isBuy ? PriceSource.ASK : PriceSource.BID;
-    case 'INVERSE': return isBuy ? PriceSource.BID : PriceSource.ASK;
-    case 'BID': return PriceSource.BID;
-    case 'ASK': return PriceSource.ASK;
-    case 'MID': return PriceSource.MID;
+    case 'DEFAULT':
+      return isBuy ? PriceSource.ASK : PriceSource.BID;
+    case 'INVERSE':
+      return isBuy ? PriceSource.BID : PriceSource.ASK;
+    case 'BID':
+      return PriceSource.BID;
+    case 'ASK':
+      return PriceSource.ASK;
+    case 'MID':
+      return PriceSource.MID;
   }
 }
 
@@ -67,8 +72,13 @@ export function quoteCrosses(source: PriceSource, direction: Direction, threshol
  * fill would create (a long trade's are sells, a short trade's buys).
  */
 export function orderCrossedAt(
-  orderType: OrderType, isBuy: boolean, priceInt: number, bid: number, ask: number,
-  condition: TriggerCondition = 'DEFAULT', mitPriceBelowMarket = false,
+  orderType: OrderType,
+  isBuy: boolean,
+  priceInt: number,
+  bid: number,
+  ask: number,
+  condition: TriggerCondition = 'DEFAULT',
+  mitPriceBelowMarket = false,
 ): boolean {
   return quoteCrosses(watchedSource(isBuy, condition), triggerDirection(orderType, isBuy, mitPriceBelowMarket), 2 * priceInt, bid, ask);
 }

@@ -47,12 +47,30 @@ const source = fc.constantFrom(PriceSource.BID, PriceSource.ASK, PriceSource.MID
 const direction = fc.constantFrom(Direction.LE, Direction.GE);
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ op: fc.constant('add' as const), source, direction, threshold2: fc.integer({ min: 2 * LOW - 4, max: 2 * HIGH + 4 }) }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('addTrailing' as const), source, direction, distance2: fc.integer({ min: 1, max: 12 }), seeded: fc.boolean() }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      op: fc.constant('add' as const),
+      source,
+      direction,
+      threshold2: fc.integer({ min: 2 * LOW - 4, max: 2 * HIGH + 4 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('addTrailing' as const),
+      source,
+      direction,
+      distance2: fc.integer({ min: 1, max: 12 }),
+      seeded: fc.boolean(),
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('cancel' as const), pick: fc.nat() }) },
   {
     weight: 5,
-    arbitrary: fc.record({ bid: fc.integer({ min: LOW, max: HIGH }), spread: fc.integer({ min: 0, max: 4 }) })
+    arbitrary: fc
+      .record({ bid: fc.integer({ min: LOW, max: HIGH }), spread: fc.integer({ min: 0, max: 4 }) })
       .map(({ bid, spread }) => ({ op: 'quote' as const, bid, ask: bid + spread })),
   },
   {
@@ -108,7 +126,8 @@ class Harness {
       const heap = this.book.heaps[e.source * 2 + e.direction];
       if (heap === undefined) throw new Error('no heap');
       const dead = heap.capacityUsed - heap.size;
-      if (dead > Math.max(1024, heap.size)) expect.fail(`heap ${e.source * 2 + e.direction} keeps ${dead} dead entries beside ${heap.size} live`);
+      if (dead > Math.max(1024, heap.size))
+        expect.fail(`heap ${e.source * 2 + e.direction} keeps ${dead} dead entries beside ${heap.size} live`);
     }
     if (wasLive && e.kind === 'trailing') {
       const live = this.book.trailing.filter((t) => t.live).length;
@@ -175,13 +194,19 @@ class Harness {
       if (heap === undefined) throw new Error('missing heap');
       const model = this.all.filter((e): e is NaiveFixed => e.kind === 'fixed' && e.live && e.source * 2 + e.direction === h);
       liveTotal += model.length;
-      expect(heap.liveEntries().map((e) => e.orderId).sort((a, b) => a - b)).toEqual(model.map((e) => e.orderId));
+      expect(
+        heap
+          .liveEntries()
+          .map((e) => e.orderId)
+          .sort((a, b) => a - b),
+      ).toEqual(model.map((e) => e.orderId));
       expect(heap.size).toBe(model.length);
       const badKey = model.find((e) => e.handle.sortKey !== sortKeyOf(e));
       expect(badKey).toBeUndefined();
       let best: NaiveFixed | undefined;
       for (const e of model) {
-        if (best === undefined || sortKeyOf(e) < sortKeyOf(best) || (sortKeyOf(e) === sortKeyOf(best) && e.orderId < best.orderId)) best = e;
+        if (best === undefined || sortKeyOf(e) < sortKeyOf(best) || (sortKeyOf(e) === sortKeyOf(best) && e.orderId < best.orderId))
+          best = e;
       }
       expect(heap.peek()?.orderId).toBe(best?.orderId);
     }
@@ -261,7 +286,8 @@ describe('InstrumentTriggers against a naive scan (model-based)', () => {
   it('ties: equal thresholds cross together and the top is the lowest sequence', () => {
     fc.assert(
       fc.property(
-        source, direction,
+        source,
+        direction,
         fc.integer({ min: 2 * LOW, max: 2 * HIGH }),
         fc.array(fc.nat(), { minLength: 2, maxLength: 60 }),
         (src, dir, threshold2, cancels) => {

@@ -11,7 +11,10 @@ import { interpolateString } from './vars.js';
  * undefined when the run has no such account), or rewritten with `update`.
  */
 export function checkGoldens(
-  scenario: Scenario, vars: ReadonlyMap<string, unknown>, journalText: (accountId: string) => string | undefined, update: boolean,
+  scenario: Scenario,
+  vars: ReadonlyMap<string, unknown>,
+  journalText: (accountId: string) => string | undefined,
+  update: boolean,
 ): { failures: Failure[]; goldens: ScenarioResult['goldens'] } {
   const failures: Failure[] = [];
   const goldens: { file: string; status: 'matched' | 'updated' | 'written' | 'differs' | 'missing' }[] = [];
@@ -68,12 +71,19 @@ function goldenDiff(display: string, location: Location, expectedText: string, a
       }
       // Keys only the run has (compare() is partial).
       for (const m of compare({ $exact: JSON.parse(e) as unknown }, JSON.parse(a) as unknown)) {
-        if (m.note !== undefined) diff.push({ path: `${display}:${lineNo} ${formatPath(m.path)}`, location: where, expected: m.expected, actual: m.actual });
+        if (m.note !== undefined)
+          diff.push({ path: `${display}:${lineNo} ${formatPath(m.path)}`, location: where, expected: m.expected, actual: m.actual });
       }
     }
   } catch {
     // Not JSON: the raw lines below say it.
   }
-  if (diff.length === 0) diff.push({ path: `${display}:${lineNo}`, location: where, expected: e === undefined || e === '' ? '(end of file)' : e, actual: a === undefined || a === '' ? '(end of log)' : a });
+  if (diff.length === 0)
+    diff.push({
+      path: `${display}:${lineNo}`,
+      location: where,
+      expected: e === undefined || e === '' ? '(end of file)' : e,
+      actual: a === undefined || a === '' ? '(end of log)' : a,
+    });
   return { message: summary, location, diff };
 }

@@ -21,7 +21,13 @@ export async function probeStreamResponse(port: number, method: string, url: str
 }
 
 /** Any other path, through Fastify's inject. */
-export async function injectResponse(app: App, method: string, url: string, headers: Record<string, string>, payload: string | undefined): Promise<Response> {
+export async function injectResponse(
+  app: App,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  payload: string | undefined,
+): Promise<Response> {
   const options: InjectOptions = { method: method as NonNullable<InjectOptions['method']>, url, headers };
   if (payload !== undefined) options.payload = payload;
   const res = await app.inject(options);

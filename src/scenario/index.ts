@@ -4,7 +4,17 @@ export { loadScenario, ScenarioInvalid, SCHEMA_URL, scenarioSchema, type Problem
 export { compare, matches, MATCHER_NAMES, type Matcher, type MatcherName, type Mismatch } from './matchers.js';
 export type { Scenario, Step } from './model.js';
 export { runScenarioFiles, type PoolOptions } from './pool.js';
-export { exitCodeOf, failureText, junitReport, prettyResult, prettySummary, REPORTERS, resultText, tapReport, type ReporterName } from './report.js';
+export {
+  exitCodeOf,
+  failureText,
+  junitReport,
+  prettyResult,
+  prettySummary,
+  REPORTERS,
+  resultText,
+  tapReport,
+  type ReporterName,
+} from './report.js';
 export { runScenario, type DiffEntry, type Failure, type RunOptions, type ScenarioResult, type StepResult } from './run.js';
 export { runScenarioFile } from './run-file.js';
 export { parseScenarioText, type Location } from './source.js';

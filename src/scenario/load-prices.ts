@@ -50,7 +50,13 @@ export function defaultStart(ctx: LoadContext, rawSources: readonly Json[], sour
   return first ?? DEFAULT_START;
 }
 
-export function priceSource(ctx: LoadContext, raw: Json, pointer: string, start: Micros, seed: number | string): PriceSourceSpec | undefined {
+export function priceSource(
+  ctx: LoadContext,
+  raw: Json,
+  pointer: string,
+  start: Micros,
+  seed: number | string,
+): PriceSourceSpec | undefined {
   if (Object.hasOwn(raw, 'ticks')) {
     const fallback = raw['instrument'] as string | undefined;
     const ticks: TickSpec[] = [];
@@ -75,7 +81,10 @@ export function priceSource(ctx: LoadContext, raw: Json, pointer: string, start:
       ctx.problem(`${pointer}/file`, `tick file not found: ${raw['file'] as string} (looked for ${path})`);
       return undefined;
     }
-    const spec: { kind: 'file'; path: string; format?: FeedFormat; instrument?: string; from?: Micros; to?: Micros } = { kind: 'file', path };
+    const spec: { kind: 'file'; path: string; format?: FeedFormat; instrument?: string; from?: Micros; to?: Micros } = {
+      kind: 'file',
+      path,
+    };
     if (raw['format'] !== undefined) spec.format = raw['format'] as FeedFormat;
     if (raw['instrument'] !== undefined) spec.instrument = raw['instrument'] as string;
     for (const key of ['from', 'to'] as const) {
@@ -108,7 +117,13 @@ export function priceSource(ctx: LoadContext, raw: Json, pointer: string, start:
 }
 
 /** A tick in object or array form. */
-export function tickSpec(ctx: LoadContext, raw: unknown, pointer: string, fallbackInstrument: string | undefined, start: Micros): TickSpec | undefined {
+export function tickSpec(
+  ctx: LoadContext,
+  raw: unknown,
+  pointer: string,
+  fallbackInstrument: string | undefined,
+  start: Micros,
+): TickSpec | undefined {
   let time: string | undefined;
   let instrument: unknown;
   let bid: unknown;
@@ -120,13 +135,25 @@ export function tickSpec(ctx: LoadContext, raw: unknown, pointer: string, fallba
     if (raw.length === 4) [, instrument, bid, ask] = raw;
     else [, bid, ask] = raw;
   } else if (isObject(raw)) {
-    ({ time, instrument, bid, ask, closeoutBid, closeoutAsk } = raw as { time?: string; instrument?: unknown; bid?: unknown; ask?: unknown; closeoutBid?: unknown; closeoutAsk?: unknown });
+    ({ time, instrument, bid, ask, closeoutBid, closeoutAsk } = raw as {
+      time?: string;
+      instrument?: unknown;
+      bid?: unknown;
+      ask?: unknown;
+      closeoutBid?: unknown;
+      closeoutAsk?: unknown;
+    });
   } else {
     return undefined;
   }
   instrument ??= fallbackInstrument;
   if (typeof instrument !== 'string' || !/^[A-Z0-9]{2,10}_[A-Z0-9]{2,10}$/.test(instrument)) {
-    ctx.problem(pointer, instrument === undefined ? 'the tick needs an instrument ([time, instrument, bid, ask], or instrument: on the source)' : `not an instrument name: ${JSON.stringify(instrument)}`);
+    ctx.problem(
+      pointer,
+      instrument === undefined
+        ? 'the tick needs an instrument ([time, instrument, bid, ask], or instrument: on the source)'
+        : `not an instrument name: ${JSON.stringify(instrument)}`,
+    );
     return undefined;
   }
   if (typeof bid !== 'number' || typeof ask !== 'number' || !(bid > 0) || !(ask > 0)) {

@@ -23,7 +23,11 @@ export function checkVariables(ctx: LoadContext, value: unknown, pointer: string
 function checkExpectation(ctx: LoadContext, value: unknown, pointer: string): void {
   for (const found of matchersIn(value, pointer)) {
     if (found.matcher === undefined) {
-      ctx.problem(`${found.pointer}/${found.key ?? ''}`, `unknown matcher '${found.key ?? ''}'; matchers are $any, $id, $time, $decimal, $range, $regex, $absent, $exact, $contains, $length`, true);
+      ctx.problem(
+        `${found.pointer}/${found.key ?? ''}`,
+        `unknown matcher '${found.key ?? ''}'; matchers are $any, $id, $time, $decimal, $range, $regex, $absent, $exact, $contains, $length`,
+        true,
+      );
       continue;
     }
     const why = checkMatcher(found.matcher);
@@ -81,7 +85,7 @@ function advance(ctx: LoadContext, scope: Scope, a: unknown, p: string): Resolve
 
 function ticks(ctx: LoadContext, scope: Scope, step: Json, pointer: string): Resolved {
   const single = step['tick'] !== undefined;
-  const list = single ? [step['tick']] : step['ticks'] as unknown[];
+  const list = single ? [step['tick']] : (step['ticks'] as unknown[]);
   const out: TickSpec[] = [];
   list.forEach((t, i) => {
     const tick = tickSpec(ctx, t, single ? `${pointer}/tick` : `${pointer}/ticks/${i}`, undefined, scope.start);
@@ -113,7 +117,8 @@ function request(ctx: LoadContext, scope: Scope, step: Json, pointer: string): R
   const capture = new Map<string, string>();
   if (isObject(step['capture'])) {
     for (const [name, path] of Object.entries(step['capture'])) {
-      if (name === 'account' || name === 'token' || /^account\d+$/.test(name)) ctx.problem(`${pointer}/capture/${name}`, `'${name}' is a built-in variable`, true);
+      if (name === 'account' || name === 'token' || /^account\d+$/.test(name))
+        ctx.problem(`${pointer}/capture/${name}`, `'${name}' is a built-in variable`, true);
       capture.set(name, path as string);
     }
   }
@@ -124,7 +129,7 @@ function request(ctx: LoadContext, scope: Scope, step: Json, pointer: string): R
 function expectTransactions(ctx: LoadContext, scope: Scope, step: Json, pointer: string): Resolved {
   checkVariables(ctx, step['expectTransactions'], `${pointer}/expectTransactions`, scope.defined);
   const e = step['expectTransactions'];
-  const form = Array.isArray(e) ? { transactions: e } as Json : e as Json;
+  const form = Array.isArray(e) ? ({ transactions: e } as Json) : (e as Json);
   const expectPointer = Array.isArray(e) ? `${pointer}/expectTransactions` : `${pointer}/expectTransactions/transactions`;
   checkExpectation(ctx, form['transactions'], expectPointer);
   let since: Since | undefined;
@@ -132,12 +137,18 @@ function expectTransactions(ctx: LoadContext, scope: Scope, step: Json, pointer:
   if (typeof s === 'number' || (typeof s === 'string' && /^\d+$/.test(s))) since = { id: Number(s) };
   else if (typeof s === 'string') {
     const marks = scope.marks;
-    if (!marks.has(s)) ctx.problem(`${pointer}/expectTransactions/since`, `no mark '${s}' before this step${marks.size > 0 ? ` (marks: ${[...marks].join(', ')})` : ''}`);
+    if (!marks.has(s))
+      ctx.problem(
+        `${pointer}/expectTransactions/since`,
+        `no mark '${s}' before this step${marks.size > 0 ? ` (marks: ${[...marks].join(', ')})` : ''}`,
+      );
     since = { mark: s };
   }
   return {
     action: {
-      kind: 'expectTransactions', since, account: accountRef(ctx, form['accountID'], `${pointer}/expectTransactions/accountID`, scope.accounts),
+      kind: 'expectTransactions',
+      since,
+      account: accountRef(ctx, form['accountID'], `${pointer}/expectTransactions/accountID`, scope.accounts),
       items: (form['transactions'] as unknown[]).map(asTransactionExpectation),
     },
     expectPointer,
@@ -149,20 +160,31 @@ function expectState(ctx: LoadContext, scope: Scope, step: Json, pointer: string
   const { accountID, ...checks } = step['expectState'] as Json;
   const expectPointer = `${pointer}/expectState`;
   checkExpectation(ctx, checks, expectPointer);
-  return { action: { kind: 'expectState', account: accountRef(ctx, accountID, `${pointer}/expectState/accountID`, scope.accounts), checks: checks as StateChecks }, expectPointer };
+  return {
+    action: {
+      kind: 'expectState',
+      account: accountRef(ctx, accountID, `${pointer}/expectState/accountID`, scope.accounts),
+      checks: checks as StateChecks,
+    },
+    expectPointer,
+  };
 }
 
 function openStream(ctx: LoadContext, scope: Scope, step: Json, pointer: string): Resolved {
   checkVariables(ctx, step['openStream'], `${pointer}/openStream`, scope.defined);
-  const o = typeof step['openStream'] === 'string' ? { name: step['openStream'] } as Json : step['openStream'] as Json;
+  const o = typeof step['openStream'] === 'string' ? ({ name: step['openStream'] } as Json) : (step['openStream'] as Json);
   const name = o['name'] as string;
   if (scope.streams.has(name)) ctx.problem(`${pointer}/openStream`, `a stream '${name}' is already open`);
   scope.streams.add(name);
   scope.lastStream = name;
   return {
     action: {
-      kind: 'openStream', name, account: accountRef(ctx, o['accountID'], `${pointer}/openStream/accountID`, scope.accounts),
-      token: o['token'] as string | undefined, headers: (o['headers'] as Record<string, string | null> | undefined) ?? {}, via: (o['via'] as 'http' | 'engine' | undefined) ?? 'http',
+      kind: 'openStream',
+      name,
+      account: accountRef(ctx, o['accountID'], `${pointer}/openStream/accountID`, scope.accounts),
+      token: o['token'] as string | undefined,
+      headers: (o['headers'] as Record<string, string | null> | undefined) ?? {},
+      via: (o['via'] as 'http' | 'engine' | undefined) ?? 'http',
     },
   };
 }
@@ -170,12 +192,19 @@ function openStream(ctx: LoadContext, scope: Scope, step: Json, pointer: string)
 function expectStream(ctx: LoadContext, scope: Scope, step: Json, pointer: string): Resolved {
   checkVariables(ctx, step['expectStream'], `${pointer}/expectStream`, scope.defined);
   const e = step['expectStream'];
-  const form = Array.isArray(e) ? { lines: e } as Json : e as Json;
+  const form = Array.isArray(e) ? ({ lines: e } as Json) : (e as Json);
   const expectPointer = Array.isArray(e) ? `${pointer}/expectStream` : `${pointer}/expectStream/lines`;
   checkExpectation(ctx, form['lines'], expectPointer);
   const name = (form['name'] as string | undefined) ?? scope.lastStream;
-  if (name === undefined || !scope.streams.has(name)) ctx.problem(`${pointer}/expectStream`, name === undefined ? 'no stream is open (add an openStream step before)' : `no open stream '${name}'`);
-  return { action: { kind: 'expectStream', name: name ?? '', items: (form['lines'] as unknown[]).map(asTransactionExpectation) }, expectPointer };
+  if (name === undefined || !scope.streams.has(name))
+    ctx.problem(
+      `${pointer}/expectStream`,
+      name === undefined ? 'no stream is open (add an openStream step before)' : `no open stream '${name}'`,
+    );
+  return {
+    action: { kind: 'expectStream', name: name ?? '', items: (form['lines'] as unknown[]).map(asTransactionExpectation) },
+    expectPointer,
+  };
 }
 
 function closeStream(ctx: LoadContext, scope: Scope, step: Json, pointer: string): Resolved {
@@ -204,7 +233,13 @@ function resolveAction(ctx: LoadContext, scope: Scope, step: Json, pointer: stri
 }
 
 /** The steps in order; `defined` (the variables) grows with each request's captures. */
-export function resolveSteps(ctx: LoadContext, raw: readonly unknown[], start: Micros, defined: Set<string>, accounts: readonly AccountConfig[]): Step[] {
+export function resolveSteps(
+  ctx: LoadContext,
+  raw: readonly unknown[],
+  start: Micros,
+  defined: Set<string>,
+  accounts: readonly AccountConfig[],
+): Step[] {
   const scope: Scope = { start, defined, accounts, marks: new Set(), streams: new Set(), lastStream: undefined };
   const absolute = (text: string): string | undefined => {
     if (!isRelativeTime(text)) return undefined;
@@ -216,7 +251,15 @@ export function resolveSteps(ctx: LoadContext, raw: readonly unknown[], start: M
     const step = resolveMatcherTimes(item, absolute) as Json;
     const pointer = `/steps/${index}`;
     const { action, expectPointer } = resolveAction(ctx, scope, step, pointer);
-    if (action !== undefined) steps.push({ index, pointer, location: ctx.map.at(pointer), name: step['name'] as string | undefined, expectPointer: expectPointer ?? pointer, action });
+    if (action !== undefined)
+      steps.push({
+        index,
+        pointer,
+        location: ctx.map.at(pointer),
+        name: step['name'] as string | undefined,
+        expectPointer: expectPointer ?? pointer,
+        action,
+      });
   });
   return steps;
 }

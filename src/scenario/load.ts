@@ -55,7 +55,18 @@ function validate(): ValidateFunction {
   return validator;
 }
 
-const ACTION_KEYS = ['advance', 'tick', 'ticks', 'request', 'mark', 'expectTransactions', 'expectState', 'openStream', 'expectStream', 'closeStream'] as const;
+const ACTION_KEYS = [
+  'advance',
+  'tick',
+  'ticks',
+  'request',
+  'mark',
+  'expectTransactions',
+  'expectState',
+  'openStream',
+  'expectStream',
+  'closeStream',
+] as const;
 const SOURCE_KEYS = ['ticks', 'file', 'generator'] as const;
 
 /** Reads, parses, validates and resolves a scenario file. Throws ScenarioInvalid. */
@@ -67,7 +78,9 @@ export function loadScenario(file: string, cwd: string): Scenario {
     if (statSync(path).size > SCENARIO_FILE_BYTES_MAX) throw new Error(`larger than ${SCENARIO_FILE_BYTES_MAX} bytes`);
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new ScenarioInvalid([{ location: { file: display, line: 1, col: 1 }, message: `cannot read the file: ${(err as Error).message}` }]);
+    throw new ScenarioInvalid([
+      { location: { file: display, line: 1, col: 1 }, message: `cannot read the file: ${(err as Error).message}` },
+    ]);
   }
   let parsed;
   try {
@@ -81,7 +94,11 @@ export function loadScenario(file: string, cwd: string): Scenario {
 
 /** `steps[3].request.path` from `/steps/3/request/path`. */
 function pointerText(pointer: string): string {
-  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
   return formatPath(parts) || '(top level)';
 }
 
@@ -89,7 +106,12 @@ class Loader implements LoadContext {
   private readonly problems: Problem[] = [];
   readonly dir: string;
 
-  constructor(private readonly file: string, private readonly display: string, readonly map: SourceMap, readonly cwd: string) {
+  constructor(
+    private readonly file: string,
+    private readonly display: string,
+    readonly map: SourceMap,
+    readonly cwd: string,
+  ) {
     this.dir = dirname(file);
   }
 
@@ -128,11 +150,18 @@ class Loader implements LoadContext {
         const actions = ACTION_KEYS.filter((k) => Object.hasOwn(step, k));
         if (actions.length === 0) {
           const others = Object.keys(step).filter((k) => !['name', 'expect', 'capture'].includes(k));
-          this.problem(`/steps/${i}`, others.length > 0
-            ? `unknown step '${others[0]}'; a step is one of ${ACTION_KEYS.join(', ')}`
-            : `a step needs an action: one of ${ACTION_KEYS.join(', ')}`);
+          this.problem(
+            `/steps/${i}`,
+            others.length > 0
+              ? `unknown step '${others[0]}'; a step is one of ${ACTION_KEYS.join(', ')}`
+              : `a step needs an action: one of ${ACTION_KEYS.join(', ')}`,
+          );
         } else if (actions.length > 1) {
-          this.problem(`/steps/${i}/${actions[1]}`, `one action per step: '${actions[0]}' and '${actions[1]}' must be separate steps`, true);
+          this.problem(
+            `/steps/${i}/${actions[1]}`,
+            `one action per step: '${actions[0]}' and '${actions[1]}' must be separate steps`,
+            true,
+          );
         }
         const request = step['request'];
         if (isObject(request) && Object.hasOwn(request, 'body') && Object.hasOwn(request, 'rawBody')) {
@@ -146,12 +175,25 @@ class Loader implements LoadContext {
       if (!isObject(source)) return;
       const pointer = Array.isArray(prices) ? `/prices/${i}` : '/prices';
       const kinds = SOURCE_KEYS.filter((k) => Object.hasOwn(source, k));
-      if (kinds.length !== 1) this.problem(pointer, kinds.length === 0 ? 'a price source needs one of ticks, file or generator' : `a price source is one of ticks, file or generator, not ${kinds.join(' and ')}`);
-      const only: Readonly<Record<string, readonly string[]>> = { ticks: ['ticks', 'instrument'], file: ['file', 'format', 'instrument', 'from', 'to'], generator: ['generator'] };
+      if (kinds.length !== 1)
+        this.problem(
+          pointer,
+          kinds.length === 0
+            ? 'a price source needs one of ticks, file or generator'
+            : `a price source is one of ticks, file or generator, not ${kinds.join(' and ')}`,
+        );
+      const only: Readonly<Record<string, readonly string[]>> = {
+        ticks: ['ticks', 'instrument'],
+        file: ['file', 'format', 'instrument', 'from', 'to'],
+        generator: ['generator'],
+      };
       const kind = kinds[0];
       if (kinds.length === 1 && kind !== undefined) {
         for (const key of Object.keys(source)) {
-          if (!(only[kind] as readonly string[]).includes(key) && (SOURCE_KEYS as readonly string[]).concat(['format', 'instrument', 'from', 'to']).includes(key)) {
+          if (
+            !(only[kind] as readonly string[]).includes(key) &&
+            (SOURCE_KEYS as readonly string[]).concat(['format', 'instrument', 'from', 'to']).includes(key)
+          ) {
             this.problem(`${pointer}/${key}`, `'${key}' does not apply to a ${kind} source`, true);
           }
         }
@@ -167,15 +209,25 @@ class Loader implements LoadContext {
         this.problem(pointer, `missing property '${String(params['missingProperty'])}'`);
         return;
       case 'additionalProperties':
-        this.problem(`${pointer}/${String(params['additionalProperty'])}`, `unknown property '${String(params['additionalProperty'])}'`, true);
+        this.problem(
+          `${pointer}/${String(params['additionalProperty'])}`,
+          `unknown property '${String(params['additionalProperty'])}'`,
+          true,
+        );
         return;
       case 'pattern': {
         const custom = (e.parentSchema as Json | undefined)?.['patternErrorMessage'];
-        this.problem(pointer, `${typeof custom === 'string' ? custom : `must match ${String(params['pattern'])}`}, got ${JSON.stringify(e.data)}`);
+        this.problem(
+          pointer,
+          `${typeof custom === 'string' ? custom : `must match ${String(params['pattern'])}`}, got ${JSON.stringify(e.data)}`,
+        );
         return;
       }
       case 'enum':
-        this.problem(pointer, `must be one of ${(params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(e.data)}`);
+        this.problem(
+          pointer,
+          `must be one of ${(params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(e.data)}`,
+        );
         return;
       case 'const':
         this.problem(pointer, `must be ${JSON.stringify(params['allowedValue'])}, got ${JSON.stringify(e.data)}`);
@@ -194,7 +246,8 @@ class Loader implements LoadContext {
     const tokens = this.tokens(config, accounts);
     const seed = (config['seed'] as number | string | undefined) ?? 0;
     const instruments = (config['instruments'] as InstrumentOverride[] | undefined) ?? [];
-    const rawSources = doc['prices'] === undefined ? [] : Array.isArray(doc['prices']) ? doc['prices'] as Json[] : [doc['prices'] as Json];
+    const rawSources =
+      doc['prices'] === undefined ? [] : Array.isArray(doc['prices']) ? (doc['prices'] as Json[]) : [doc['prices'] as Json];
     const sourcePointer = (i: number): string => (Array.isArray(doc['prices']) ? `/prices/${i}` : '/prices');
 
     // The start: given, else the earliest first tick of the sources, else the default.
@@ -210,8 +263,10 @@ class Loader implements LoadContext {
     rawSources.forEach((raw, i) => {
       const source = priceSource(this, raw, sourcePointer(i), start, seed);
       if (source === undefined) return;
-      if (source.kind === 'ticks' && (source.ticks[0]?.time ?? start) < start) this.problem(`${sourcePointer(i)}/ticks/0`, 'the first tick is before config.start');
-      if (source.kind === 'generator' && source.start < start) this.problem(`${sourcePointer(i)}/generator/start`, 'the generator starts before config.start');
+      if (source.kind === 'ticks' && (source.ticks[0]?.time ?? start) < start)
+        this.problem(`${sourcePointer(i)}/ticks/0`, 'the first tick is before config.start');
+      if (source.kind === 'generator' && source.start < start)
+        this.problem(`${sourcePointer(i)}/generator/start`, 'the generator starts before config.start');
       sources.push(source);
     });
 
@@ -252,7 +307,10 @@ class Loader implements LoadContext {
       const id = a['id'] as string;
       if (seen.has(id)) this.problem(`/config/accounts/${i}/id`, `account ${id} is listed twice`);
       seen.add(id);
-      const account: { -readonly [K in keyof AccountConfig]: AccountConfig[K] } = { id, currency: (a['currency'] as string | undefined) ?? 'USD' };
+      const account: { -readonly [K in keyof AccountConfig]: AccountConfig[K] } = {
+        id,
+        currency: (a['currency'] as string | undefined) ?? 'USD',
+      };
       if (a['balance'] !== undefined) account.balance = a['balance'] as string;
       if (a['alias'] !== undefined) account.alias = a['alias'] as string;
       if (a['hedgingEnabled'] !== undefined) account.hedgingEnabled = a['hedgingEnabled'] as boolean;
@@ -289,13 +347,15 @@ class Loader implements LoadContext {
 
   private goldens(raw: unknown, firstAccount: string): GoldenSpec[] {
     if (raw === undefined) return [];
-    const entries: [string, string, string][] = typeof raw === 'string' ? [[firstAccount, raw, '/golden']] : Object.entries(raw as Json).map(([k, v]) => [k, v as string, `/golden/${k}`]);
+    const entries: [string, string, string][] =
+      typeof raw === 'string'
+        ? [[firstAccount, raw, '/golden']]
+        : Object.entries(raw as Json).map(([k, v]) => [k, v as string, `/golden/${k}`]);
     return entries.map(([account, file, pointer]) => {
       const path = resolve(this.dir, file);
       return { account, path, display: isAbsolute(file) ? file : relative(this.cwd, path) || path, location: this.map.at(pointer) };
     });
   }
-
 }
 
 /**
@@ -308,7 +368,14 @@ function pickErrors(errors: readonly ErrorObject[]): ErrorObject[] {
   const pool = specific.length > 0 ? specific : [...errors];
   const kept = pool.filter((e) => {
     if (e.keyword !== 'type' && e.keyword !== 'const' && e.keyword !== 'enum') return true;
-    return !pool.some((o) => o !== e && o.keyword !== 'type' && o.keyword !== 'const' && o.keyword !== 'enum' && (o.instancePath === e.instancePath || o.instancePath.startsWith(`${e.instancePath}/`)));
+    return !pool.some(
+      (o) =>
+        o !== e &&
+        o.keyword !== 'type' &&
+        o.keyword !== 'const' &&
+        o.keyword !== 'enum' &&
+        (o.instancePath === e.instancePath || o.instancePath.startsWith(`${e.instancePath}/`)),
+    );
   });
   const seen = new Set<string>();
   const out: ErrorObject[] = [];
@@ -319,6 +386,7 @@ function pickErrors(errors: readonly ErrorObject[]): ErrorObject[] {
     out.push(e);
   }
   // Several type errors for one value (a oneOf of types): keep the first as the summary.
-  return out.filter((e, i) => !(e.keyword === 'type' && out.findIndex((o) => o.keyword === 'type' && o.instancePath === e.instancePath) !== i));
+  return out.filter(
+    (e, i) => !(e.keyword === 'type' && out.findIndex((o) => o.keyword === 'type' && o.instancePath === e.instancePath) !== i),
+  );
 }
-

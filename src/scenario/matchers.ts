@@ -20,7 +20,18 @@ import { parseDateTime } from '../domain/time.js';
  */
 export type MatcherName = 'any' | 'id' | 'time' | 'decimal' | 'range' | 'regex' | 'absent' | 'exact' | 'contains' | 'length';
 
-export const MATCHER_NAMES: readonly MatcherName[] = ['any', 'id', 'time', 'decimal', 'range', 'regex', 'absent', 'exact', 'contains', 'length'];
+export const MATCHER_NAMES: readonly MatcherName[] = [
+  'any',
+  'id',
+  'time',
+  'decimal',
+  'range',
+  'regex',
+  'absent',
+  'exact',
+  'contains',
+  'length',
+];
 export const MATCHER_TAGS: ReadonlySet<string> = new Set(MATCHER_NAMES.map((n) => `!${n}`));
 const MATCHER_KEYS: ReadonlySet<string> = new Set(MATCHER_NAMES.map((n) => `$${n}`));
 
@@ -86,13 +97,18 @@ export function checkMatcher(m: Matcher): string | undefined {
       return m.arg === true ? undefined : `$${m.name} takes true`;
     case 'time':
       if (m.arg === true) return undefined;
-      return typeof m.arg === 'string' && (m.arg.includes('${') || parseDateTime(m.arg) !== null) ? undefined : `$time takes true, a DateTime or T+<duration>, got ${show(m.arg)}`;
+      return typeof m.arg === 'string' && (m.arg.includes('${') || parseDateTime(m.arg) !== null)
+        ? undefined
+        : `$time takes true, a DateTime or T+<duration>, got ${show(m.arg)}`;
     case 'decimal':
       if (m.arg === null || m.arg === true) return undefined;
-      return decimalText(m.arg) !== undefined || (typeof m.arg === 'string' && m.arg.includes('${')) ? undefined : `$decimal takes a decimal number, got ${show(m.arg)}`;
+      return decimalText(m.arg) !== undefined || (typeof m.arg === 'string' && m.arg.includes('${'))
+        ? undefined
+        : `$decimal takes a decimal number, got ${show(m.arg)}`;
     case 'range': {
       if (!Array.isArray(m.arg) || m.arg.length !== 2) return `$range takes [min, max], got ${show(m.arg)}`;
-      for (const bound of m.arg) if (bound !== null && decimalText(bound) === undefined) return `$range bounds must be numbers or null, got ${show(bound)}`;
+      for (const bound of m.arg)
+        if (bound !== null && decimalText(bound) === undefined) return `$range bounds must be numbers or null, got ${show(bound)}`;
       return undefined;
     }
     case 'regex':
@@ -108,7 +124,9 @@ export function checkMatcher(m: Matcher): string | undefined {
     case 'contains':
       return Array.isArray(m.arg) ? undefined : `$contains takes a list, got ${show(m.arg)}`;
     case 'length':
-      return typeof m.arg === 'number' && Number.isInteger(m.arg) && m.arg >= 0 ? undefined : `$length takes a whole number, got ${show(m.arg)}`;
+      return typeof m.arg === 'number' && Number.isInteger(m.arg) && m.arg >= 0
+        ? undefined
+        : `$length takes a whole number, got ${show(m.arg)}`;
   }
 }
 
@@ -200,8 +218,13 @@ function walk(expected: unknown, actual: unknown, path: (string | number)[], exa
     for (let i = 0; i < n; i += 1) walk(expected[i], actual[i], [...path, i], exact, out);
     if (expected.length !== actual.length) {
       push(out, {
-        path, expected: `${expected.length} item(s)`, actual: `${actual.length} item(s)`,
-        note: actual.length > expected.length ? `unexpected: ${actual.slice(expected.length).map(brief).join(', ')}` : `missing: ${expected.slice(actual.length).map(brief).join(', ')}`,
+        path,
+        expected: `${expected.length} item(s)`,
+        actual: `${actual.length} item(s)`,
+        note:
+          actual.length > expected.length
+            ? `unexpected: ${actual.slice(expected.length).map(brief).join(', ')}`
+            : `missing: ${expected.slice(actual.length).map(brief).join(', ')}`,
       });
     }
     return;
@@ -211,10 +234,12 @@ function walk(expected: unknown, actual: unknown, path: (string | number)[], exa
       push(out, { path, expected: show(expected), actual: show(actual), note: 'expected an object' });
       return;
     }
-    for (const key of Object.keys(expected)) walk(expected[key], Object.hasOwn(actual, key) ? actual[key] : undefined, [...path, key], exact, out);
+    for (const key of Object.keys(expected))
+      walk(expected[key], Object.hasOwn(actual, key) ? actual[key] : undefined, [...path, key], exact, out);
     if (exact) {
       for (const key of Object.keys(actual)) {
-        if (!Object.hasOwn(expected, key)) push(out, { path: [...path, key], expected: '(absent)', actual: show(actual[key]), note: 'not allowed by !exact' });
+        if (!Object.hasOwn(expected, key))
+          push(out, { path: [...path, key], expected: '(absent)', actual: show(actual[key]), note: 'not allowed by !exact' });
       }
     }
     return;
@@ -223,7 +248,12 @@ function walk(expected: unknown, actual: unknown, path: (string | number)[], exa
   let note: string | undefined;
   if (typeof expected === 'number' && typeof actual === 'string' && toDecimal(actual)?.equals(expected) === true) {
     note = `v20 sends decimals as strings: write "${actual}" or !decimal ${expected}`;
-  } else if (typeof expected === 'string' && typeof actual === 'string' && toDecimal(expected) !== undefined && toDecimal(actual)?.equals(toDecimal(expected) as Decimal) === true) {
+  } else if (
+    typeof expected === 'string' &&
+    typeof actual === 'string' &&
+    toDecimal(expected) !== undefined &&
+    toDecimal(actual)?.equals(toDecimal(expected) as Decimal) === true
+  ) {
     note = `equal in value: !decimal ${expected} compares numerically`;
   }
   push(out, { path, expected: show(expected), actual: show(actual), ...(note === undefined ? {} : { note }) });
@@ -241,7 +271,8 @@ function brief(value: unknown): string {
 }
 
 function matchOne(m: Matcher, actual: unknown, path: (string | number)[], exact: boolean, out: Mismatch[]): void {
-  const fail = (note?: string): void => push(out, { path, expected: show({ [`$${m.name}`]: m.arg }), actual: show(actual), ...(note === undefined ? {} : { note }) });
+  const fail = (note?: string): void =>
+    push(out, { path, expected: show({ [`$${m.name}`]: m.arg }), actual: show(actual), ...(note === undefined ? {} : { note }) });
   switch (m.name) {
     case 'absent':
       if (actual !== undefined) fail();
@@ -273,7 +304,12 @@ function matchOne(m: Matcher, actual: unknown, path: (string | number)[], exact:
     case 'range': {
       const a = toDecimal(actual);
       const [lo, hi] = m.arg as [unknown, unknown];
-      if (a === undefined || (lo !== null && a.lessThan(toDecimal(lo) as Decimal)) || (hi !== null && a.greaterThan(toDecimal(hi) as Decimal))) fail();
+      if (
+        a === undefined ||
+        (lo !== null && a.lessThan(toDecimal(lo) as Decimal)) ||
+        (hi !== null && a.greaterThan(toDecimal(hi) as Decimal))
+      )
+        fail();
       return;
     }
     case 'regex':
@@ -304,7 +340,12 @@ function matchOne(m: Matcher, actual: unknown, path: (string | number)[], exact:
             break;
           }
         }
-        if (found < 0) push(out, { path, expected: `an item matching ${show(item)}`, actual: `${actual.length} item(s): ${actual.map(brief).join(', ')}` });
+        if (found < 0)
+          push(out, {
+            path,
+            expected: `an item matching ${show(item)}`,
+            actual: `${actual.length} item(s): ${actual.map(brief).join(', ')}`,
+          });
         else used.add(found);
       }
       return;
@@ -323,7 +364,8 @@ export function resolveMatcherTimes(value: unknown, resolveTime: (text: string) 
   if (Array.isArray(value)) return value.map((v) => resolveMatcherTimes(v, resolveTime));
   if (isObject(value)) {
     const out: Json = {};
-    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: resolveMatcherTimes(v, resolveTime), enumerable: true, writable: true, configurable: true });
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, k, { value: resolveMatcherTimes(v, resolveTime), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return value;

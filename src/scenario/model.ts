@@ -106,14 +106,28 @@ export type Action =
   | { readonly kind: 'advanceTicks'; readonly count: number }
   | { readonly kind: 'advanceEnd' }
   | { readonly kind: 'ticks'; readonly ticks: readonly TickSpec[] }
-  | { readonly kind: 'request'; readonly request: RequestSpec; readonly expect: ResponseExpectation | undefined; readonly capture: ReadonlyMap<string, string> }
+  | {
+      readonly kind: 'request';
+      readonly request: RequestSpec;
+      readonly expect: ResponseExpectation | undefined;
+      readonly capture: ReadonlyMap<string, string>;
+    }
   | { readonly kind: 'mark'; readonly name: string }
-  | { readonly kind: 'expectTransactions'; readonly since: Since | undefined; readonly account: string | undefined; readonly items: readonly unknown[] }
+  | {
+      readonly kind: 'expectTransactions';
+      readonly since: Since | undefined;
+      readonly account: string | undefined;
+      readonly items: readonly unknown[];
+    }
   | { readonly kind: 'expectState'; readonly account: string | undefined; readonly checks: StateChecks }
   | {
-    readonly kind: 'openStream'; readonly name: string; readonly account: string | undefined; readonly token: string | undefined;
-    readonly headers: Readonly<Record<string, string | null>>; readonly via: 'http' | 'engine';
-  }
+      readonly kind: 'openStream';
+      readonly name: string;
+      readonly account: string | undefined;
+      readonly token: string | undefined;
+      readonly headers: Readonly<Record<string, string | null>>;
+      readonly via: 'http' | 'engine';
+    }
   | { readonly kind: 'expectStream'; readonly name: string; readonly items: readonly unknown[] }
   | { readonly kind: 'closeStream'; readonly name: string };
 

@@ -18,7 +18,13 @@ const WORKERS_MAX = 64;
 
 function crashed(file: string, message: string): ScenarioResult {
   return {
-    file, name: file, status: 'failed', steps: [], problems: [], goldens: [], durationMs: 0,
+    file,
+    name: file,
+    status: 'failed',
+    steps: [],
+    problems: [],
+    goldens: [],
+    durationMs: 0,
     failures: [{ message: `the scenario runner crashed: ${message}`, location: { file, line: 1, col: 1 } }],
   };
 }
@@ -56,15 +62,17 @@ export async function runScenarioFiles(files: readonly string[], options: PoolOp
   const module = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
   const pool = modulePool<ScenarioTask, ScenarioResult>(module, 'runScenarioTask', jobs);
   try {
-    await Promise.all(files.map(async (file, index) => {
-      let result: ScenarioResult;
-      try {
-        result = await pool.run({ file, cwd: options.cwd, update: options.update === true });
-      } catch (err) {
-        result = crashed(file, (err as Error).stack ?? String(err));
-      }
-      settle(index, result);
-    }));
+    await Promise.all(
+      files.map(async (file, index) => {
+        let result: ScenarioResult;
+        try {
+          result = await pool.run({ file, cwd: options.cwd, update: options.update === true });
+        } catch (err) {
+          result = crashed(file, (err as Error).stack ?? String(err));
+        }
+        settle(index, result);
+      }),
+    );
   } finally {
     await pool.destroy();
   }

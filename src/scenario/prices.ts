@@ -43,7 +43,10 @@ function sourceTicks(spec: PriceSourceSpec, catalogue: ReadonlyMap<string, Instr
       return fileTicks(spec);
     case 'generator': {
       const options: Parameters<typeof generateTicks>[0] & { count?: number; end?: number; meanIntervalMicros?: number } = {
-        seed: spec.seed, instruments: spec.instruments, start: spec.start, catalogue,
+        seed: spec.seed,
+        instruments: spec.instruments,
+        start: spec.start,
+        catalogue,
         ...(spec.count === undefined ? {} : { count: spec.count }),
         ...(spec.end === undefined ? {} : { end: spec.end }),
         ...(spec.meanIntervalMicros === undefined ? {} : { meanIntervalMicros: spec.meanIntervalMicros }),

@@ -16,7 +16,10 @@ export function where(l: Location): string {
 }
 
 function indent(text: string, by: string): string {
-  return text.split('\n').map((line) => (line === '' ? line : by + line)).join('\n');
+  return text
+    .split('\n')
+    .map((line) => (line === '' ? line : by + line))
+    .join('\n');
 }
 
 /** A failure as text: the message, each difference as - expected / + actual with its place, then what was there. */
@@ -37,7 +40,8 @@ export function failureText(f: Failure): string {
 
 /** Everything wrong with one file, for a test runner's message or a CI annotation. */
 export function resultText(r: ScenarioResult): string {
-  if (r.status === 'invalid') return [`${r.file}: invalid scenario file`, ...r.problems.map((p) => `  ${where(p.location)}: ${p.message}`)].join('\n');
+  if (r.status === 'invalid')
+    return [`${r.file}: invalid scenario file`, ...r.problems.map((p) => `  ${where(p.location)}: ${p.message}`)].join('\n');
   const out: string[] = [];
   for (const s of r.steps) {
     if (s.status !== 'failed') continue;
@@ -69,7 +73,14 @@ export function tally(results: readonly ScenarioResult[]): Tally {
   };
 }
 
-const ANSI = { red: '\u001b[31m', green: '\u001b[32m', yellow: '\u001b[33m', dim: '\u001b[2m', bold: '\u001b[1m', reset: '\u001b[0m' } as const;
+const ANSI = {
+  red: '\u001b[31m',
+  green: '\u001b[32m',
+  yellow: '\u001b[33m',
+  dim: '\u001b[2m',
+  bold: '\u001b[1m',
+  reset: '\u001b[0m',
+} as const;
 
 /** The pretty reporter, one file at a time (so a long run shows progress). */
 export function prettyResult(r: ScenarioResult, options: ReportOptions = {}): string {
@@ -85,7 +96,11 @@ export function prettyResult(r: ScenarioResult, options: ReportOptions = {}): st
   if (options.quiet !== true || r.status !== 'passed') {
     for (const s of r.steps) lines.push(stepLine(s, paint));
   }
-  for (const g of r.goldens) if (g.status !== 'matched') lines.push(`  ${g.status === 'updated' || g.status === 'written' ? paint('yellow', '↻') : paint('red', '✗')} golden ${g.file} ${g.status}`);
+  for (const g of r.goldens)
+    if (g.status !== 'matched')
+      lines.push(
+        `  ${g.status === 'updated' || g.status === 'written' ? paint('yellow', '↻') : paint('red', '✗')} golden ${g.file} ${g.status}`,
+      );
   for (const f of r.failures) lines.push(indent(paint('red', failureText(f)), '    '));
   return `${lines.join('\n')}\n`;
 }
@@ -94,7 +109,9 @@ function stepLine(s: StepResult, paint: (code: keyof typeof ANSI, text: string) 
   const mark = s.status === 'passed' ? paint('green', '✓') : s.status === 'failed' ? paint('red', '✗') : paint('dim', '-');
   const text = `  ${mark} ${String(s.index + 1).padStart(2)} ${s.status === 'skipped' ? paint('dim', `${s.label} (skipped)`) : s.label}`;
   if (s.status !== 'failed') return text;
-  return [`${text}  ${paint('dim', where(s.location))}`, ...s.failures.map((f) => indent(paint('red', failureText(f)), '       '))].join('\n');
+  return [`${text}  ${paint('dim', where(s.location))}`, ...s.failures.map((f) => indent(paint('red', failureText(f)), '       '))].join(
+    '\n',
+  );
 }
 
 export function prettySummary(results: readonly ScenarioResult[], elapsedMs: number): string {
@@ -107,7 +124,12 @@ export function prettySummary(results: readonly ScenarioResult[], elapsedMs: num
 
 function xml(text: string): string {
   // Characters XML 1.0 cannot carry at all are dropped (ANSI escapes, NULs).
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 /** JUnit XML: one testsuite, one testcase per file; failures and invalid files (as errors) carry the full text. */
@@ -116,19 +138,30 @@ export function junitReport(results: readonly ScenarioResult[]): string {
   const seconds = (ms: number): string => (ms / 1000).toFixed(3);
   const total = results.reduce((s, r) => s + r.durationMs, 0);
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(`<testsuites name="v20sim scenarios" tests="${results.length}" failures="${t.failed}" errors="${t.invalid}" time="${seconds(total)}">`);
-  out.push(`  <testsuite name="v20sim scenarios" tests="${results.length}" failures="${t.failed}" errors="${t.invalid}" skipped="0" time="${seconds(total)}">`);
+  out.push(
+    `<testsuites name="v20sim scenarios" tests="${results.length}" failures="${t.failed}" errors="${t.invalid}" time="${seconds(total)}">`,
+  );
+  out.push(
+    `  <testsuite name="v20sim scenarios" tests="${results.length}" failures="${t.failed}" errors="${t.invalid}" skipped="0" time="${seconds(total)}">`,
+  );
   for (const r of results) {
     const classname = r.file.replace(/\.(ya?ml|json)$/i, '').replace(/[\\/]/g, '.');
     out.push(`    <testcase classname="${xml(classname)}" name="${xml(r.name)}" file="${xml(r.file)}" time="${seconds(r.durationMs)}">`);
     if (r.status === 'failed') {
       const first = r.steps.find((s) => s.status === 'failed')?.failures[0] ?? r.failures[0];
-      out.push(`      <failure message="${xml(first === undefined ? 'failed' : `${where(first.location)}: ${first.message}`)}" type="ScenarioFailure">${xml(resultText(r))}</failure>`);
+      out.push(
+        `      <failure message="${xml(first === undefined ? 'failed' : `${where(first.location)}: ${first.message}`)}" type="ScenarioFailure">${xml(resultText(r))}</failure>`,
+      );
     } else if (r.status === 'invalid') {
       const first = r.problems[0];
-      out.push(`      <error message="${xml(first === undefined ? 'invalid' : `${where(first.location)}: ${first.message}`)}" type="InvalidScenario">${xml(resultText(r))}</error>`);
+      out.push(
+        `      <error message="${xml(first === undefined ? 'invalid' : `${where(first.location)}: ${first.message}`)}" type="InvalidScenario">${xml(resultText(r))}</error>`,
+      );
     }
-    if (r.steps.length > 0) out.push(`      <system-out>${xml(r.steps.map((s) => `${s.status === 'passed' ? 'ok' : s.status} ${s.index + 1} ${s.label}`).join('\n'))}</system-out>`);
+    if (r.steps.length > 0)
+      out.push(
+        `      <system-out>${xml(r.steps.map((s) => `${s.status === 'passed' ? 'ok' : s.status} ${s.index + 1} ${s.label}`).join('\n'))}</system-out>`,
+      );
     out.push('    </testcase>');
   }
   out.push('  </testsuite>');
@@ -147,7 +180,8 @@ export function tapReport(results: readonly ScenarioResult[]): string {
     const ok = r.status === 'passed';
     out.push(`${ok ? 'ok' : 'not ok'} ${i + 1} - ${r.name.replace(/#/g, '\\#')} # ${r.file}`);
     if (ok) return;
-    const first = r.status === 'invalid' ? r.problems[0]?.location : (r.steps.find((s) => s.status === 'failed')?.location ?? r.failures[0]?.location);
+    const first =
+      r.status === 'invalid' ? r.problems[0]?.location : (r.steps.find((s) => s.status === 'failed')?.location ?? r.failures[0]?.location);
     out.push('  ---');
     out.push(`  severity: ${r.status === 'invalid' ? 'error' : 'fail'}`);
     if (first !== undefined) out.push(`  at: ${JSON.stringify(where(first))}`);

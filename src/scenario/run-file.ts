@@ -10,7 +10,14 @@ export async function runScenarioFile(file: string, cwd: string, options: RunOpt
     if (!(err instanceof ScenarioInvalid)) throw err;
     const first = err.problems[0];
     return {
-      file: first?.location.file ?? file, name: file, status: 'invalid', steps: [], failures: [], problems: err.problems, goldens: [], durationMs: 0,
+      file: first?.location.file ?? file,
+      name: file,
+      status: 'invalid',
+      steps: [],
+      failures: [],
+      problems: err.problems,
+      goldens: [],
+      durationMs: 0,
     };
   }
   return runScenario(scenario, options);

@@ -66,7 +66,10 @@ class ScenarioRun {
     return mismatches.map((m) => {
       const full = [...prefix, ...m.path];
       const entry: { -readonly [K in keyof DiffEntry]: DiffEntry[K] } = {
-        path: formatPath(full) || '(value)', location: this.at(step.expectPointer + pointerOf(full)), expected: m.expected, actual: m.actual,
+        path: formatPath(full) || '(value)',
+        location: this.at(step.expectPointer + pointerOf(full)),
+        expected: m.expected,
+        actual: m.actual,
       };
       if (m.note !== undefined) entry.note = m.note;
       return entry;
@@ -132,7 +135,10 @@ class ScenarioRun {
           this.engine.pushTick(tickOf(spec, t));
           shown.push(`${spec.instrument} ${spec.bid}/${spec.ask} at ${shortTime(t)}`);
         }
-        return { label: `tick ${shown.length === 1 ? shown[0] as string : `${shown.length} quotes to ${shortTime(this.engine.now)}`}`, failures: [] };
+        return {
+          label: `tick ${shown.length === 1 ? (shown[0] as string) : `${shown.length} quotes to ${shortTime(this.engine.now)}`}`,
+          failures: [],
+        };
       }
       case 'request':
         return this.request(step, a);
@@ -191,7 +197,10 @@ class ScenarioRun {
       for (const [k, v] of Object.entries(interpolate(r.query, this.vars) as Record<string, unknown>)) q.append(k, String(v));
       url += `${url.includes('?') ? '&' : '?'}${q.toString()}`;
     }
-    const headers = this.headersFor(r.token === undefined ? undefined : r.token === null ? null : String(interpolateString(r.token, this.vars)), r.headers);
+    const headers = this.headersFor(
+      r.token === undefined ? undefined : r.token === null ? null : String(interpolateString(r.token, this.vars)),
+      r.headers,
+    );
     let payload: string | undefined;
     if (r.hasBody || r.rawBody !== undefined) {
       payload = r.rawBody !== undefined ? String(interpolateString(r.rawBody, this.vars)) : JSON.stringify(interpolate(r.body, this.vars));
@@ -213,14 +222,18 @@ class ScenarioRun {
       if (entries.length > 0) {
         failures.push({
           message: `${r.method} ${url} answered ${res.status}${e.status !== undefined && compare(e.status, res.status).length > 0 ? `, expected ${show(e.status)}` : ''}: ${entries.length} difference${entries.length === 1 ? '' : 's'}`,
-          location: step.location, diff: entries, actual: clip(bodyText(res.body)),
+          location: step.location,
+          diff: entries,
+          actual: clip(bodyText(res.body)),
         });
       }
     }
     for (const [name, path] of a.capture) {
       const value = capture(res, path);
       if (value === undefined) {
-        throw new StepError(`capture ${name}: the response has nothing at ${path} (status ${res.status}; body: ${clip(res.text).slice(0, 500)})`);
+        throw new StepError(
+          `capture ${name}: the response has nothing at ${path} (status ${res.status}; body: ${clip(res.text).slice(0, 500)})`,
+        );
       }
       this.vars.set(name, value);
     }
@@ -251,10 +264,14 @@ class ScenarioRun {
     if (mismatches.length === 0) return { label, failures: [] };
     return {
       label,
-      failures: [{
-        message: `the transactions after ${sinceText} differ (${actual.length} created, ${expected.length} expected)`,
-        location: step.location, diff: this.diff(step, [], mismatches), actual: transactionsText(actual),
-      }],
+      failures: [
+        {
+          message: `the transactions after ${sinceText} differ (${actual.length} created, ${expected.length} expected)`,
+          location: step.location,
+          diff: this.diff(step, [], mismatches),
+          actual: transactionsText(actual),
+        },
+      ],
     };
   }
 
@@ -288,7 +305,16 @@ class ScenarioRun {
       const positions = listPositions(call).body['positions'] as { instrument: string }[];
       for (const [instrument, expected] of Object.entries(checks.positions)) {
         parts.push(`position ${instrument}`);
-        entries.push(...this.diff(step, ['positions', instrument], compare(expected, positions.find((p) => p.instrument === instrument))));
+        entries.push(
+          ...this.diff(
+            step,
+            ['positions', instrument],
+            compare(
+              expected,
+              positions.find((p) => p.instrument === instrument),
+            ),
+          ),
+        );
       }
     }
     if (checks.pendingOrders !== undefined) {
@@ -301,7 +327,16 @@ class ScenarioRun {
     }
     const label = `expect state${a.account === undefined ? '' : ` of ${this.account(a.account).id}`}: ${parts.join(', ')}`;
     if (entries.length === 0) return { label, failures: [] };
-    return { label, failures: [{ message: `the account state differs: ${entries.length} difference${entries.length === 1 ? '' : 's'}`, location: step.location, diff: entries }] };
+    return {
+      label,
+      failures: [
+        {
+          message: `the account state differs: ${entries.length} difference${entries.length === 1 ? '' : 's'}`,
+          location: step.location,
+          diff: entries,
+        },
+      ],
+    };
   }
 
   private async openStream(step: Step, a: Extract<Action, { kind: 'openStream' }>): Promise<{ label: string; failures: Failure[] }> {
@@ -333,20 +368,33 @@ class ScenarioRun {
     const expected = interpolate(a.items, this.vars) as unknown[];
     const label = `expect ${expected.length} stream line${expected.length === 1 ? '' : 's'} on ${a.name}`;
     if (!arrived) {
-      failures.push({ message: `stream ${a.name} delivered ${stream.lines.length} of the ${due} transactions the engine published within ${STREAM_WAIT_MS} ms`, location: step.location });
+      failures.push({
+        message: `stream ${a.name} delivered ${stream.lines.length} of the ${due} transactions the engine published within ${STREAM_WAIT_MS} ms`,
+        location: step.location,
+      });
     }
     const parsed = parseStreamLines(stream, fresh, start, (message, actual) => {
       failures.push(actual === undefined ? { message, location: step.location } : { message, location: step.location, actual });
     });
     const mismatches = compare(expected, parsed);
     if (mismatches.length > 0) {
-      failures.push({ message: `stream ${a.name} received different lines (${parsed.length} received, ${expected.length} expected)`, location: step.location, diff: this.diff(step, [], mismatches), actual: transactionsText(parsed) });
+      failures.push({
+        message: `stream ${a.name} received different lines (${parsed.length} received, ${expected.length} expected)`,
+        location: step.location,
+        diff: this.diff(step, [], mismatches),
+        actual: transactionsText(parsed),
+      });
     }
     return { label, failures };
   }
 
   goldens(update: boolean): { failures: Failure[]; goldens: ScenarioResult['goldens'] } {
-    return checkGoldens(this.scenario, this.vars, (id) => (this.engine.account(id) === undefined ? undefined : this.journal.text(id)), update);
+    return checkGoldens(
+      this.scenario,
+      this.vars,
+      (id) => (this.engine.account(id) === undefined ? undefined : this.journal.text(id)),
+      update,
+    );
   }
 }
 
@@ -377,11 +425,24 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     }
     try {
       const { label, failures: stepFailures } = await run.step(step);
-      steps.push({ index: step.index, label: step.name === undefined ? label : `${step.name} — ${label}`, location: step.location, status: stepFailures.length > 0 ? 'failed' : 'passed', failures: stepFailures });
+      steps.push({
+        index: step.index,
+        label: step.name === undefined ? label : `${step.name} — ${label}`,
+        location: step.location,
+        status: stepFailures.length > 0 ? 'failed' : 'passed',
+        failures: stepFailures,
+      });
     } catch (err) {
       aborted = true;
-      const message = err instanceof StepError || err instanceof UnknownVariableError ? err.message : `${(err as Error).name}: ${(err as Error).message}`;
-      steps.push({ index: step.index, label: fallback, location: step.location, status: 'failed', failures: [{ message, location: step.location }] });
+      const message =
+        err instanceof StepError || err instanceof UnknownVariableError ? err.message : `${(err as Error).name}: ${(err as Error).message}`;
+      steps.push({
+        index: step.index,
+        label: fallback,
+        location: step.location,
+        status: 'failed',
+        failures: [{ message, location: step.location }],
+      });
     }
   }
   if (run !== undefined && !aborted) {
@@ -395,5 +456,14 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     failures.push({ message: `teardown: ${(err as Error).message}`, location: scenario.map.at('') });
   }
   const failed = failures.length > 0 || steps.some((s) => s.status === 'failed');
-  return { file: scenario.display, name: scenario.name, status: failed ? 'failed' : 'passed', steps, failures, problems: [], goldens, durationMs: Math.round(now() - began) };
+  return {
+    file: scenario.display,
+    name: scenario.name,
+    status: failed ? 'failed' : 'passed',
+    steps,
+    failures,
+    problems: [],
+    goldens,
+    durationMs: Math.round(now() - began),
+  };
 }

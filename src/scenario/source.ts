@@ -1,4 +1,15 @@
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode, type YAMLMap } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type Node as YamlNode,
+  type YAMLMap,
+} from 'yaml';
 import { MATCHER_TAGS, matcherFromTag } from './matchers.js';
 
 /** A place in a scenario file, 1-based, as editors and `file:line:col` links count. */
@@ -46,7 +57,10 @@ export function pointerOf(parts: readonly (string | number)[]): string {
 }
 
 export class SourceError extends Error {
-  constructor(readonly location: Location, readonly reason: string) {
+  constructor(
+    readonly location: Location,
+    readonly reason: string,
+  ) {
     super(`${location.file}:${location.line}:${location.col}: ${reason}`);
     this.name = 'SourceError';
   }
@@ -78,9 +92,10 @@ export function parseScenarioText(text: string, file: string): ParsedSource {
   if (firstError !== undefined) {
     const at = place(firstError.pos[0]);
     const line = text.split('\n')[at.line - 1] ?? '';
-    const hint = /flow/i.test(firstError.message) && /[{[]/.test(line)
-      ? ' (inside { } or [ ], quote strings that contain ${...}, brackets or commas: "${name}", "body.list[0].id")'
-      : '';
+    const hint =
+      /flow/i.test(firstError.message) && /[{[]/.test(line)
+        ? ' (inside { } or [ ], quote strings that contain ${...}, brackets or commas: "${name}", "body.list[0].id")'
+        : '';
     throw new SourceError(at, `YAML: ${firstError.message.split('\n')[0] ?? firstError.message}${hint}`);
   }
   for (const warning of doc.warnings) {
@@ -95,7 +110,14 @@ export function parseScenarioText(text: string, file: string): ParsedSource {
 }
 
 /** A YAML mapping as a plain object, each key's and value's place recorded in the source map. */
-function convertMap(doc: Document, node: YAMLMap, path: (string | number)[], map: SourceMap, place: (offset: number) => Location, depth: number): Record<string, unknown> {
+function convertMap(
+  doc: Document,
+  node: YAMLMap,
+  path: (string | number)[],
+  map: SourceMap,
+  place: (offset: number) => Location,
+  depth: number,
+): Record<string, unknown> {
   const pointer = pointerOf(path);
   const out: Record<string, unknown> = {};
   for (const pair of node.items) {
@@ -112,7 +134,12 @@ function convertMap(doc: Document, node: YAMLMap, path: (string | number)[], map
       const at = place(keyNode.range[0]);
       map.setKey(pointerOf(childPath), at.line, at.col);
     }
-    Object.defineProperty(out, name, { value: convert(doc, pair.value as YamlNode | null, childPath, map, place, depth + 1), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, name, {
+      value: convert(doc, pair.value as YamlNode | null, childPath, map, place, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
     // A key with no value (`key:`) has no node of its own: point at the key.
     if (pair.value === null && keyNode?.range) {
       const at = place(keyNode.range[0]);

@@ -88,7 +88,12 @@ export function openEngineStream(engine: Engine, name: string, accountId: string
     collector.add(`${lineOf(tx, format)}\n`);
   });
   return {
-    name, accountId, format, lines: collector.lines, published, cursor: 0,
+    name,
+    accountId,
+    format,
+    lines: collector.lines,
+    published,
+    cursor: 0,
     waitFor: (count) => collector.waitFor(count),
     close: () => {
       subscription.unsubscribe();
@@ -98,11 +103,18 @@ export function openEngineStream(engine: Engine, name: string, accountId: string
 }
 
 type StreamOpenResult =
-  | { readonly ok: true; readonly stream: ScenarioStream }
-  | { readonly ok: false; readonly status: number; readonly body: string };
+  { readonly ok: true; readonly stream: ScenarioStream } | { readonly ok: false; readonly status: number; readonly body: string };
 
 /** GET the transaction stream over loopback; resolves once the response headers arrive. */
-export function openHttpStream(engine: Engine, port: number, name: string, accountId: string, path: string, headers: Record<string, string>, format: 'RFC3339' | 'UNIX'): Promise<StreamOpenResult> {
+export function openHttpStream(
+  engine: Engine,
+  port: number,
+  name: string,
+  accountId: string,
+  path: string,
+  headers: Record<string, string>,
+  format: 'RFC3339' | 'UNIX',
+): Promise<StreamOpenResult> {
   return new Promise((resolve, reject) => {
     const collector = new LineCollector();
     const published: Transaction[] = [];
@@ -125,7 +137,12 @@ export function openHttpStream(engine: Engine, port: number, name: string, accou
       resolve({
         ok: true,
         stream: {
-          name, accountId, format, lines: collector.lines, published, cursor: 0,
+          name,
+          accountId,
+          format,
+          lines: collector.lines,
+          published,
+          cursor: 0,
           waitFor: (count) => collector.waitFor(count),
           close: () => {
             subscription?.unsubscribe();
@@ -144,7 +161,12 @@ export function openHttpStream(engine: Engine, port: number, name: string, accou
 }
 
 /** A one-off request to a stream path: the status, headers and (for errors) the body; a 200 is cut off at once. */
-export function probeStream(port: number, method: string, path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string | undefined }> {
+export function probeStream(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
       res.setEncoding('utf8');
@@ -170,7 +192,12 @@ export function probeStream(port: number, method: string, path: string, headers:
  * Stream lines parsed as JSON (a line that is not stays text); each RFC3339 line must be exactly
  * the journal's line for its transaction. `fail` hears every line that breaks either rule.
  */
-export function parseStreamLines(stream: ScenarioStream, fresh: readonly string[], start: number, fail: (message: string, actual?: string) => void): unknown[] {
+export function parseStreamLines(
+  stream: ScenarioStream,
+  fresh: readonly string[],
+  start: number,
+  fail: (message: string, actual?: string) => void,
+): unknown[] {
   const parsed: unknown[] = [];
   for (let i = 0; i < fresh.length; i += 1) {
     const line = fresh[i] as string;
@@ -183,7 +210,11 @@ export function parseStreamLines(stream: ScenarioStream, fresh: readonly string[
     const tx = stream.published[start + i];
     if (stream.format === 'RFC3339' && tx !== undefined) {
       const journalLine = JSON.stringify(tx);
-      if (journalLine !== line) fail(`stream line ${start + i + 1} differs from the journal's line for transaction ${tx.id}`, `stream:  ${line}\njournal: ${journalLine}`);
+      if (journalLine !== line)
+        fail(
+          `stream line ${start + i + 1} differs from the journal's line for transaction ${tx.id}`,
+          `stream:  ${line}\njournal: ${journalLine}`,
+        );
     }
   }
   return parsed;

@@ -28,13 +28,17 @@ export function bodyText(body: unknown): string {
 }
 
 function briefTransaction(tx: Record<string, unknown>): string {
-  const extra = ['reason', 'orderID', 'tradeID', 'units', 'price', 'rejectReason'].filter((k) => typeof tx[k] === 'string').map((k) => `${k}=${tx[k] as string}`);
+  const extra = ['reason', 'orderID', 'tradeID', 'units', 'price', 'rejectReason']
+    .filter((k) => typeof tx[k] === 'string')
+    .map((k) => `${k}=${tx[k] as string}`);
   return `${String(tx['id'])} ${String(tx['type'])}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}`;
 }
 
 export function transactionsText(list: readonly unknown[]): string {
   if (list.length === 0) return '(none)';
-  return list.map((tx) => (typeof tx === 'object' && tx !== null ? briefTransaction(tx as Record<string, unknown>) : String(tx))).join('\n');
+  return list
+    .map((tx) => (typeof tx === 'object' && tx !== null ? briefTransaction(tx as Record<string, unknown>) : String(tx)))
+    .join('\n');
 }
 
 /** An HTTP answer as a scenario step sees it. */

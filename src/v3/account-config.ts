@@ -36,7 +36,8 @@ type MutableConfig = { -readonly [K in keyof AccountConfig]: AccountConfig[K] };
 function checkOptional(value: Record<string, unknown>, config: MutableConfig): { field: string; why: string } | undefined {
   const { alias, hedgingEnabled, marginRate, balance } = value;
   if (alias !== undefined) {
-    if (typeof alias !== 'string' || alias.length > LIMITS.aliasLength) return { field: 'alias', why: `must be a string of at most ${LIMITS.aliasLength} characters` };
+    if (typeof alias !== 'string' || alias.length > LIMITS.aliasLength)
+      return { field: 'alias', why: `must be a string of at most ${LIMITS.aliasLength} characters` };
     config.alias = alias;
   }
   if (hedgingEnabled !== undefined) {
@@ -60,13 +61,19 @@ function checkOptional(value: Record<string, unknown>, config: MutableConfig): {
  * An AccountConfig from untrusted JSON, checked so that opening the account cannot fail half-way:
  * returns the config, or the field at fault and why. Shared with the CLI's config file checks.
  */
-export function checkAccountConfig(value: unknown, instruments: ReadonlyMap<string, InstrumentSpec>, keys: ReadonlySet<string> = ACCOUNT_KEYS): Checked {
+export function checkAccountConfig(
+  value: unknown,
+  instruments: ReadonlyMap<string, InstrumentSpec>,
+  keys: ReadonlySet<string> = ACCOUNT_KEYS,
+): Checked {
   if (!isObject(value)) return { field: '', why: 'must be an object' };
   for (const key of Object.keys(value)) if (!keys.has(key)) return { field: key, why: 'unknown field' };
   const { id, currency } = value;
   if (typeof id !== 'string' || !isAccountId(id)) return { field: 'id', why: 'must look like 101-004-1435156-001' };
-  if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return { field: 'currency', why: 'must be a three-letter currency code such as USD' };
-  if (!knownCurrencies(instruments).has(currency)) return { field: 'currency', why: `no instrument quotes ${currency}, so its P/L could not be converted` };
+  if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency))
+    return { field: 'currency', why: 'must be a three-letter currency code such as USD' };
+  if (!knownCurrencies(instruments).has(currency))
+    return { field: 'currency', why: `no instrument quotes ${currency}, so its P/L could not be converted` };
   const config: MutableConfig = { id, currency };
   return checkOptional(value, config) ?? config;
 }

@@ -52,9 +52,13 @@ export function getAccountInstruments(call: V3Call, instruments: string | undefi
 /** PATCH configuration: alias and marginRate; Location is the account. */
 export function configureAccount(call: V3Call, body: { readonly alias?: unknown; readonly marginRate?: unknown }): V20Response {
   const outcome = configureCommand(call, body);
-  return answer(() => outcomeResponse(accountOf(call).state.lastTransactionID, outcome, {
-    successStatus: 200, notFoundIs404: false, location: accountUrl(call, ''),
-  }));
+  return answer(() =>
+    outcomeResponse(accountOf(call).state.lastTransactionID, outcome, {
+      successStatus: 200,
+      notFoundIs404: false,
+      location: accountUrl(call, ''),
+    }),
+  );
 }
 
 /** GET changes: what changed since a transaction ID (at most sinceIdMax transactions back), and the state now. */
@@ -66,7 +70,8 @@ export function getAccountChanges(call: V3Call, sinceTransactionID: string | und
     if (sinceTransactionID !== undefined) {
       const since = Number(sinceTransactionID);
       if (since > last) throw RANGE_NOT_SATISFIABLE(`sinceTransactionID ${since} is beyond the last transaction ${last}`);
-      if (last - since > LIMITS.sinceIdMax) throw RANGE_NOT_SATISFIABLE(`More than ${LIMITS.sinceIdMax} transactions since ${since}; read them with transactions/sinceid`);
+      if (last - since > LIMITS.sinceIdMax)
+        throw RANGE_NOT_SATISFIABLE(`More than ${LIMITS.sinceIdMax} transactions since ${since}; read them with transactions/sinceid`);
       body['changes'] = accountChangesView(account.state, account.log.slice(since));
     }
     body['state'] = accountChangesStateView(account.state);

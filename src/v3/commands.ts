@@ -17,7 +17,9 @@ export function createOrderCommand(call: V3Call, order: unknown): Outcome {
 
 export function replaceOrderCommand(call: V3Call, orderSpecifier: string, order: unknown): Outcome {
   const error = orderWireError(call.engine.instruments, order);
-  return error === undefined ? execute(call, { type: 'REPLACE_ORDER', orderSpecifier, order: order as OrderRequest }) : invalidOutcome(error);
+  return error === undefined
+    ? execute(call, { type: 'REPLACE_ORDER', orderSpecifier, order: order as OrderRequest })
+    : invalidOutcome(error);
 }
 
 export function cancelOrderCommand(call: V3Call, orderSpecifier: string): Outcome {
@@ -31,7 +33,10 @@ export interface OrderClientExtensionsRequest {
 
 export function orderClientExtensionsCommand(call: V3Call, orderSpecifier: string, body: OrderClientExtensionsRequest): Outcome {
   return execute(call, {
-    type: 'MODIFY_ORDER_CLIENT_EXTENSIONS', orderSpecifier, clientExtensions: body.clientExtensions, tradeClientExtensions: body.tradeClientExtensions,
+    type: 'MODIFY_ORDER_CLIENT_EXTENSIONS',
+    orderSpecifier,
+    clientExtensions: body.clientExtensions,
+    tradeClientExtensions: body.tradeClientExtensions,
   });
 }
 
@@ -54,7 +59,11 @@ export function setTradeOrdersCommand(call: V3Call, tradeSpecifier: string, body
   const error = tradeOrdersWireError(body as Readonly<Record<string, unknown>>);
   if (error !== undefined) return invalidOutcome(error);
   return execute(call, {
-    type: 'SET_TRADE_ORDERS', tradeSpecifier, takeProfit: body.takeProfit, stopLoss: body.stopLoss, trailingStopLoss: body.trailingStopLoss,
+    type: 'SET_TRADE_ORDERS',
+    tradeSpecifier,
+    takeProfit: body.takeProfit,
+    stopLoss: body.stopLoss,
+    trailingStopLoss: body.trailingStopLoss,
   });
 }
 
@@ -69,8 +78,12 @@ export function closePositionCommand(call: V3Call, instrument: string, body: Clo
   const error = instrumentWireError(call.engine.instruments, instrument);
   if (error !== undefined) return invalidOutcome(error);
   return execute(call, {
-    type: 'CLOSE_POSITION', instrument, longUnits: body.longUnits, shortUnits: body.shortUnits,
-    longClientExtensions: body.longClientExtensions, shortClientExtensions: body.shortClientExtensions,
+    type: 'CLOSE_POSITION',
+    instrument,
+    longUnits: body.longUnits,
+    shortUnits: body.shortUnits,
+    longClientExtensions: body.longClientExtensions,
+    shortClientExtensions: body.shortClientExtensions,
   });
 }
 

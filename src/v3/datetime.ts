@@ -2,8 +2,21 @@ import { formatUnix, parseDateTime, type DatetimeFormat } from '../domain/time.j
 
 /** The DateTime fields of v20 resources, which Accept-Datetime-Format turns into UNIX strings. */
 const DATETIME_KEYS = new Set([
-  'time', 'createTime', 'filledTime', 'cancelledTime', 'openTime', 'closeTime', 'gtdTime', 'timestamp', 'createdTime',
-  'resettablePLTime', 'marginCallEnterTime', 'lastMarginCallExtensionTime', 'lastOrderFillTimestamp', 'from', 'to',
+  'time',
+  'createTime',
+  'filledTime',
+  'cancelledTime',
+  'openTime',
+  'closeTime',
+  'gtdTime',
+  'timestamp',
+  'createdTime',
+  'resettablePLTime',
+  'marginCallEnterTime',
+  'lastMarginCallExtensionTime',
+  'lastOrderFillTimestamp',
+  'from',
+  'to',
 ]);
 
 export function parseDatetimeFormat(header: unknown): DatetimeFormat | null {

@@ -17,7 +17,8 @@ export interface ListFilter {
  * `more` says whether another page would follow.
  */
 export function listNewestFirst<T extends { readonly id: number; readonly state: string; readonly instrument: string }>(
-  items: Iterable<T>, filter: ListFilter,
+  items: Iterable<T>,
+  filter: ListFilter,
 ): { page: T[]; more: boolean } {
   const all = [...items];
   const before = filter.beforeID ?? Number.POSITIVE_INFINITY;
@@ -25,7 +26,11 @@ export function listNewestFirst<T extends { readonly id: number; readonly state:
   for (let i = all.length - 1; i >= 0; i -= 1) {
     const item = all[i] as T;
     if (item.id >= before || (filter.state !== 'ALL' && item.state !== filter.state)) continue;
-    if ((filter.ids !== undefined && !filter.ids.has(item.id)) || (filter.instrument !== undefined && item.instrument !== filter.instrument)) continue;
+    if (
+      (filter.ids !== undefined && !filter.ids.has(item.id)) ||
+      (filter.instrument !== undefined && item.instrument !== filter.instrument)
+    )
+      continue;
     if (page.length === filter.count) return { page, more: true };
     page.push(item);
   }

@@ -21,10 +21,15 @@ export function openAccount(engine: Engine, settings: unknown, now: Micros): V20
       const field = checked.field === '' ? 'body' : checked.field;
       throw new V20Error(400, { errorMessage: `Invalid value specified for '${field}': ${checked.why}` });
     }
-    if (engine.account(checked.id) !== undefined || engine.journal.accountIds().includes(checked.id)) throw conflict(`The Account ${checked.id} already exists`);
-    if (engine.accountIds().length >= LIMITS.accountsPerEngine) throw conflict(`This server holds the maximum of ${LIMITS.accountsPerEngine} accounts`);
+    if (engine.account(checked.id) !== undefined || engine.journal.accountIds().includes(checked.id))
+      throw conflict(`The Account ${checked.id} already exists`);
+    if (engine.accountIds().length >= LIMITS.accountsPerEngine)
+      throw conflict(`This server holds the maximum of ${LIMITS.accountsPerEngine} accounts`);
     if (now > engine.now) engine.advanceTo(now);
     const account = engine.openAccount(checked);
-    return { status: 201, body: { account: accountSummaryView(account.state), lastTransactionID: String(account.state.lastTransactionID) } };
+    return {
+      status: 201,
+      body: { account: accountSummaryView(account.state), lastTransactionID: String(account.state.lastTransactionID) },
+    };
   });
 }

@@ -2,7 +2,13 @@ import type { Outcome } from '../account/commands.js';
 import { findOrder } from '../account/specifiers.js';
 import { orderView } from '../account/views.js';
 import { accountOf, accountUrl, type V3Call } from './call.js';
-import { cancelOrderCommand, createOrderCommand, orderClientExtensionsCommand, replaceOrderCommand, type OrderClientExtensionsRequest } from './commands.js';
+import {
+  cancelOrderCommand,
+  createOrderCommand,
+  orderClientExtensionsCommand,
+  replaceOrderCommand,
+  type OrderClientExtensionsRequest,
+} from './commands.js';
 import { noSuch } from './errors.js';
 import { pendingOrdersNewestFirst } from './lists.js';
 import { listPage, type ListQuery } from './paging.js';
@@ -52,7 +58,10 @@ export function listOrders(call: V3Call, query: ListQuery): V20Response {
 export function listPendingOrders(call: V3Call): V20Response {
   return answer(() => {
     const { state } = accountOf(call);
-    return ok({ orders: pendingOrdersNewestFirst(state).map((o) => orderView(state, o)), lastTransactionID: String(state.lastTransactionID) });
+    return ok({
+      orders: pendingOrdersNewestFirst(state).map((o) => orderView(state, o)),
+      lastTransactionID: String(state.lastTransactionID),
+    });
   });
 }
 

@@ -32,7 +32,11 @@ function listFilterOf(q: ListQuery, defaultState: string): ListFilter {
  * that keeps the other filters.
  */
 export function listPage<T extends { readonly id: number; readonly state: string; readonly instrument: string }>(
-  call: V3Call, resource: 'orders' | 'trades', items: Iterable<T>, q: ListQuery, defaultState: string,
+  call: V3Call,
+  resource: 'orders' | 'trades',
+  items: Iterable<T>,
+  q: ListQuery,
+  defaultState: string,
 ): { page: T[]; headers?: Record<string, string> } {
   const { page, more } = listNewestFirst(items, listFilterOf(q, defaultState));
   if (!more) return { page };

@@ -40,7 +40,11 @@ export function getPosition(call: V3Call, instrument: string): V20Response {
 /** PUT positions/{instrument}/close: v20 lists a Location (the position) on success. */
 export function closePosition(call: V3Call, instrument: string, body: ClosePositionBody): V20Response {
   const outcome = closePositionCommand(call, instrument, body);
-  return answer(() => outcomeResponse(accountOf(call).state.lastTransactionID, outcome, {
-    successStatus: 200, notFoundIs404: true, location: accountUrl(call, `/positions/${instrument}`),
-  }));
+  return answer(() =>
+    outcomeResponse(accountOf(call).state.lastTransactionID, outcome, {
+      successStatus: 200,
+      notFoundIs404: true,
+      location: accountUrl(call, `/positions/${instrument}`),
+    }),
+  );
 }

@@ -43,8 +43,13 @@ export function accountQuote(state: AccountState, instrument: string): Quote | u
   const spec = state.instruments.get(instrument);
   if (slot === undefined || !slot.known || spec === undefined) return undefined;
   return {
-    instrument, time: slot.time, precision: spec.displayPrecision,
-    bid: slot.bid, ask: slot.ask, closeoutBid: slot.closeoutBid, closeoutAsk: slot.closeoutAsk,
+    instrument,
+    time: slot.time,
+    precision: spec.displayPrecision,
+    bid: slot.bid,
+    ask: slot.ask,
+    closeoutBid: slot.closeoutBid,
+    closeoutAsk: slot.closeoutAsk,
   };
 }
 

@@ -28,7 +28,9 @@ function positionsToClose(accountID: string, state: AccountState): PositionClose
     const short = !position.short.units.isZero();
     if (!long && !short) continue;
     if (state.prices.get(position.instrument)?.known !== true) {
-      throw new V20Error(409, { errorMessage: `Cannot reset ${accountID}: there is no price for ${position.instrument} to close its position at; push a tick first` });
+      throw new V20Error(409, {
+        errorMessage: `Cannot reset ${accountID}: there is no price for ${position.instrument} to close its position at; push a tick first`,
+      });
     }
     closes.push({ instrument: position.instrument, long, short });
   }
@@ -36,7 +38,11 @@ function positionsToClose(accountID: string, state: AccountState): PositionClose
 }
 
 /** The reset's commands, in order; each is built when its turn comes (pending orders after the closes). */
-function* resetCommands(state: AccountState, closes: readonly PositionClose[], target: string): Generator<{ what: string; command: AccountCommand }> {
+function* resetCommands(
+  state: AccountState,
+  closes: readonly PositionClose[],
+  target: string,
+): Generator<{ what: string; command: AccountCommand }> {
   for (const c of closes) {
     const command: AccountCommand = { type: 'CLOSE_POSITION', instrument: c.instrument };
     if (c.long) command.longUnits = 'ALL';
@@ -51,7 +57,8 @@ function* resetCommands(state: AccountState, closes: readonly PositionClose[], t
     yield { what: `cancelling order ${id}`, command: { type: 'CANCEL_ORDER', orderSpecifier: String(id) } };
   }
   const delta = new Decimal(target).minus(state.balance);
-  if (!delta.isZero()) yield { what: 'restoring the balance', command: { type: 'TRANSFER_FUNDS', amount: delta.toFixed(), comment: 'v20sim reset' } };
+  if (!delta.isZero())
+    yield { what: 'restoring the balance', command: { type: 'TRANSFER_FUNDS', amount: delta.toFixed(), comment: 'v20sim reset' } };
 }
 
 /**
@@ -85,7 +92,10 @@ export function resetAccount(call: V3Call, balance: string | undefined): V20Resp
     return {
       status: 200,
       body: {
-        transactions, relatedTransactionIDs: transactions.map((t) => t.id), account: accountSummaryView(state), lastTransactionID: String(state.lastTransactionID),
+        transactions,
+        relatedTransactionIDs: transactions.map((t) => t.id),
+        account: accountSummaryView(state),
+        lastTransactionID: String(state.lastTransactionID),
       },
     };
   });

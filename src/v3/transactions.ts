@@ -10,14 +10,44 @@ import { answer, ok, type Json, type V20Response } from './response.js';
 
 /** Every v20 TransactionType. */
 const TRANSACTION_TYPES = [
-  'CREATE', 'CLOSE', 'REOPEN', 'CLIENT_CONFIGURE', 'CLIENT_CONFIGURE_REJECT', 'TRANSFER_FUNDS', 'TRANSFER_FUNDS_REJECT',
-  'MARKET_ORDER', 'MARKET_ORDER_REJECT', 'FIXED_PRICE_ORDER', 'LIMIT_ORDER', 'LIMIT_ORDER_REJECT', 'STOP_ORDER', 'STOP_ORDER_REJECT',
-  'MARKET_IF_TOUCHED_ORDER', 'MARKET_IF_TOUCHED_ORDER_REJECT', 'TAKE_PROFIT_ORDER', 'TAKE_PROFIT_ORDER_REJECT',
-  'STOP_LOSS_ORDER', 'STOP_LOSS_ORDER_REJECT', 'GUARANTEED_STOP_LOSS_ORDER', 'GUARANTEED_STOP_LOSS_ORDER_REJECT',
-  'TRAILING_STOP_LOSS_ORDER', 'TRAILING_STOP_LOSS_ORDER_REJECT', 'ORDER_FILL', 'ORDER_CANCEL', 'ORDER_CANCEL_REJECT',
-  'ORDER_CLIENT_EXTENSIONS_MODIFY', 'ORDER_CLIENT_EXTENSIONS_MODIFY_REJECT', 'TRADE_CLIENT_EXTENSIONS_MODIFY',
-  'TRADE_CLIENT_EXTENSIONS_MODIFY_REJECT', 'MARGIN_CALL_ENTER', 'MARGIN_CALL_EXTEND', 'MARGIN_CALL_EXIT', 'DELAYED_TRADE_CLOSURE',
-  'DAILY_FINANCING', 'DIVIDEND_ADJUSTMENT', 'RESET_RESETTABLE_PL',
+  'CREATE',
+  'CLOSE',
+  'REOPEN',
+  'CLIENT_CONFIGURE',
+  'CLIENT_CONFIGURE_REJECT',
+  'TRANSFER_FUNDS',
+  'TRANSFER_FUNDS_REJECT',
+  'MARKET_ORDER',
+  'MARKET_ORDER_REJECT',
+  'FIXED_PRICE_ORDER',
+  'LIMIT_ORDER',
+  'LIMIT_ORDER_REJECT',
+  'STOP_ORDER',
+  'STOP_ORDER_REJECT',
+  'MARKET_IF_TOUCHED_ORDER',
+  'MARKET_IF_TOUCHED_ORDER_REJECT',
+  'TAKE_PROFIT_ORDER',
+  'TAKE_PROFIT_ORDER_REJECT',
+  'STOP_LOSS_ORDER',
+  'STOP_LOSS_ORDER_REJECT',
+  'GUARANTEED_STOP_LOSS_ORDER',
+  'GUARANTEED_STOP_LOSS_ORDER_REJECT',
+  'TRAILING_STOP_LOSS_ORDER',
+  'TRAILING_STOP_LOSS_ORDER_REJECT',
+  'ORDER_FILL',
+  'ORDER_CANCEL',
+  'ORDER_CANCEL_REJECT',
+  'ORDER_CLIENT_EXTENSIONS_MODIFY',
+  'ORDER_CLIENT_EXTENSIONS_MODIFY_REJECT',
+  'TRADE_CLIENT_EXTENSIONS_MODIFY',
+  'TRADE_CLIENT_EXTENSIONS_MODIFY_REJECT',
+  'MARGIN_CALL_ENTER',
+  'MARGIN_CALL_EXTEND',
+  'MARGIN_CALL_EXIT',
+  'DELAYED_TRADE_CLOSURE',
+  'DAILY_FINANCING',
+  'DIVIDEND_ADJUSTMENT',
+  'RESET_RESETTABLE_PL',
 ] as const;
 
 /** The one-cancels-all filters v20 lists although no transaction type matches them. */
@@ -32,7 +62,17 @@ const OCA_FILTERS = ['ONE_CANCELS_ALL_ORDER', 'ONE_CANCELS_ALL_ORDER_REJECT', 'O
 const GROUPS: Readonly<Record<string, ReadonlySet<string>>> = {
   ORDER: new Set(TRANSACTION_TYPES.filter((t) => /_ORDER(_REJECT)?$/.test(t) || t.startsWith('ORDER_'))),
   FUNDING: new Set(['TRANSFER_FUNDS', 'TRANSFER_FUNDS_REJECT', 'DAILY_FINANCING', 'DIVIDEND_ADJUSTMENT']),
-  ADMIN: new Set(['CREATE', 'CLOSE', 'REOPEN', 'CLIENT_CONFIGURE', 'CLIENT_CONFIGURE_REJECT', 'RESET_RESETTABLE_PL', 'MARGIN_CALL_ENTER', 'MARGIN_CALL_EXTEND', 'MARGIN_CALL_EXIT']),
+  ADMIN: new Set([
+    'CREATE',
+    'CLOSE',
+    'REOPEN',
+    'CLIENT_CONFIGURE',
+    'CLIENT_CONFIGURE_REJECT',
+    'RESET_RESETTABLE_PL',
+    'MARGIN_CALL_ENTER',
+    'MARGIN_CALL_EXTEND',
+    'MARGIN_CALL_EXIT',
+  ]),
 };
 
 const FILTERS: ReadonlySet<string> = new Set([...TRANSACTION_TYPES, ...OCA_FILTERS, ...Object.keys(GROUPS)]);
@@ -56,7 +96,8 @@ function parseTypeFilter(text: string | undefined): { filters: string[]; matches
   return { filters, matches: (type) => types.has(type) };
 }
 
-const INVALID_PAGESIZE = (): V20Error => new V20Error(400, { errorCode: 'INVALID_PAGESIZE', errorMessage: 'The specified page size is invalid' });
+const INVALID_PAGESIZE = (): V20Error =>
+  new V20Error(400, { errorCode: 'INVALID_PAGESIZE', errorMessage: 'The specified page size is invalid' });
 
 function parsePageSize(text: string | undefined): number {
   if (text === undefined) return LIMITS.transactionsPageDefault;
@@ -85,7 +126,6 @@ function firstAtOrAfter(log: readonly Transaction[], t: Micros, strict: boolean)
   return lo;
 }
 
-
 export interface TransactionsQuery {
   readonly from?: string | undefined;
   readonly to?: string | undefined;
@@ -108,7 +148,8 @@ export function listTransactionPages(call: V3Call, q: TransactionsQuery): V20Res
     const pages: string[] = [];
     if (span.count > 0) {
       const pageCount = Math.ceil((span.lastId - span.firstId + 1) / pageSize);
-      if (pageCount > TRANSACTION_PAGES_MAX) throw RANGE_NOT_SATISFIABLE(`The range spans more than ${TRANSACTION_PAGES_MAX} pages; narrow it or raise pageSize`);
+      if (pageCount > TRANSACTION_PAGES_MAX)
+        throw RANGE_NOT_SATISFIABLE(`The range spans more than ${TRANSACTION_PAGES_MAX} pages; narrow it or raise pageSize`);
       const base = `${call.baseUrl ?? ''}/v3/accounts/${call.accountID}/transactions/idrange`;
       const typeParam = filter === undefined ? '' : `&type=${filter.filters.join(',')}`;
       for (let start = span.firstId; start <= span.lastId; start += pageSize) {
@@ -125,7 +166,12 @@ export function listTransactionPages(call: V3Call, q: TransactionsQuery): V20Res
 }
 
 /** Transactions of the window log[lo..hi): the matching ones' count and ID span. */
-function matchingSpan(log: readonly Transaction[], lo: number, hi: number, filter: { matches: TypeFilter } | undefined): { count: number; firstId: number; lastId: number } {
+function matchingSpan(
+  log: readonly Transaction[],
+  lo: number,
+  hi: number,
+  filter: { matches: TypeFilter } | undefined,
+): { count: number; firstId: number; lastId: number } {
   if (filter === undefined) return { count: Math.max(0, hi - lo), firstId: lo + 1, lastId: hi };
   let count = 0;
   let firstId = 0;
@@ -140,7 +186,10 @@ function matchingSpan(log: readonly Transaction[], lo: number, hi: number, filte
 }
 
 /** GET transactions/idrange: from and to inclusive; a 'to' past the end reads to the end. */
-export function getTransactionRange(call: V3Call, q: { readonly from: string; readonly to: string; readonly type?: string | undefined }): V20Response {
+export function getTransactionRange(
+  call: V3Call,
+  q: { readonly from: string; readonly to: string; readonly type?: string | undefined },
+): V20Response {
   return answer(() => {
     const account = accountOf(call);
     const filter = parseTypeFilter(q.type);
@@ -151,9 +200,13 @@ export function getTransactionRange(call: V3Call, q: { readonly from: string; re
     if (from > last) throw RANGE_NOT_SATISFIABLE(`The 'from' ID is beyond the last transaction ${last}`);
     // What remains may hold at most one page (1000 IDs).
     const to = Math.min(requestedTo, last);
-    if (to - from + 1 > LIMITS.transactionsPageMax) throw RANGE_NOT_SATISFIABLE(`The range holds more than ${LIMITS.transactionsPageMax} transactions`);
+    if (to - from + 1 > LIMITS.transactionsPageMax)
+      throw RANGE_NOT_SATISFIABLE(`The range holds more than ${LIMITS.transactionsPageMax} transactions`);
     const slice = account.log.slice(from - 1, to);
-    return ok({ transactions: filter === undefined ? slice : slice.filter((tx) => filter.matches(tx.type)), lastTransactionID: String(last) });
+    return ok({
+      transactions: filter === undefined ? slice : slice.filter((tx) => filter.matches(tx.type)),
+      lastTransactionID: String(last),
+    });
   });
 }
 

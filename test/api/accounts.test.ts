@@ -7,7 +7,12 @@ afterEach(async () => h.app.close());
 describe('accounts', () => {
   it('lists the accounts a token may use', async () => {
     h = await harness();
-    expect((await h.request('GET', '/v3/accounts')).json()).toEqual({ accounts: [{ id: ACCOUNT, tags: [] }, { id: OTHER, tags: [] }] });
+    expect((await h.request('GET', '/v3/accounts')).json()).toEqual({
+      accounts: [
+        { id: ACCOUNT, tags: [] },
+        { id: OTHER, tags: [] },
+      ],
+    });
     const limited = await h.app.inject({ method: 'GET', url: '/v3/accounts', headers: { authorization: 'Bearer only-other' } });
     expect(limited.json()).toEqual({ accounts: [{ id: OTHER, tags: [] }] });
   });
@@ -18,7 +23,11 @@ describe('accounts', () => {
     expect(none.statusCode).toBe(401);
     expect(none.json()).toEqual({ errorMessage: 'Insufficient authorization to perform request.' });
     expect((await h.request('GET', `/v3/accounts/${ACCOUNT}`, undefined, { authorization: 'Bearer wrong' })).statusCode).toBe(401);
-    const forbidden = await h.app.inject({ method: 'GET', url: `/v3/accounts/${ACCOUNT}`, headers: { authorization: 'Bearer only-other' } });
+    const forbidden = await h.app.inject({
+      method: 'GET',
+      url: `/v3/accounts/${ACCOUNT}`,
+      headers: { authorization: 'Bearer only-other' },
+    });
     expect(forbidden.statusCode).toBe(403);
     expect(forbidden.json()).toEqual({ errorMessage: 'The provided request was forbidden.' });
     expect((await h.request('GET', '/v3/accounts/101-004-9999999-001')).statusCode).toBe(404);
@@ -57,13 +66,18 @@ describe('accounts', () => {
     expect(ok.json()['clientConfigureTransaction']).toMatchObject({ type: 'CLIENT_CONFIGURE', alias: 'main', marginRate: '0.05' });
     const bad = await h.request('PATCH', `/v3/accounts/${ACCOUNT}/configuration`, { marginRate: '7' });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ clientConfigureRejectTransaction: { rejectReason: 'MARGIN_RATE_INVALID' }, errorCode: 'MARGIN_RATE_INVALID' });
+    expect(bad.json()).toMatchObject({
+      clientConfigureRejectTransaction: { rejectReason: 'MARGIN_RATE_INVALID' },
+      errorCode: 'MARGIN_RATE_INVALID',
+    });
     expect((await h.request('PATCH', `/v3/accounts/${ACCOUNT}/configuration`, { marginRate: 0.05 })).statusCode).toBe(400);
   });
 
   it('reports changes since a transaction; beyond the last one is 416', async () => {
     h = await harness();
-    await h.request('POST', `/v3/accounts/${ACCOUNT}/orders`, { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '10', price: '1.05000' } });
+    await h.request('POST', `/v3/accounts/${ACCOUNT}/orders`, {
+      order: { type: 'LIMIT', instrument: 'EUR_USD', units: '10', price: '1.05000' },
+    });
     await h.request('POST', `/v3/accounts/${ACCOUNT}/orders`, { order: { type: 'MARKET', instrument: 'EUR_USD', units: '10' } });
     const r = (await h.request('GET', `/v3/accounts/${ACCOUNT}/changes?sinceTransactionID=2`)).json();
     expect(r['lastTransactionID']).toBe('5');
@@ -80,7 +94,15 @@ describe('accounts', () => {
     h = await harness();
     expect((await h.request('DELETE', `/v3/accounts/${ACCOUNT}/summary`)).statusCode).toBe(405);
     expect((await h.request('GET', '/v3/nothing-here')).statusCode).toBe(404);
-    const pre = await h.app.inject({ method: 'OPTIONS', url: `/v3/accounts/${ACCOUNT}/orders`, headers: { origin: 'http://example.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'Authorization,Content-Type' } });
+    const pre = await h.app.inject({
+      method: 'OPTIONS',
+      url: `/v3/accounts/${ACCOUNT}/orders`,
+      headers: {
+        origin: 'http://example.test',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'Authorization,Content-Type',
+      },
+    });
     expect(pre.statusCode).toBe(204);
     expect(pre.headers['access-control-allow-origin']).toBe('*');
     expect(String(pre.headers['access-control-allow-methods'])).toContain('PATCH');

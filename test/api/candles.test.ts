@@ -60,13 +60,17 @@ describe('candles from ticks', () => {
       granularity: 'S5',
       candles: [
         {
-          complete: true, volume: 4, time: '2024-01-02T13:00:00.000000000Z',
+          complete: true,
+          volume: 4,
+          time: '2024-01-02T13:00:00.000000000Z',
           bid: { o: '1.10000', h: '1.10010', l: '1.09990', c: '1.10005' },
           mid: { o: '1.10010', h: '1.10020', l: '1.10000', c: '1.10015' },
           ask: { o: '1.10020', h: '1.10030', l: '1.10010', c: '1.10025' },
         },
         {
-          complete: false, volume: 1, time: '2024-01-02T13:00:05.000000000Z',
+          complete: false,
+          volume: 1,
+          time: '2024-01-02T13:00:05.000000000Z',
           bid: { o: '1.10020', h: '1.10020', l: '1.10020', c: '1.10020' },
           mid: { o: '1.10030', h: '1.10030', l: '1.10030', c: '1.10030' },
           ask: { o: '1.10040', h: '1.10040', l: '1.10040', c: '1.10040' },
@@ -80,7 +84,12 @@ describe('candles from ticks', () => {
     expect(Object.keys(defaults.body['candles'][0]).sort()).toEqual(['complete', 'mid', 'time', 'volume']);
     // The M1 candle holds all five quotes; the account path answers the same.
     const m1 = await candles('granularity=M1&price=B', `/v3/accounts/${ACCOUNT}/instruments/EUR_USD/candles`);
-    expect(m1.at(-1)).toEqual({ complete: false, volume: 5, time: '2024-01-02T13:00:00.000000000Z', bid: { o: '1.10000', h: '1.10020', l: '1.09990', c: '1.10020' } });
+    expect(m1.at(-1)).toEqual({
+      complete: false,
+      volume: 5,
+      time: '2024-01-02T13:00:00.000000000Z',
+      bid: { o: '1.10000', h: '1.10020', l: '1.09990', c: '1.10020' },
+    });
   });
 
   it('rounds a half-pip mid half up and smooths opens to the previous close', async () => {
@@ -114,7 +123,10 @@ describe('candles from ticks', () => {
 
   it('refuses v20 violations with v20 wording', async () => {
     h = await harness();
-    const invalid = (field: string): { status: number; body: JsonBody } => ({ status: 400, body: { errorMessage: `Invalid value specified for '${field}'` } });
+    const invalid = (field: string): { status: number; body: JsonBody } => ({
+      status: 400,
+      body: { errorMessage: `Invalid value specified for '${field}'` },
+    });
     const exceeded = { status: 400, body: { errorMessage: "Maximum value for 'count' exceeded" } };
     expect(await get(`${CANDLES}?count=5001`)).toEqual(exceeded);
     expect((await get(`${CANDLES}?count=5000`)).status).toBe(200);
@@ -144,8 +156,8 @@ describe('aligned candles (H2 to M)', () => {
   it('starts daily candles at 17:00 New York: 22:00 UTC in winter (EST), 21:00 UTC in summer (EDT)', async () => {
     h = await harness();
     tick(utc('2024-01-03T21:59:59Z'), 1.1, 1.1002);
-    tick(utc('2024-01-03T22:00:00Z'), 1.1010, 1.1012);
-    tick(utc('2024-01-04T21:30:00Z'), 1.0990, 1.0992);
+    tick(utc('2024-01-03T22:00:00Z'), 1.101, 1.1012);
+    tick(utc('2024-01-04T21:30:00Z'), 1.099, 1.0992);
     tick(utc('2024-07-10T20:59:59Z'), 1.2, 1.2002);
     tick(utc('2024-07-10T21:00:00Z'), 1.21, 1.2102);
     const days = await candles('granularity=D&price=B');
@@ -159,10 +171,15 @@ describe('aligned candles (H2 to M)', () => {
     ]);
     // Midnight UTC days instead.
     expect(times(await candles('granularity=D&dailyAlignment=0&alignmentTimezone=UTC'))).toEqual(
-      ['2024-01-02', '2024-01-03', '2024-01-04', '2024-07-10'].map((d) => rfc(`${d}T00:00:00Z`)));
+      ['2024-01-02', '2024-01-03', '2024-01-04', '2024-07-10'].map((d) => rfc(`${d}T00:00:00Z`)),
+    );
     // Midnight New York.
-    expect(times(await candles('granularity=D&dailyAlignment=0'))).toEqual(
-      [rfc('2024-01-02T05:00:00Z'), rfc('2024-01-03T05:00:00Z'), rfc('2024-01-04T05:00:00Z'), rfc('2024-07-10T04:00:00Z')]);
+    expect(times(await candles('granularity=D&dailyAlignment=0'))).toEqual([
+      rfc('2024-01-02T05:00:00Z'),
+      rfc('2024-01-03T05:00:00Z'),
+      rfc('2024-01-04T05:00:00Z'),
+      rfc('2024-07-10T04:00:00Z'),
+    ]);
   });
 
   it('spans 23 hours on the day summer time starts, and aligns H4, W and M', async () => {
@@ -176,11 +193,16 @@ describe('aligned candles (H2 to M)', () => {
       [rfc('2024-03-10T21:00:00Z'), 1, false],
     ]);
     // H4 in winter: 17:00, 21:00, 01:00 ... New York = 22, 02, 06, 10, 14, 18 UTC.
-    expect(times(await candles('granularity=H4&to=2024-01-04T00:00:00Z'))).toEqual([rfc('2024-01-02T10:00:00Z'), rfc('2024-01-03T10:00:00Z')]);
+    expect(times(await candles('granularity=H4&to=2024-01-04T00:00:00Z'))).toEqual([
+      rfc('2024-01-02T10:00:00Z'),
+      rfc('2024-01-03T10:00:00Z'),
+    ]);
     // Weeks start Friday 17:00 New York; months with the trading day of the 1st (17:00 on the 31st).
     expect(times(await candles('granularity=W'))).toEqual([rfc('2023-12-29T22:00:00Z'), rfc('2024-03-08T22:00:00Z')]);
-    expect(times(await candles('granularity=W&weeklyAlignment=Monday&dailyAlignment=0&alignmentTimezone=UTC'))).toEqual(
-      [rfc('2024-01-01T00:00:00Z'), rfc('2024-03-04T00:00:00Z')]);
+    expect(times(await candles('granularity=W&weeklyAlignment=Monday&dailyAlignment=0&alignmentTimezone=UTC'))).toEqual([
+      rfc('2024-01-01T00:00:00Z'),
+      rfc('2024-03-04T00:00:00Z'),
+    ]);
     const months = await candles('granularity=M&price=A');
     expect(months).toEqual([
       { complete: true, volume: 2, time: rfc('2023-12-31T22:00:00Z'), ask: { o: '1.10020', h: '1.10020', l: '1.10020', c: '1.10020' } },

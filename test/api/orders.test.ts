@@ -13,7 +13,11 @@ describe('POST orders', () => {
     const body = r.json();
     expect(Object.keys(body)).toEqual(['orderCreateTransaction', 'orderFillTransaction', 'relatedTransactionIDs', 'lastTransactionID']);
     expect(body['orderCreateTransaction']).toMatchObject({ type: 'MARKET_ORDER', id: '3', requestID: r.headers['requestid'] });
-    expect(body['orderFillTransaction']).toMatchObject({ type: 'ORDER_FILL', price: '1.10020', tradeOpened: { tradeID: '4', units: '1000' } });
+    expect(body['orderFillTransaction']).toMatchObject({
+      type: 'ORDER_FILL',
+      price: '1.10020',
+      tradeOpened: { tradeID: '4', units: '1000' },
+    });
     expect(body['relatedTransactionIDs']).toEqual(['3', '4']);
     expect(body['lastTransactionID']).toBe('4');
     expect(r.headers['location']).toBe(`http://localhost:80/v3/accounts/${ACCOUNT}/orders/3`);
@@ -32,7 +36,12 @@ describe('POST orders', () => {
     expect(r.statusCode).toBe(400);
     const body = r.json();
     expect(body['orderRejectTransaction']).toMatchObject({ type: 'LIMIT_ORDER_REJECT', rejectReason: 'UNITS_INVALID', id: '3' });
-    expect(body).toMatchObject({ relatedTransactionIDs: ['3'], lastTransactionID: '3', errorCode: 'UNITS_INVALID', errorMessage: 'Order units specified are invalid' });
+    expect(body).toMatchObject({
+      relatedTransactionIDs: ['3'],
+      lastTransactionID: '3',
+      errorCode: 'UNITS_INVALID',
+      errorMessage: 'Order units specified are invalid',
+    });
   });
 
   it.each([
@@ -54,14 +63,24 @@ describe('POST orders', () => {
 
   it('answers invalid JSON with 400 and an errorMessage', async () => {
     h = await harness();
-    const r = await h.app.inject({ method: 'POST', url: orders, headers: { authorization: 'Bearer test-token', 'content-type': 'application/json' }, payload: '{"order":' });
+    const r = await h.app.inject({
+      method: 'POST',
+      url: orders,
+      headers: { authorization: 'Bearer test-token', 'content-type': 'application/json' },
+      payload: '{"order":',
+    });
     expect(r.statusCode).toBe(400);
     expect(typeof r.json()['errorMessage']).toBe('string');
   });
 
   it('uses ClientRequestID as the transactions requestID', async () => {
     h = await harness();
-    const r = await h.request('POST', orders, { order: { type: 'MARKET', instrument: 'EUR_USD', units: '1' } }, { clientrequestid: 'my-req-1' });
+    const r = await h.request(
+      'POST',
+      orders,
+      { order: { type: 'MARKET', instrument: 'EUR_USD', units: '1' } },
+      { clientrequestid: 'my-req-1' },
+    );
     expect(r.json()['orderFillTransaction']['requestID']).toBe('my-req-1');
   });
 });
@@ -69,7 +88,15 @@ describe('POST orders', () => {
 describe('reading orders', () => {
   async function placeLimits(n: number): Promise<void> {
     for (let i = 0; i < n; i += 1) {
-      const r = await h.request('POST', orders, { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '10', price: (1.05 - i * 0.001).toFixed(5), clientExtensions: { id: `c${i}` } } });
+      const r = await h.request('POST', orders, {
+        order: {
+          type: 'LIMIT',
+          instrument: 'EUR_USD',
+          units: '10',
+          price: (1.05 - i * 0.001).toFixed(5),
+          clientExtensions: { id: `c${i}` },
+        },
+      });
       expect(r.statusCode).toBe(201);
     }
   }
@@ -105,11 +132,18 @@ describe('reading orders', () => {
     h = await harness();
     await placeLimits(1);
     const byId = await h.request('GET', `${orders}/3`);
-    expect(byId.json()).toMatchObject({ order: { id: '3', type: 'LIMIT', state: 'PENDING', clientExtensions: { id: 'c0' } }, lastTransactionID: '3' });
+    expect(byId.json()).toMatchObject({
+      order: { id: '3', type: 'LIMIT', state: 'PENDING', clientExtensions: { id: 'c0' } },
+      lastTransactionID: '3',
+    });
     expect((await h.request('GET', `${orders}/@c0`)).json()['order']['id']).toBe('3');
     const missing = await h.request('GET', `${orders}/99`);
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ errorCode: 'NO_SUCH_ORDER', errorMessage: 'The order ID specified does not exist', lastTransactionID: '3' });
+    expect(missing.json()).toEqual({
+      errorCode: 'NO_SUCH_ORDER',
+      errorMessage: 'The order ID specified does not exist',
+      lastTransactionID: '3',
+    });
   });
 
   it('lists pendingOrders', async () => {
@@ -144,7 +178,10 @@ describe('changing orders', () => {
     h = await harness();
     const r = await h.request('PUT', `${orders}/42`, { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '20', price: '1.04000' } });
     expect(r.statusCode).toBe(404);
-    expect(r.json()).toMatchObject({ orderCancelRejectTransaction: { rejectReason: 'ORDER_DOESNT_EXIST' }, errorCode: 'ORDER_DOESNT_EXIST' });
+    expect(r.json()).toMatchObject({
+      orderCancelRejectTransaction: { rejectReason: 'ORDER_DOESNT_EXIST' },
+      errorCode: 'ORDER_DOESNT_EXIST',
+    });
     const c = await h.request('PUT', `${orders}/@nope/cancel`);
     expect(c.statusCode).toBe(404);
     expect(c.json()['orderCancelRejectTransaction']).toMatchObject({ clientOrderID: 'nope' });
@@ -152,10 +189,16 @@ describe('changing orders', () => {
 
   it('cancels by @clientID and modifies client extensions', async () => {
     h = await harness();
-    await h.request('POST', orders, { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '10', price: '1.05000', clientExtensions: { id: 'a' } } });
+    await h.request('POST', orders, {
+      order: { type: 'LIMIT', instrument: 'EUR_USD', units: '10', price: '1.05000', clientExtensions: { id: 'a' } },
+    });
     const m = await h.request('PUT', `${orders}/@a/clientExtensions`, { clientExtensions: { id: 'b', comment: 'moved' } });
     expect(m.statusCode).toBe(200);
-    expect(m.json()['orderClientExtensionsModifyTransaction']).toMatchObject({ orderID: '3', clientOrderID: 'a', clientExtensionsModify: { id: 'b', comment: 'moved' } });
+    expect(m.json()['orderClientExtensionsModifyTransaction']).toMatchObject({
+      orderID: '3',
+      clientOrderID: 'a',
+      clientExtensionsModify: { id: 'b', comment: 'moved' },
+    });
     const empty = await h.request('PUT', `${orders}/@b/clientExtensions`, {});
     expect(empty.statusCode).toBe(400);
     expect(empty.json()['errorCode']).toBe('CLIENT_EXTENSIONS_DATA_MISSING');

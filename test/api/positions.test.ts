@@ -34,9 +34,16 @@ afterEach(async () => {
   await app.close();
 });
 
-async function call(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, payload?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+async function call(
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE',
+  path: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   const res = await app.inject({
-    method, url: `${A}${path}`, headers: { authorization: 'Bearer T', ...headers },
+    method,
+    url: `${A}${path}`,
+    headers: { authorization: 'Bearer T', ...headers },
     ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
   });
   return { status: res.statusCode, body: res.json() };
@@ -52,7 +59,14 @@ async function lastId(): Promise<string> {
   return (await call('GET', '/summary')).body['lastTransactionID'] as string;
 }
 
-const FLAT_SIDE = { units: '0', pl: '0.0000', unrealizedPL: '0.0000', resettablePL: '0.0000', financing: '0.0000', guaranteedExecutionFees: '0.0000' };
+const FLAT_SIDE = {
+  units: '0',
+  pl: '0.0000',
+  unrealizedPL: '0.0000',
+  resettablePL: '0.0000',
+  financing: '0.0000',
+  guaranteedExecutionFees: '0.0000',
+};
 
 const instruments = (body: Body): string[] => (body['positions'] as Body[]).map((p) => p['instrument'] as string);
 
@@ -72,7 +86,14 @@ describe('GET positions and openPositions', () => {
     expect(instruments(all.body)).toEqual(['EUR_USD', 'USD_JPY']);
     expect(all.body['lastTransactionID']).toBe(await lastId());
     const flat = (all.body['positions'] as Body[])[0] as Body;
-    expect(flat).toMatchObject({ instrument: 'EUR_USD', pl: '-0.0200', unrealizedPL: '0.0000', marginUsed: '0.0000', long: { units: '0', pl: '-0.0200' }, short: { units: '0' } });
+    expect(flat).toMatchObject({
+      instrument: 'EUR_USD',
+      pl: '-0.0200',
+      unrealizedPL: '0.0000',
+      marginUsed: '0.0000',
+      long: { units: '0', pl: '-0.0200' },
+      short: { units: '0' },
+    });
     expect(flat['long']['tradeIDs']).toBeUndefined();
     const openOnly = await call('GET', '/openPositions');
     expect(openOnly.status).toBe(200);
@@ -90,10 +111,24 @@ describe('GET positions/{instrument}', () => {
     expect(r.body['lastTransactionID']).toBe(await lastId());
     expect(r.body['position']).toEqual({
       instrument: 'EUR_USD',
-      long: { units: '150', averagePrice: '1.10020', tradeIDs: [a, b], pl: '0.0000', unrealizedPL: '-0.0300', resettablePL: '0.0000', financing: '0.0000', guaranteedExecutionFees: '0.0000' },
+      long: {
+        units: '150',
+        averagePrice: '1.10020',
+        tradeIDs: [a, b],
+        pl: '0.0000',
+        unrealizedPL: '-0.0300',
+        resettablePL: '0.0000',
+        financing: '0.0000',
+        guaranteedExecutionFees: '0.0000',
+      },
       short: FLAT_SIDE,
-      pl: '0.0000', resettablePL: '0.0000', financing: '0.0000', commission: '0.0000', guaranteedExecutionFees: '0.0000',
-      unrealizedPL: '-0.0300', marginUsed: expect.stringMatching(/^\d+\.\d{4}$/),
+      pl: '0.0000',
+      resettablePL: '0.0000',
+      financing: '0.0000',
+      commission: '0.0000',
+      guaranteedExecutionFees: '0.0000',
+      unrealizedPL: '-0.0300',
+      marginUsed: expect.stringMatching(/^\d+\.\d{4}$/),
     });
   });
 
@@ -103,8 +138,16 @@ describe('GET positions/{instrument}', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       position: {
-        instrument: 'GBP_USD', long: FLAT_SIDE, short: FLAT_SIDE,
-        pl: '0.0000', resettablePL: '0.0000', financing: '0.0000', commission: '0.0000', guaranteedExecutionFees: '0.0000', unrealizedPL: '0.0000', marginUsed: '0.0000',
+        instrument: 'GBP_USD',
+        long: FLAT_SIDE,
+        short: FLAT_SIDE,
+        pl: '0.0000',
+        resettablePL: '0.0000',
+        financing: '0.0000',
+        commission: '0.0000',
+        guaranteedExecutionFees: '0.0000',
+        unrealizedPL: '0.0000',
+        marginUsed: '0.0000',
       },
       lastTransactionID: await lastId(),
     });
@@ -129,14 +172,30 @@ describe('PUT positions/{instrument}/close', () => {
     const b = await open('50');
     const r = await call('PUT', '/positions/EUR_USD/close', { longUnits: 'ALL' });
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body)).toEqual(['longOrderCreateTransaction', 'longOrderFillTransaction', 'relatedTransactionIDs', 'lastTransactionID']);
+    expect(Object.keys(r.body)).toEqual([
+      'longOrderCreateTransaction',
+      'longOrderFillTransaction',
+      'relatedTransactionIDs',
+      'lastTransactionID',
+    ]);
     const create = r.body['longOrderCreateTransaction'] as Body;
     const fill = r.body['longOrderFillTransaction'] as Body;
     expect(create).toMatchObject({
-      type: 'MARKET_ORDER', instrument: 'EUR_USD', units: '-150', timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'POSITION_CLOSEOUT',
+      type: 'MARKET_ORDER',
+      instrument: 'EUR_USD',
+      units: '-150',
+      timeInForce: 'FOK',
+      positionFill: 'REDUCE_ONLY',
+      reason: 'POSITION_CLOSEOUT',
       longPositionCloseout: { instrument: 'EUR_USD', units: 'ALL' },
     });
-    expect(fill).toMatchObject({ type: 'ORDER_FILL', orderID: create['id'], units: '-150', price: '1.10000', reason: 'MARKET_ORDER_POSITION_CLOSEOUT' });
+    expect(fill).toMatchObject({
+      type: 'ORDER_FILL',
+      orderID: create['id'],
+      units: '-150',
+      price: '1.10000',
+      reason: 'MARKET_ORDER_POSITION_CLOSEOUT',
+    });
     expect((fill['tradesClosed'] as Body[]).map((t) => t['tradeID'])).toEqual([a, b]);
     expect(r.body['relatedTransactionIDs']).toEqual([create['id'], fill['id']]);
     expect(r.body['lastTransactionID']).toBe(fill['id']);
@@ -149,7 +208,10 @@ describe('PUT positions/{instrument}/close', () => {
     const b = await open('50');
     const r = await call('PUT', '/positions/EUR_USD/close', { longUnits: '120', shortUnits: 'NONE' });
     expect(r.status).toBe(200);
-    expect(r.body['longOrderCreateTransaction']).toMatchObject({ units: '-120', longPositionCloseout: { instrument: 'EUR_USD', units: '120' } });
+    expect(r.body['longOrderCreateTransaction']).toMatchObject({
+      units: '-120',
+      longPositionCloseout: { instrument: 'EUR_USD', units: '120' },
+    });
     expect(r.body['longOrderFillTransaction']['tradesClosed']).toMatchObject([{ tradeID: a, units: '-100' }]);
     expect(r.body['longOrderFillTransaction']['tradeReduced']).toMatchObject({ tradeID: b, units: '-20' });
     expect(r.body['shortOrderCreateTransaction']).toBeUndefined();
@@ -160,8 +222,16 @@ describe('PUT positions/{instrument}/close', () => {
     await open('-100', 'USD_JPY');
     const r = await call('PUT', '/positions/USD_JPY/close', { shortUnits: 'ALL' });
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body)).toEqual(['shortOrderCreateTransaction', 'shortOrderFillTransaction', 'relatedTransactionIDs', 'lastTransactionID']);
-    expect(r.body['shortOrderCreateTransaction']).toMatchObject({ units: '100', shortPositionCloseout: { instrument: 'USD_JPY', units: 'ALL' } });
+    expect(Object.keys(r.body)).toEqual([
+      'shortOrderCreateTransaction',
+      'shortOrderFillTransaction',
+      'relatedTransactionIDs',
+      'lastTransactionID',
+    ]);
+    expect(r.body['shortOrderCreateTransaction']).toMatchObject({
+      units: '100',
+      shortPositionCloseout: { instrument: 'USD_JPY', units: 'ALL' },
+    });
     expect(r.body['shortOrderFillTransaction']).toMatchObject({ units: '100', price: '150.020', reason: 'MARKET_ORDER_POSITION_CLOSEOUT' });
     expect((await call('GET', '/positions/USD_JPY')).body['position']['short']['units']).toBe('0');
   });
@@ -177,7 +247,12 @@ describe('PUT positions/{instrument}/close', () => {
     const r = await call('PUT', '/positions/EUR_USD/close', { longUnits: 'ALL', shortUnits: 'ALL' });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body)).toEqual([
-      'longOrderCreateTransaction', 'longOrderFillTransaction', 'shortOrderCreateTransaction', 'shortOrderFillTransaction', 'relatedTransactionIDs', 'lastTransactionID',
+      'longOrderCreateTransaction',
+      'longOrderFillTransaction',
+      'shortOrderCreateTransaction',
+      'shortOrderFillTransaction',
+      'relatedTransactionIDs',
+      'lastTransactionID',
     ]);
     expect(r.body['longOrderFillTransaction']['units']).toBe('-100');
     expect(r.body['shortOrderFillTransaction']['units']).toBe('40');
@@ -190,17 +265,24 @@ describe('PUT positions/{instrument}/close', () => {
     expect(empty.status).toBe(400);
     expect(empty.body).toMatchObject({
       longOrderRejectTransaction: {
-        type: 'MARKET_ORDER_REJECT', instrument: 'EUR_USD', reason: 'POSITION_CLOSEOUT', longPositionCloseout: { instrument: 'EUR_USD', units: 'ALL' },
+        type: 'MARKET_ORDER_REJECT',
+        instrument: 'EUR_USD',
+        reason: 'POSITION_CLOSEOUT',
+        longPositionCloseout: { instrument: 'EUR_USD', units: 'ALL' },
         rejectReason: 'CLOSEOUT_POSITION_DOESNT_EXIST',
       },
-      errorCode: 'CLOSEOUT_POSITION_DOESNT_EXIST', errorMessage: 'The Position requested to be closed out does not exist',
+      errorCode: 'CLOSEOUT_POSITION_DOESNT_EXIST',
+      errorMessage: 'The Position requested to be closed out does not exist',
     });
     expect(empty.body['relatedTransactionIDs']).toEqual([empty.body['longOrderRejectTransaction']['id']]);
     expect(empty.body['lastTransactionID']).toBe(empty.body['longOrderRejectTransaction']['id']);
     await open('100');
     const short = await call('PUT', '/positions/EUR_USD/close', { shortUnits: 'ALL' });
     expect(short.status).toBe(400);
-    expect(short.body['shortOrderRejectTransaction']).toMatchObject({ rejectReason: 'CLOSEOUT_POSITION_DOESNT_EXIST', shortPositionCloseout: { units: 'ALL' } });
+    expect(short.body['shortOrderRejectTransaction']).toMatchObject({
+      rejectReason: 'CLOSEOUT_POSITION_DOESNT_EXIST',
+      shortPositionCloseout: { units: 'ALL' },
+    });
     expect(short.body['longOrderRejectTransaction']).toBeUndefined();
     // Nothing was closed.
     expect((await call('GET', '/positions/EUR_USD')).body['position']['long']['units']).toBe('100');
@@ -210,12 +292,18 @@ describe('PUT positions/{instrument}/close', () => {
     await open('100');
     const none = await call('PUT', '/positions/EUR_USD/close', { longUnits: 'NONE', shortUnits: 'NONE' });
     expect(none.status).toBe(400);
-    expect(none.body).toMatchObject({ errorCode: 'CLOSEOUT_POSITION_INCOMPLETE_SPECIFICATION', errorMessage: 'The Position closeout request specifies neither long nor short units' });
+    expect(none.body).toMatchObject({
+      errorCode: 'CLOSEOUT_POSITION_INCOMPLETE_SPECIFICATION',
+      errorMessage: 'The Position closeout request specifies neither long nor short units',
+    });
     expect(none.body['longOrderRejectTransaction']['rejectReason']).toBe('CLOSEOUT_POSITION_INCOMPLETE_SPECIFICATION');
     expect((await call('PUT', '/positions/EUR_USD/close', {})).body['errorCode']).toBe('CLOSEOUT_POSITION_INCOMPLETE_SPECIFICATION');
     const tooMany = await call('PUT', '/positions/EUR_USD/close', { longUnits: '101' });
     expect(tooMany.status).toBe(400);
-    expect(tooMany.body).toMatchObject({ errorCode: 'CLOSEOUT_POSITION_UNITS_EXCEED_POSITION_SIZE', longOrderRejectTransaction: { longPositionCloseout: { units: '101' } } });
+    expect(tooMany.body).toMatchObject({
+      errorCode: 'CLOSEOUT_POSITION_UNITS_EXCEED_POSITION_SIZE',
+      longOrderRejectTransaction: { longPositionCloseout: { units: '101' } },
+    });
     const zero = await call('PUT', '/positions/EUR_USD/close', { longUnits: '0' });
     expect(zero.status).toBe(400);
     expect(zero.body['errorCode']).toBe('CLOSEOUT_POSITION_PARTIAL_UNITS_MISSING');
@@ -251,20 +339,39 @@ describe('positions paths: auth, account and method', () => {
       expect(r.statusCode).toBe(401);
       expect(r.json()).toEqual({ errorMessage: 'Insufficient authorization to perform request.' });
     }
-    const close = await app.inject({ method: 'PUT', url: `${A}/positions/EUR_USD/close`, headers: { authorization: 'Bearer wrong' }, payload: { longUnits: 'ALL' } });
+    const close = await app.inject({
+      method: 'PUT',
+      url: `${A}/positions/EUR_USD/close`,
+      headers: { authorization: 'Bearer wrong' },
+      payload: { longUnits: 'ALL' },
+    });
     expect(close.statusCode).toBe(401);
   });
 
   it('answers 404 for an unknown account', async () => {
-    for (const [method, path] of [['GET', '/positions'], ['GET', '/positions/EUR_USD'], ['PUT', '/positions/EUR_USD/close']] as const) {
-      const r = await app.inject({ method, url: `/v3/accounts/101-004-1234567-999${path}`, headers: { authorization: 'Bearer T' }, payload: { longUnits: 'ALL' } });
+    for (const [method, path] of [
+      ['GET', '/positions'],
+      ['GET', '/positions/EUR_USD'],
+      ['PUT', '/positions/EUR_USD/close'],
+    ] as const) {
+      const r = await app.inject({
+        method,
+        url: `/v3/accounts/101-004-1234567-999${path}`,
+        headers: { authorization: 'Bearer T' },
+        payload: { longUnits: 'ALL' },
+      });
       expect(r.statusCode).toBe(404);
       expect(r.json()).toEqual({ errorMessage: 'The specified Account does not exist.' });
     }
   });
 
   it('answers 405 for a wrong method on a positions path', async () => {
-    for (const [method, path] of [['DELETE', '/positions/EUR_USD'], ['POST', '/positions'], ['GET', '/positions/EUR_USD/close'], ['PUT', '/openPositions']] as const) {
+    for (const [method, path] of [
+      ['DELETE', '/positions/EUR_USD'],
+      ['POST', '/positions'],
+      ['GET', '/positions/EUR_USD/close'],
+      ['PUT', '/openPositions'],
+    ] as const) {
       const r = await call(method, path);
       expect(r.status).toBe(405);
       expect(r.body).toEqual({ errorMessage: 'The method is not allowed for the requested resource.' });

@@ -14,8 +14,15 @@ async function get(url: string, headers: Record<string, string> = {}): Promise<{
 
 function price(instrument: string, time: number, bid: string, ask: string, closeoutBid = bid, closeoutAsk = ask): JsonBody {
   return {
-    type: 'PRICE', instrument, time: formatRfc3339(time), status: 'tradeable', tradeable: true,
-    bids: [{ price: bid, liquidity: 10000000 }], asks: [{ price: ask, liquidity: 10000000 }], closeoutBid, closeoutAsk,
+    type: 'PRICE',
+    instrument,
+    time: formatRfc3339(time),
+    status: 'tradeable',
+    tradeable: true,
+    bids: [{ price: bid, liquidity: 10000000 }],
+    asks: [{ price: ask, liquidity: 10000000 }],
+    closeoutBid,
+    closeoutAsk,
   };
 }
 
@@ -30,7 +37,14 @@ describe('GET pricing', () => {
       time: formatRfc3339(START + 2_000_000),
     });
     // Float noise is rounded onto the grid; closeout prices come from the quote when it has them.
-    h.engine.pushTick({ instrument: 'EUR_USD', time: START + 3_000_000, bid: 1.1000499999999, ask: 1.10025000001, closeoutBid: 1.09995, closeoutAsk: 1.1003 });
+    h.engine.pushTick({
+      instrument: 'EUR_USD',
+      time: START + 3_000_000,
+      bid: 1.1000499999999,
+      ask: 1.10025000001,
+      closeoutBid: 1.09995,
+      closeoutAsk: 1.1003,
+    });
     const next = await get(`${PRICING}?instruments=EUR_USD`);
     expect(next.body['prices']).toEqual([price('EUR_USD', START + 3_000_000, '1.10005', '1.10025', '1.09995', '1.10030')]);
   });
@@ -67,7 +81,10 @@ describe('GET pricing', () => {
 
   it('refuses missing or unknown instruments and an unreadable since', async () => {
     h = await harness();
-    const invalid = (field: string): { status: number; body: JsonBody } => ({ status: 400, body: { errorMessage: `Invalid value specified for '${field}'` } });
+    const invalid = (field: string): { status: number; body: JsonBody } => ({
+      status: 400,
+      body: { errorMessage: `Invalid value specified for '${field}'` },
+    });
     expect(await get(PRICING)).toEqual(invalid('instruments'));
     expect(await get(`${PRICING}?instruments=EUR_USD,XAU_XXX`)).toEqual(invalid('instruments'));
     expect(await get(`${PRICING}?instruments=`)).toEqual(invalid('instruments'));

@@ -36,17 +36,31 @@ async function setup(options: { admin?: boolean; journal?: MemoryJournal; start?
   return { engine, journal, app };
 }
 
-async function post(app: App, url: string, payload: unknown, headers: Record<string, string> = ADMIN): Promise<{ status: number; body: Record<string, unknown> }> {
+async function post(
+  app: App,
+  url: string,
+  payload: unknown,
+  headers: Record<string, string> = ADMIN,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await app.inject({ method: 'POST', url, headers, payload: payload as Record<string, unknown> });
   return { status: res.statusCode, body: res.body === '' ? {} : (JSON.parse(res.body) as Record<string, unknown>) };
 }
 
-async function get(app: App, url: string, headers: Record<string, string> = ADMIN): Promise<{ status: number; body: Record<string, unknown> }> {
+async function get(
+  app: App,
+  url: string,
+  headers: Record<string, string> = ADMIN,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await app.inject({ method: 'GET', url, headers });
   return { status: res.statusCode, body: JSON.parse(res.body) as Record<string, unknown> };
 }
 
-const eurusd = (bid: string, ask: string, time?: string | number): Record<string, unknown> => ({ instrument: 'EUR_USD', bid, ask, ...(time === undefined ? {} : { time }) });
+const eurusd = (bid: string, ask: string, time?: string | number): Record<string, unknown> => ({
+  instrument: 'EUR_USD',
+  bid,
+  ask,
+  ...(time === undefined ? {} : { time }),
+});
 
 describe('control API: authorization', () => {
   it('answers 401 without the admin token, also for an API token', async () => {
@@ -83,7 +97,10 @@ describe('control API: ticks and clock', () => {
     const prices = await get(app, `/v3/accounts/${A}/pricing?instruments=EUR_USD,USD_JPY`, USER);
     expect(prices.status).toBe(200);
     const list = prices.body['prices'] as { instrument: string; time: string; closeoutBid: string }[];
-    expect(list.map((p) => [p.instrument, p.time])).toEqual([['EUR_USD', t1], ['USD_JPY', formatRfc3339(T0 + 2_500_000)]]);
+    expect(list.map((p) => [p.instrument, p.time])).toEqual([
+      ['EUR_USD', t1],
+      ['USD_JPY', formatRfc3339(T0 + 2_500_000)],
+    ]);
     expect(list[1]?.closeoutBid).toBe('150.090');
   });
 
@@ -94,7 +111,10 @@ describe('control API: ticks and clock', () => {
     const cases: [unknown, string][] = [
       [{ ticks: [eurusd('1.1', '1.1002', later), eurusd('1.1', '1.1002', earlier)] }, "Invalid value specified for 'ticks[1].time'"],
       [{ ticks: [eurusd('1.1', '1.1002', formatRfc3339(T0 - 1))] }, "Invalid value specified for 'ticks[0].time'"],
-      [{ ticks: [eurusd('1.1', '1.1002', later), { instrument: 'XXX_YYY', bid: '1', ask: '1' }] }, "Invalid value specified for 'ticks[1].instrument'"],
+      [
+        { ticks: [eurusd('1.1', '1.1002', later), { instrument: 'XXX_YYY', bid: '1', ask: '1' }] },
+        "Invalid value specified for 'ticks[1].instrument'",
+      ],
       [{ ticks: [eurusd('1.1003', '1.1002')] }, "Invalid value specified for 'ticks[0].ask'"],
       [{ ticks: [eurusd('-1', '1.1002')] }, "Invalid value specified for 'ticks[0].bid'"],
       [{ ticks: [eurusd('1.1', '1.1002', 'yesterday')] }, "Invalid value specified for 'ticks[0].time'"],
@@ -119,7 +139,9 @@ describe('control API: ticks and clock', () => {
     const many = (n: number): unknown => ({ ticks: Array.from({ length: n }, (_, i) => eurusd('1.1', '1.1002', (T0 + i + 1) / 1e6)) });
     const over = await post(app, '/sim/ticks', many(SIM_LIMITS.ticksPerPush + 1));
     expect(over.status).toBe(400);
-    expect(over.body['errorMessage']).toBe(`Invalid value specified for 'ticks': at most ${SIM_LIMITS.ticksPerPush} ticks per push, got ${SIM_LIMITS.ticksPerPush + 1}`);
+    expect(over.body['errorMessage']).toBe(
+      `Invalid value specified for 'ticks': at most ${SIM_LIMITS.ticksPerPush} ticks per push, got ${SIM_LIMITS.ticksPerPush + 1}`,
+    );
     expect(engine.now).toBe(T0);
     const full = await post(app, '/sim/ticks', many(SIM_LIMITS.ticksPerPush));
     expect(full.status).toBe(200);
@@ -134,19 +156,32 @@ describe('control API: ticks and clock', () => {
     expect(unix.body).toEqual({ time: `${T0 / 1e6}.000000000` });
     await post(app, '/sim/ticks', { ticks: [eurusd('1.1', '1.1002')] });
     const gtd = formatRfc3339(T0 + 60_000_000);
-    const order = await post(app, `/v3/accounts/${A}/orders`, { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: '1.0', timeInForce: 'GTD', gtdTime: gtd } }, USER);
+    const order = await post(
+      app,
+      `/v3/accounts/${A}/orders`,
+      { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: '1.0', timeInForce: 'GTD', gtdTime: gtd } },
+      USER,
+    );
     expect(order.status).toBe(201);
 
     expect(await post(app, '/sim/clock/advance', { seconds: 30 })).toEqual({ status: 200, body: { time: formatRfc3339(T0 + 30_000_000) } });
     expect(engine.account(A)!.state.pendingCount).toBe(1);
-    expect(await post(app, '/sim/clock/advance', { to: formatRfc3339(T0 + 90_000_000) })).toEqual({ status: 200, body: { time: formatRfc3339(T0 + 90_000_000) } });
+    expect(await post(app, '/sim/clock/advance', { to: formatRfc3339(T0 + 90_000_000) })).toEqual({
+      status: 200,
+      body: { time: formatRfc3339(T0 + 90_000_000) },
+    });
     expect(engine.account(A)!.state.pendingCount).toBe(0);
     const cancel = journal.read(A).at(-1) as unknown as Record<string, unknown>;
     expect(cancel).toMatchObject({ type: 'ORDER_CANCEL', reason: 'TIME_IN_FORCE_EXPIRED', time: gtd });
 
     for (const [payload, field] of [
-      [{ to: formatRfc3339(T0) }, 'to'], [{ seconds: -1 }, 'seconds'], [{ seconds: '5' }, 'seconds'], [{}, 'to'],
-      [{ to: formatRfc3339(T0 + 100_000_000), seconds: 1 }, 'to'], [{ by: 3 }, 'by'], [[1], 'body'],
+      [{ to: formatRfc3339(T0) }, 'to'],
+      [{ seconds: -1 }, 'seconds'],
+      [{ seconds: '5' }, 'seconds'],
+      [{}, 'to'],
+      [{ to: formatRfc3339(T0 + 100_000_000), seconds: 1 }, 'to'],
+      [{ by: 3 }, 'by'],
+      [[1], 'body'],
     ] as const) {
       const res = await post(app, '/sim/clock/advance', payload);
       expect(res.status).toBe(400);
@@ -159,15 +194,33 @@ describe('control API: ticks and clock', () => {
 describe('control API: accounts', () => {
   it('creates an account at the simulated time and answers 409 when it exists', async () => {
     const { app, engine, journal } = await setup();
-    const created = await post(app, '/sim/accounts', { id: B, currency: 'EUR', alias: 'Second', balance: '2500.5', hedgingEnabled: true, marginRate: '0.05' });
+    const created = await post(app, '/sim/accounts', {
+      id: B,
+      currency: 'EUR',
+      alias: 'Second',
+      balance: '2500.5',
+      hedgingEnabled: true,
+      marginRate: '0.05',
+    });
     expect(created.status).toBe(201);
-    expect(created.body['account']).toMatchObject({ id: B, currency: 'EUR', alias: 'Second', balance: '2500.5000', hedgingEnabled: true, marginRate: '0.05', createdTime: formatRfc3339(T0) });
+    expect(created.body['account']).toMatchObject({
+      id: B,
+      currency: 'EUR',
+      alias: 'Second',
+      balance: '2500.5000',
+      hedgingEnabled: true,
+      marginRate: '0.05',
+      createdTime: formatRfc3339(T0),
+    });
     expect(created.body['lastTransactionID']).toBe('4');
     expect(engine.accountIds()).toEqual([A, B]);
     expect(journal.lineCount(B)).toBe(4);
     const viaV3 = await get(app, `/v3/accounts/${B}/summary`, USER);
     expect(viaV3.status).toBe(200);
-    expect((await get(app, '/v3/accounts', USER)).body['accounts']).toEqual([{ id: A, tags: [] }, { id: B, tags: [] }]);
+    expect((await get(app, '/v3/accounts', USER)).body['accounts']).toEqual([
+      { id: A, tags: [] },
+      { id: B, tags: [] },
+    ]);
 
     const again = await post(app, '/sim/accounts', { id: B, currency: 'EUR' });
     expect(again).toEqual({ status: 409, body: { errorMessage: `The Account ${B} already exists` } });
@@ -200,25 +253,42 @@ describe('control API: accounts', () => {
     const { app, journal } = await setup();
     const deposit = await post(app, `/sim/accounts/${A}/deposit`, { amount: '500.25', comment: 'top up' });
     expect(deposit.status).toBe(200);
-    expect(deposit.body['transferFundsTransaction']).toMatchObject({ type: 'TRANSFER_FUNDS', amount: '500.2500', accountBalance: '10500.2500', comment: 'top up', fundingReason: 'CLIENT_FUNDING' });
+    expect(deposit.body['transferFundsTransaction']).toMatchObject({
+      type: 'TRANSFER_FUNDS',
+      amount: '500.2500',
+      accountBalance: '10500.2500',
+      comment: 'top up',
+      fundingReason: 'CLIENT_FUNDING',
+    });
     expect(deposit.body['lastTransactionID']).toBe('3');
     const withdraw = await post(app, `/sim/accounts/${A}/deposit`, { amount: -500.25 });
     expect(withdraw.body['transferFundsTransaction']).toMatchObject({ amount: '-500.2500', accountBalance: '10000.0000' });
     const tooMuch = await post(app, `/sim/accounts/${A}/deposit`, { amount: '-20000' });
     expect(tooMuch.status).toBe(400);
-    expect(tooMuch.body).toMatchObject({ errorCode: 'INSUFFICIENT_FUNDS', transferFundsRejectTransaction: { type: 'TRANSFER_FUNDS_REJECT' } });
+    expect(tooMuch.body).toMatchObject({
+      errorCode: 'INSUFFICIENT_FUNDS',
+      transferFundsRejectTransaction: { type: 'TRANSFER_FUNDS_REJECT' },
+    });
     expect(journal.lineCount(A)).toBe(5);
     expect((await post(app, `/sim/accounts/${A}/deposit`, { amount: 'lots' })).status).toBe(400);
     expect((await post(app, `/sim/accounts/${A}/deposit`, {})).status).toBe(400);
     expect(journal.lineCount(A)).toBe(5);
-    expect(await post(app, `/sim/accounts/${B}/deposit`, { amount: '1' })).toEqual({ status: 404, body: { errorMessage: 'The specified Account does not exist.' } });
+    expect(await post(app, `/sim/accounts/${B}/deposit`, { amount: '1' })).toEqual({
+      status: 404,
+      body: { errorMessage: 'The specified Account does not exist.' },
+    });
     expect((await post(app, '/sim/accounts/nope/deposit', { amount: '1' })).status).toBe(400);
   });
 
   it('resets by closing positions, cancelling orders and restoring the opening balance', async () => {
     const { app, engine, journal } = await setup();
     await post(app, '/sim/ticks', { ticks: [eurusd('1.10000', '1.10020')] });
-    await post(app, `/v3/accounts/${A}/orders`, { order: { type: 'MARKET', instrument: 'EUR_USD', units: '1000', takeProfitOnFill: { price: '1.20000' } } }, USER);
+    await post(
+      app,
+      `/v3/accounts/${A}/orders`,
+      { order: { type: 'MARKET', instrument: 'EUR_USD', units: '1000', takeProfitOnFill: { price: '1.20000' } } },
+      USER,
+    );
     await post(app, `/v3/accounts/${A}/orders`, { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '-100', price: '1.30000' } }, USER);
     await post(app, '/sim/ticks', { ticks: [eurusd('1.10500', '1.10520', formatRfc3339(T0 + 1_000_000))] });
     const state = engine.account(A)!.state;
@@ -227,10 +297,15 @@ describe('control API: accounts', () => {
 
     const reset = await post(app, `/sim/accounts/${A}/reset`, {});
     expect(reset.status).toBe(200);
-    const types = (reset.body['transactions'] as { type: string; reason?: string }[]).map((t) => `${t.type}${t.reason === undefined ? '' : `:${t.reason}`}`);
+    const types = (reset.body['transactions'] as { type: string; reason?: string }[]).map(
+      (t) => `${t.type}${t.reason === undefined ? '' : `:${t.reason}`}`,
+    );
     expect(types).toEqual([
-      'MARKET_ORDER:POSITION_CLOSEOUT', 'ORDER_FILL:MARKET_ORDER_POSITION_CLOSEOUT', 'ORDER_CANCEL:LINKED_TRADE_CLOSED',
-      'ORDER_CANCEL:CLIENT_REQUEST', 'TRANSFER_FUNDS',
+      'MARKET_ORDER:POSITION_CLOSEOUT',
+      'ORDER_FILL:MARKET_ORDER_POSITION_CLOSEOUT',
+      'ORDER_CANCEL:LINKED_TRADE_CLOSED',
+      'ORDER_CANCEL:CLIENT_REQUEST',
+      'TRANSFER_FUNDS',
     ]);
     expect(reset.body['account']).toMatchObject({ balance: '10000.0000', openTradeCount: 0, pendingOrderCount: 0, openPositionCount: 0 });
     expect(journal.read(A).at(-1)).toMatchObject({ type: 'TRANSFER_FUNDS', comment: 'v20sim reset', accountBalance: '10000.0000' });

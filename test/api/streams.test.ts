@@ -85,13 +85,14 @@ function openStream(port: number, path: string, headers: Record<string, string> 
         lines,
         ended,
         waitForLines: (count) => until(`${count} lines`, () => (lines.length >= count ? lines.slice(0, count) : undefined)),
-        waitFor: (test, from = 0) => until('a matching line', () => {
-          for (let i = from; i < lines.length; i += 1) {
-            const parsed = JSON.parse(lines[i] as string) as JsonBody;
-            if (test(parsed)) return parsed;
-          }
-          return undefined;
-        }),
+        waitFor: (test, from = 0) =>
+          until('a matching line', () => {
+            for (let i = from; i < lines.length; i += 1) {
+              const parsed = JSON.parse(lines[i] as string) as JsonBody;
+              if (test(parsed)) return parsed;
+            }
+            return undefined;
+          }),
         close: () => req.destroy(),
       };
       opened.push(stream);
@@ -172,7 +173,10 @@ describe('pricing stream', () => {
     const stream = await openStream(port, `/v3/accounts/${ACCOUNT}/pricing/stream?instruments=USD_JPY,EUR_USD`);
     expect(stream.res.headers['content-type']).toBe('application/octet-stream');
     const snapshot = (await stream.waitForLines(2)).map((l) => JSON.parse(l) as JsonBody);
-    expect(snapshot.map((p) => [p['instrument'], p['bids'][0]['price']])).toEqual([['USD_JPY', '150.000'], ['EUR_USD', '1.10000']]);
+    expect(snapshot.map((p) => [p['instrument'], p['bids'][0]['price']])).toEqual([
+      ['USD_JPY', '150.000'],
+      ['EUR_USD', '1.10000'],
+    ]);
     const t = engine.now;
     engine.pushTick({ instrument: 'GBP_USD', time: t + 1, bid: 1.27, ask: 1.2702 });
     engine.pushTick({ instrument: 'EUR_USD', time: t + 2, bid: 1.10011, ask: 1.10031 });
@@ -183,10 +187,21 @@ describe('pricing stream', () => {
       return seen.length >= 5 ? seen.slice(2) : undefined;
     });
     expect(prices[0]).toEqual({
-      type: 'PRICE', instrument: 'EUR_USD', time: formatRfc3339(t + 2), status: 'tradeable', tradeable: true,
-      bids: [{ price: '1.10011', liquidity: 10000000 }], asks: [{ price: '1.10031', liquidity: 10000000 }], closeoutBid: '1.10011', closeoutAsk: '1.10031',
+      type: 'PRICE',
+      instrument: 'EUR_USD',
+      time: formatRfc3339(t + 2),
+      status: 'tradeable',
+      tradeable: true,
+      bids: [{ price: '1.10011', liquidity: 10000000 }],
+      asks: [{ price: '1.10031', liquidity: 10000000 }],
+      closeoutBid: '1.10011',
+      closeoutAsk: '1.10031',
     });
-    expect(prices.map((p) => [p['instrument'], p['asks'][0]['price']])).toEqual([['EUR_USD', '1.10031'], ['EUR_USD', '1.10032'], ['USD_JPY', '151.020']]);
+    expect(prices.map((p) => [p['instrument'], p['asks'][0]['price']])).toEqual([
+      ['EUR_USD', '1.10031'],
+      ['EUR_USD', '1.10032'],
+      ['USD_JPY', '151.020'],
+    ]);
     const heartbeat = await stream.waitFor((l) => l['type'] === 'HEARTBEAT');
     expect(heartbeat).toEqual({ type: 'HEARTBEAT', time: formatRfc3339(engine.now) });
   });
@@ -194,7 +209,9 @@ describe('pricing stream', () => {
   it('skips the snapshot on request and prints UNIX times when asked', async () => {
     const port = await listen();
     const engine = (h as Harness).engine;
-    const stream = await openStream(port, `/v3/accounts/${ACCOUNT}/pricing/stream?instruments=EUR_USD&snapshot=false`, { 'Accept-Datetime-Format': 'UNIX' });
+    const stream = await openStream(port, `/v3/accounts/${ACCOUNT}/pricing/stream?instruments=EUR_USD&snapshot=false`, {
+      'Accept-Datetime-Format': 'UNIX',
+    });
     await stream.waitFor((l) => l['type'] === 'HEARTBEAT');
     engine.pushTick({ instrument: 'EUR_USD', time: engine.now + 7, bid: 1.2, ask: 1.2002 });
     const price = await stream.waitFor((l) => l['type'] === 'PRICE');
@@ -220,7 +237,12 @@ describe('stream limits and shutdown', () => {
     for (let batch = 0; batch < 3000 && activeStreamClients(engine) === 2; batch += 1) {
       for (let i = 0; i < 100; i += 1) {
         pushed += 1;
-        engine.pushTick({ instrument: 'EUR_USD', time: engine.now + 1, bid: 1.1 + (pushed % 100) / 100_000, ask: 1.1002 + (pushed % 100) / 100_000 });
+        engine.pushTick({
+          instrument: 'EUR_USD',
+          time: engine.now + 1,
+          bid: 1.1 + (pushed % 100) / 100_000,
+          ask: 1.1002 + (pushed % 100) / 100_000,
+        });
       }
       await new Promise((resolve) => setImmediate(resolve));
       await new Promise((resolve) => setTimeout(resolve, 1));

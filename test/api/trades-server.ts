@@ -42,9 +42,16 @@ export function useTradesServer(): void {
   });
 }
 
-export async function call(method: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH', path: string, payload?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+export async function call(
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH',
+  path: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   const res = await server.app.inject({
-    method, url: `${A}${path}`, headers: { authorization: 'Bearer T', ...headers },
+    method,
+    url: `${A}${path}`,
+    headers: { authorization: 'Bearer T', ...headers },
     ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
   });
   return { status: res.statusCode, body: res.json(), headers: res.headers };

@@ -17,8 +17,17 @@ describe('GET trades', () => {
     expect(r.headers['link']).toBeUndefined();
     const t = (r.body['trades'] as Body[])[1] as Body;
     expect(t).toMatchObject({
-      id: first, instrument: 'EUR_USD', price: '1.10020', openTime: TIME, state: 'OPEN', initialUnits: '100', currentUnits: '100',
-      realizedPL: '0.0000', unrealizedPL: '-0.0200', financing: '0.0000', clientExtensions: { id: 'one' },
+      id: first,
+      instrument: 'EUR_USD',
+      price: '1.10020',
+      openTime: TIME,
+      state: 'OPEN',
+      initialUnits: '100',
+      currentUnits: '100',
+      realizedPL: '0.0000',
+      unrealizedPL: '-0.0200',
+      financing: '0.0000',
+      clientExtensions: { id: 'one' },
     });
     expect(t['takeProfitOrder']).toMatchObject({ type: 'TAKE_PROFIT', tradeID: first, price: '1.20000', state: 'PENDING' });
     expect(t['takeProfitOrderID']).toBeUndefined();
@@ -45,7 +54,14 @@ describe('GET trades', () => {
     expect(ids((await call('GET', `/trades?state=ALL&ids=${a},${b}`)).body)).toEqual([b, a]);
     expect(ids((await call('GET', `/trades?ids=${a},${b}`)).body)).toEqual([b]);
     const closed = (await call('GET', '/trades?state=CLOSED')).body['trades'][0] as Body;
-    expect(closed).toMatchObject({ id: a, state: 'CLOSED', currentUnits: '0', realizedPL: '-0.0200', averageClosePrice: '1.10000', closeTime: TIME });
+    expect(closed).toMatchObject({
+      id: a,
+      state: 'CLOSED',
+      currentUnits: '0',
+      realizedPL: '-0.0200',
+      averageClosePrice: '1.10000',
+      closeTime: TIME,
+    });
     expect(closed['unrealizedPL']).toBeUndefined();
     expect(closed['marginUsed']).toBeUndefined();
   });
@@ -75,7 +91,11 @@ describe('GET trades', () => {
 
   it('uses the configured baseUrl in the Link header', async () => {
     await server.app.close();
-    server.app = await buildApp({ engine: server.engine, tokens: [{ token: 'T', accounts: '*' }], baseUrl: 'https://api-fxpractice.oanda.com' });
+    server.app = await buildApp({
+      engine: server.engine,
+      tokens: [{ token: 'T', accounts: '*' }],
+      baseUrl: 'https://api-fxpractice.oanda.com',
+    });
     await open('1');
     const b = await open('2');
     const r = await call('GET', '/trades?count=1');
@@ -83,14 +103,35 @@ describe('GET trades', () => {
   });
 
   it('refuses a count over 500, a count of 0 and malformed filters with 400', async () => {
-    expect(await call('GET', '/trades?count=501')).toMatchObject({ status: 400, body: { errorMessage: "Maximum value for 'count' exceeded" } });
+    expect(await call('GET', '/trades?count=501')).toMatchObject({
+      status: 400,
+      body: { errorMessage: "Maximum value for 'count' exceeded" },
+    });
     expect((await call('GET', '/trades?count=500')).status).toBe(200);
-    expect(await call('GET', '/trades?count=0')).toMatchObject({ status: 400, body: { errorMessage: "Invalid value specified for 'count'" } });
-    expect(await call('GET', '/trades?count=ten')).toMatchObject({ status: 400, body: { errorMessage: "Invalid value specified for 'count'" } });
-    expect(await call('GET', '/trades?state=PENDING')).toMatchObject({ status: 400, body: { errorMessage: "Invalid value specified for 'state'" } });
-    expect(await call('GET', '/trades?instrument=eurusd')).toMatchObject({ status: 400, body: { errorMessage: "Invalid value specified for 'instrument'" } });
-    expect(await call('GET', '/trades?ids=1,x')).toMatchObject({ status: 400, body: { errorMessage: "Invalid value specified for 'ids'" } });
-    expect(await call('GET', '/trades?beforeID=0')).toMatchObject({ status: 400, body: { errorMessage: "Invalid value specified for 'beforeID'" } });
+    expect(await call('GET', '/trades?count=0')).toMatchObject({
+      status: 400,
+      body: { errorMessage: "Invalid value specified for 'count'" },
+    });
+    expect(await call('GET', '/trades?count=ten')).toMatchObject({
+      status: 400,
+      body: { errorMessage: "Invalid value specified for 'count'" },
+    });
+    expect(await call('GET', '/trades?state=PENDING')).toMatchObject({
+      status: 400,
+      body: { errorMessage: "Invalid value specified for 'state'" },
+    });
+    expect(await call('GET', '/trades?instrument=eurusd')).toMatchObject({
+      status: 400,
+      body: { errorMessage: "Invalid value specified for 'instrument'" },
+    });
+    expect(await call('GET', '/trades?ids=1,x')).toMatchObject({
+      status: 400,
+      body: { errorMessage: "Invalid value specified for 'ids'" },
+    });
+    expect(await call('GET', '/trades?beforeID=0')).toMatchObject({
+      status: 400,
+      body: { errorMessage: "Invalid value specified for 'beforeID'" },
+    });
   });
 });
 
@@ -112,15 +153,32 @@ describe('GET openTrades', () => {
 describe('GET trades/{tradeSpecifier}', () => {
   it('returns the trade by ID and by @clientTradeID, with its dependent orders', async () => {
     const id = await open('100', 'EUR_USD', 'mine');
-    await call('PUT', `/trades/${id}/orders`, { takeProfit: { price: '1.20000' }, stopLoss: { price: '1.00000' }, trailingStopLoss: { distance: '0.00500' } });
+    await call('PUT', `/trades/${id}/orders`, {
+      takeProfit: { price: '1.20000' },
+      stopLoss: { price: '1.00000' },
+      trailingStopLoss: { distance: '0.00500' },
+    });
     const byId = await call('GET', `/trades/${id}`);
     expect(byId.status).toBe(200);
     expect(byId.body['lastTransactionID']).toBe(await lastId());
     const trade = byId.body['trade'] as Body;
     expect(trade).toMatchObject({ id, state: 'OPEN', currentUnits: '100', clientExtensions: { id: 'mine' } });
-    expect(trade['takeProfitOrder']).toMatchObject({ type: 'TAKE_PROFIT', price: '1.20000', tradeID: id, clientTradeID: 'mine', state: 'PENDING', timeInForce: 'GTC' });
+    expect(trade['takeProfitOrder']).toMatchObject({
+      type: 'TAKE_PROFIT',
+      price: '1.20000',
+      tradeID: id,
+      clientTradeID: 'mine',
+      state: 'PENDING',
+      timeInForce: 'GTC',
+    });
     expect(trade['stopLossOrder']).toMatchObject({ type: 'STOP_LOSS', price: '1.00000', tradeID: id, state: 'PENDING' });
-    expect(trade['trailingStopLossOrder']).toMatchObject({ type: 'TRAILING_STOP_LOSS', distance: '0.00500', tradeID: id, state: 'PENDING', trailingStopValue: '1.09500' });
+    expect(trade['trailingStopLossOrder']).toMatchObject({
+      type: 'TRAILING_STOP_LOSS',
+      distance: '0.00500',
+      tradeID: id,
+      state: 'PENDING',
+      trailingStopValue: '1.09500',
+    });
     const byClient = await call('GET', '/trades/@mine');
     expect(byClient.status).toBe(200);
     expect(byClient.body).toEqual(byId.body);
@@ -131,7 +189,11 @@ describe('GET trades/{tradeSpecifier}', () => {
     for (const spec of ['999', '@nobody', '1']) {
       const r = await call('GET', `/trades/${spec}`);
       expect(r.status).toBe(404);
-      expect(r.body).toEqual({ errorCode: 'NO_SUCH_TRADE', errorMessage: 'The Trade ID specified does not exist', lastTransactionID: last });
+      expect(r.body).toEqual({
+        errorCode: 'NO_SUCH_TRADE',
+        errorMessage: 'The Trade ID specified does not exist',
+        lastTransactionID: last,
+      });
     }
   });
 
@@ -145,7 +207,10 @@ describe('GET trades/{tradeSpecifier}', () => {
   });
 
   it('refuses a malformed specifier with 400', async () => {
-    expect(await call('GET', '/trades/abc')).toMatchObject({ status: 400, body: { errorMessage: "Invalid value specified for 'tradeSpecifier'" } });
+    expect(await call('GET', '/trades/abc')).toMatchObject({
+      status: 400,
+      body: { errorMessage: "Invalid value specified for 'tradeSpecifier'" },
+    });
   });
 
   it('answers DateTimes as UNIX seconds with Accept-Datetime-Format: UNIX', async () => {
@@ -157,8 +222,10 @@ describe('GET trades/{tradeSpecifier}', () => {
     expect(r.body['trade']['openTime']).toBe(`${unix}.000000000`);
     expect(r.body['trade']['takeProfitOrder']['createTime']).toBe(`${unix}.000000000`);
     expect((await call('GET', `/trades/${id}`)).body['trade']['openTime']).toBe(TIME);
-    expect(await call('GET', `/trades/${id}`, undefined, { 'accept-datetime-format': 'EPOCH' }))
-      .toMatchObject({ status: 400, body: { errorMessage: "Invalid value specified for 'Accept-Datetime-Format'" } });
+    expect(await call('GET', `/trades/${id}`, undefined, { 'accept-datetime-format': 'EPOCH' })).toMatchObject({
+      status: 400,
+      body: { errorMessage: "Invalid value specified for 'Accept-Datetime-Format'" },
+    });
   });
 });
 
@@ -171,10 +238,24 @@ describe('PUT trades/{tradeSpecifier}/close', () => {
     const create = r.body['orderCreateTransaction'] as Body;
     const fill = r.body['orderFillTransaction'] as Body;
     expect(create).toMatchObject({
-      type: 'MARKET_ORDER', instrument: 'EUR_USD', units: '-40', timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'TRADE_CLOSE',
-      tradeClose: { tradeID: id, units: '40' }, accountID: ACCOUNT, time: TIME,
+      type: 'MARKET_ORDER',
+      instrument: 'EUR_USD',
+      units: '-40',
+      timeInForce: 'FOK',
+      positionFill: 'REDUCE_ONLY',
+      reason: 'TRADE_CLOSE',
+      tradeClose: { tradeID: id, units: '40' },
+      accountID: ACCOUNT,
+      time: TIME,
     });
-    expect(fill).toMatchObject({ type: 'ORDER_FILL', orderID: create['id'], units: '-40', price: '1.10000', reason: 'MARKET_ORDER_TRADE_CLOSE', tradeReduced: { tradeID: id, units: '-40' } });
+    expect(fill).toMatchObject({
+      type: 'ORDER_FILL',
+      orderID: create['id'],
+      units: '-40',
+      price: '1.10000',
+      reason: 'MARKET_ORDER_TRADE_CLOSE',
+      tradeReduced: { tradeID: id, units: '-40' },
+    });
     expect(r.body['relatedTransactionIDs']).toEqual([create['id'], fill['id']]);
     expect(r.body['lastTransactionID']).toBe(fill['id']);
     const trade = (await call('GET', `/trades/${id}`)).body['trade'] as Body;
@@ -213,7 +294,11 @@ describe('PUT trades/{tradeSpecifier}/close', () => {
     const r = await call('PUT', `/trades/${id}/close`, { units: '101' });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({
-      orderRejectTransaction: { type: 'MARKET_ORDER_REJECT', rejectReason: 'CLOSE_TRADE_UNITS_EXCEED_TRADE_SIZE', tradeClose: { tradeID: id, units: '101' } },
+      orderRejectTransaction: {
+        type: 'MARKET_ORDER_REJECT',
+        rejectReason: 'CLOSE_TRADE_UNITS_EXCEED_TRADE_SIZE',
+        tradeClose: { tradeID: id, units: '101' },
+      },
       errorCode: 'CLOSE_TRADE_UNITS_EXCEED_TRADE_SIZE',
       errorMessage: 'The units specified exceed the current size of the Trade',
     });
@@ -224,7 +309,11 @@ describe('PUT trades/{tradeSpecifier}/close', () => {
 
   it('rejects zero, negative and over-precise units (400)', async () => {
     const id = await open('100');
-    for (const [units, code] of [['0', 'UNITS_INVALID'], ['-5', 'UNITS_INVALID'], ['1.5', 'UNITS_PRECISION_EXCEEDED']] as const) {
+    for (const [units, code] of [
+      ['0', 'UNITS_INVALID'],
+      ['-5', 'UNITS_INVALID'],
+      ['1.5', 'UNITS_PRECISION_EXCEEDED'],
+    ] as const) {
       const r = await call('PUT', `/trades/${id}/close`, { units });
       expect(r.status).toBe(400);
       expect(r.body['errorCode']).toBe(code);
@@ -236,8 +325,13 @@ describe('PUT trades/{tradeSpecifier}/close', () => {
     const r = await call('PUT', '/trades/999/close', {});
     expect(r.status).toBe(404);
     expect(r.body).toMatchObject({
-      orderRejectTransaction: { type: 'MARKET_ORDER_REJECT', rejectReason: 'TRADE_DOESNT_EXIST', tradeClose: { tradeID: '999', units: 'ALL' } },
-      errorCode: 'TRADE_DOESNT_EXIST', errorMessage: 'The Trade specified does not exist',
+      orderRejectTransaction: {
+        type: 'MARKET_ORDER_REJECT',
+        rejectReason: 'TRADE_DOESNT_EXIST',
+        tradeClose: { tradeID: '999', units: 'ALL' },
+      },
+      errorCode: 'TRADE_DOESNT_EXIST',
+      errorMessage: 'The Trade specified does not exist',
     });
     expect(r.body['lastTransactionID']).toBe(r.body['orderRejectTransaction']['id']);
     const id = await open('10');
@@ -270,10 +364,18 @@ describe('trades paths: auth, account and method', () => {
   });
 
   it('answers 404 for an unknown account and 403 for an account the token may not use', async () => {
-    const r = await server.app.inject({ method: 'GET', url: '/v3/accounts/101-004-1234567-999/trades', headers: { authorization: 'Bearer T' } });
+    const r = await server.app.inject({
+      method: 'GET',
+      url: '/v3/accounts/101-004-1234567-999/trades',
+      headers: { authorization: 'Bearer T' },
+    });
     expect(r.statusCode).toBe(404);
     expect(r.json()).toEqual({ errorMessage: 'The specified Account does not exist.' });
-    const put = await server.app.inject({ method: 'PUT', url: '/v3/accounts/101-004-1234567-999/trades/4/close', headers: { authorization: 'Bearer T' } });
+    const put = await server.app.inject({
+      method: 'PUT',
+      url: '/v3/accounts/101-004-1234567-999/trades/4/close',
+      headers: { authorization: 'Bearer T' },
+    });
     expect(put.statusCode).toBe(404);
     await server.app.close();
     server.app = await buildApp({ engine: server.engine, tokens: [{ token: 'T', accounts: ['101-004-1234567-002'] }] });
@@ -282,7 +384,13 @@ describe('trades paths: auth, account and method', () => {
 
   it('answers 405 for a wrong method on a trades path', async () => {
     const id = await open('1');
-    for (const [method, path] of [['DELETE', `/trades/${id}`], ['POST', '/trades'], ['GET', `/trades/${id}/close`], ['POST', `/trades/${id}/orders`], ['PATCH', '/openTrades']] as const) {
+    for (const [method, path] of [
+      ['DELETE', `/trades/${id}`],
+      ['POST', '/trades'],
+      ['GET', `/trades/${id}/close`],
+      ['POST', `/trades/${id}/orders`],
+      ['PATCH', '/openTrades'],
+    ] as const) {
       const r = await call(method, path);
       expect(r.status).toBe(405);
       expect(r.body).toEqual({ errorMessage: 'The method is not allowed for the requested resource.' });

@@ -11,7 +11,10 @@ afterEach(async () => h.app.close());
 /** Rests `n` buy limits far below the market: one LIMIT_ORDER transaction each. */
 function restLimits(n: number): void {
   for (let i = 0; i < n; i += 1) {
-    const out = h.engine.execute(ACCOUNT, { type: 'CREATE_ORDER', order: { type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: '1.00000' } });
+    const out = h.engine.execute(ACCOUNT, {
+      type: 'CREATE_ORDER',
+      order: { type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: '1.00000' },
+    });
     expect(out.reject).toBeUndefined();
   }
 }
@@ -40,11 +43,7 @@ describe('GET transactions (pages)', () => {
       to: formatRfc3339(h.engine.now),
       pageSize: 100,
       count: 250,
-      pages: [
-        `${BASE}${TX}/idrange?from=1&to=100`,
-        `${BASE}${TX}/idrange?from=101&to=200`,
-        `${BASE}${TX}/idrange?from=201&to=250`,
-      ],
+      pages: [`${BASE}${TX}/idrange?from=1&to=100`, `${BASE}${TX}/idrange?from=101&to=200`, `${BASE}${TX}/idrange?from=201&to=250`],
       lastTransactionID: '250',
     });
     // Every page URL answers with its transactions; together they are the whole log.
@@ -102,7 +101,10 @@ describe('GET transactions (pages)', () => {
   it('refuses bad page sizes, unreadable times and an inverted range', async () => {
     h = await harness();
     for (const size of ['0', '1001', 'abc', '-5', '1.5']) {
-      expect(await get(`${TX}?pageSize=${size}`)).toEqual({ status: 400, body: { errorCode: 'INVALID_PAGESIZE', errorMessage: 'The specified page size is invalid' } });
+      expect(await get(`${TX}?pageSize=${size}`)).toEqual({
+        status: 400,
+        body: { errorCode: 'INVALID_PAGESIZE', errorMessage: 'The specified page size is invalid' },
+      });
     }
     expect(await get(`${TX}?from=yesterday`)).toEqual({ status: 400, body: { errorMessage: "Invalid value specified for 'from'" } });
     expect(await get(`${TX}?to=2024-13-01T00:00:00Z`)).toEqual({ status: 400, body: { errorMessage: "Invalid value specified for 'to'" } });
@@ -120,7 +122,10 @@ describe('GET transactions/{transactionID}', () => {
     expect(one.body).toMatchObject({ transaction: { id: '2', type: 'TRANSFER_FUNDS', accountID: ACCOUNT }, lastTransactionID: '2' });
     const unix = await get(`${TX}/1`, { 'Accept-Datetime-Format': 'UNIX' });
     expect(unix.body['transaction']['time']).toBe(formatUnix(START));
-    expect(await get(`${TX}/3`)).toEqual({ status: 404, body: { errorCode: 'NO_SUCH_TRANSACTION', errorMessage: 'The Transaction ID specified does not exist', lastTransactionID: '2' } });
+    expect(await get(`${TX}/3`)).toEqual({
+      status: 404,
+      body: { errorCode: 'NO_SUCH_TRANSACTION', errorMessage: 'The Transaction ID specified does not exist', lastTransactionID: '2' },
+    });
     expect(await get(`${TX}/abc`)).toEqual({ status: 400, body: { errorMessage: "Invalid value specified for 'transactionID'" } });
     // Another account's log is its own.
     expect((await get(`/v3/accounts/${OTHER}/transactions/1`)).body['transaction']).toMatchObject({ accountID: OTHER, type: 'CREATE' });

@@ -16,25 +16,34 @@ afterEach(async () => h.app.close());
 const MALFORMED: [string, Record<string, unknown>][] = [
   ['order.instrument', { type: 'LIMIT', instrument: 'XXX_YYY', units: '1', price: '1.1' }],
   ['order.gtdTime', { type: 'LIMIT', instrument: 'EUR_USD', units: '1', price: '1.1', timeInForce: 'GTD', gtdTime: 'soon' }],
-  ['order.takeProfitOnFill.gtdTime', { type: 'MARKET', instrument: 'EUR_USD', units: '1', takeProfitOnFill: { price: '1.2', gtdTime: 'x' } }],
-  ['order.trailingStopLossOnFill.gtdTime', { type: 'MARKET', instrument: 'EUR_USD', units: '1', trailingStopLossOnFill: { distance: '0.01', gtdTime: 'x' } }],
+  [
+    'order.takeProfitOnFill.gtdTime',
+    { type: 'MARKET', instrument: 'EUR_USD', units: '1', takeProfitOnFill: { price: '1.2', gtdTime: 'x' } },
+  ],
+  [
+    'order.trailingStopLossOnFill.gtdTime',
+    { type: 'MARKET', instrument: 'EUR_USD', units: '1', trailingStopLossOnFill: { distance: '0.01', gtdTime: 'x' } },
+  ],
 ];
 
 describe('one wire check for every adapter', () => {
-  it.each(MALFORMED)('%s: the same 400 over HTTP, from the v3 operation and from the strategy context, and nothing written', async (field, order) => {
-    h = await harness();
-    const before = h.engine.account(ACCOUNT)?.state.lastTransactionID;
-    const message = `Invalid value specified for '${field}'`;
-    const http = await h.request('POST', `/v3/accounts/${ACCOUNT}/orders`, { order });
-    expect(http.statusCode).toBe(400);
-    expect(http.json()).toEqual({ errorMessage: message });
-    const call: V3Call = { engine: h.engine, accountID: ACCOUNT };
-    expect(createOrder(call, order)).toEqual({ status: 400, body: { errorMessage: message } });
-    expect(createOrderCommand(call, order).invalid).toEqual({ errorMessage: message });
-    const ctx = new EngineStrategyContext(h.engine, ACCOUNT, {});
-    expect(ctx.createOrder(order as never).invalid).toEqual({ errorMessage: message });
-    expect(h.engine.account(ACCOUNT)?.state.lastTransactionID).toBe(before);
-  });
+  it.each(MALFORMED)(
+    '%s: the same 400 over HTTP, from the v3 operation and from the strategy context, and nothing written',
+    async (field, order) => {
+      h = await harness();
+      const before = h.engine.account(ACCOUNT)?.state.lastTransactionID;
+      const message = `Invalid value specified for '${field}'`;
+      const http = await h.request('POST', `/v3/accounts/${ACCOUNT}/orders`, { order });
+      expect(http.statusCode).toBe(400);
+      expect(http.json()).toEqual({ errorMessage: message });
+      const call: V3Call = { engine: h.engine, accountID: ACCOUNT };
+      expect(createOrder(call, order)).toEqual({ status: 400, body: { errorMessage: message } });
+      expect(createOrderCommand(call, order).invalid).toEqual({ errorMessage: message });
+      const ctx = new EngineStrategyContext(h.engine, ACCOUNT, {});
+      expect(ctx.createOrder(order as never).invalid).toEqual({ errorMessage: message });
+      expect(h.engine.account(ACCOUNT)?.state.lastTransactionID).toBe(before);
+    },
+  );
 });
 
 describe('v3 operations in process', () => {
@@ -45,12 +54,15 @@ describe('v3 operations in process', () => {
     expect(bare.status).toBe(201);
     expect(bare.headers).toBeUndefined();
     const located = createOrder({ engine: h.engine, accountID: ACCOUNT, baseUrl: 'http://x.test' }, order);
-    expect(located.headers).toEqual({ Location: `http://x.test/v3/accounts/${ACCOUNT}/orders/${String(located.body['lastTransactionID'])}` });
+    expect(located.headers).toEqual({
+      Location: `http://x.test/v3/accounts/${ACCOUNT}/orders/${String(located.body['lastTransactionID'])}`,
+    });
   });
 
   it('list newest first with a Link to the next page, as GET orders does', async () => {
     h = await harness();
-    for (const price of ['1.0', '1.01', '1.02']) createOrder({ engine: h.engine, accountID: ACCOUNT }, { type: 'LIMIT', instrument: 'EUR_USD', units: '1', price });
+    for (const price of ['1.0', '1.01', '1.02'])
+      createOrder({ engine: h.engine, accountID: ACCOUNT }, { type: 'LIMIT', instrument: 'EUR_USD', units: '1', price });
     const page = listOrders({ engine: h.engine, accountID: ACCOUNT, baseUrl: 'http://x.test' }, { count: '2' });
     const http = await h.request('GET', `/v3/accounts/${ACCOUNT}/orders?count=2`, undefined, { host: 'x.test' });
     expect(page.status).toBe(200);

@@ -28,8 +28,12 @@ describe('v20sim backtest (runBacktestCommand)', () => {
     expect(r.out).toContain('report.html');
     expect(r.err).toMatch(/^backtest: ma-crossover \(instrument=EUR_USD barSeconds=300 fast=10 slow=30/);
     expect(r.err).toMatch(/backtest: 69,104 ticks in \d+\.\d s/);
-    for (const name of ['transactions.ndjson', 'trades.csv', 'equity.csv', 'report.json', 'report.html']) expect(existsSync(path.join(out, name))).toBe(true);
-    const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as { run: { ticks: { file: string }[]; instruments: Record<string, number> }; metrics: { ticks: number } };
+    for (const name of ['transactions.ndjson', 'trades.csv', 'equity.csv', 'report.json', 'report.html'])
+      expect(existsSync(path.join(out, name))).toBe(true);
+    const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as {
+      run: { ticks: { file: string }[]; instruments: Record<string, number> };
+      metrics: { ticks: number };
+    };
     expect(report.run.ticks.map((t) => t.file)).toEqual(['sample-eurusd-usdjpy.csv.gz']);
     expect(report.metrics.ticks).toBe(69_104);
     expect(Object.keys(report.run.instruments)).toEqual(['EUR_USD', 'USD_JPY']);
@@ -49,14 +53,31 @@ describe('v20sim backtest (runBacktestCommand)', () => {
 
   it('runs a sweep when a parameter takes several values, ranked by the chosen metric', async () => {
     const out = tempDir();
-    const r = await run(['--strategy', MA, '--out', out, '--param', 'fast=5,10', '--param', 'slow=30', '--rank', 'netPL', '--workers', '1']);
+    const r = await run([
+      '--strategy',
+      MA,
+      '--out',
+      out,
+      '--param',
+      'fast=5,10',
+      '--param',
+      'slow=30',
+      '--rank',
+      'netPL',
+      '--workers',
+      '1',
+    ]);
     expect(r.code).toBe(0);
     expect(r.out).toContain('ma-crossover: 2 runs ranked by netPL');
     expect(r.out).toMatch(/#\s+fast\s+net P\/L/);
     const csv = readFileSync(path.join(out, 'sweep.csv'), 'utf8').trim().split('\n');
     expect(csv).toHaveLength(3);
     expect(csv[0]?.startsWith('rank,index,instrument,barSeconds,fast,slow,')).toBe(true);
-    const sweep = JSON.parse(readFileSync(path.join(out, 'sweep.json'), 'utf8')) as { rankedBy: string; swept: string[]; runs: { rank: number; metrics: { netPL: number } }[] };
+    const sweep = JSON.parse(readFileSync(path.join(out, 'sweep.json'), 'utf8')) as {
+      rankedBy: string;
+      swept: string[];
+      runs: { rank: number; metrics: { netPL: number } }[];
+    };
     expect(sweep.rankedBy).toBe('netPL');
     expect(sweep.swept).toEqual(['fast']);
     expect((sweep.runs[0]?.metrics.netPL ?? 0) >= (sweep.runs[1]?.metrics.netPL ?? 0)).toBe(true);
@@ -65,12 +86,21 @@ describe('v20sim backtest (runBacktestCommand)', () => {
   it('reads a config file; the command line wins over it', async () => {
     const dir = tempDir();
     const config = path.join(dir, 'backtest.json');
-    writeFileSync(config, JSON.stringify({
-      strategy: path.resolve(MA), out: 'results', params: { fast: 8, slow: 40 }, balance: 50_000, equityInterval: '5m',
-    }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        strategy: path.resolve(MA),
+        out: 'results',
+        params: { fast: 8, slow: 40 },
+        balance: 50_000,
+        equityInterval: '5m',
+      }),
+    );
     const r = await run(['--config', config, '--param', 'slow=35']);
     expect(r.code).toBe(0);
-    const report = JSON.parse(readFileSync(path.join(dir, 'results', 'report.json'), 'utf8')) as { run: { params: Record<string, unknown>; initialBalance: string; equityIntervalSeconds: number } };
+    const report = JSON.parse(readFileSync(path.join(dir, 'results', 'report.json'), 'utf8')) as {
+      run: { params: Record<string, unknown>; initialBalance: string; equityIntervalSeconds: number };
+    };
     expect(report.run.params).toMatchObject({ fast: 8, slow: 35 });
     expect(report.run.initialBalance).toBe('50000');
     expect(report.run.equityIntervalSeconds).toBe(300);
@@ -79,8 +109,11 @@ describe('v20sim backtest (runBacktestCommand)', () => {
   it('loads JavaScript strategies and TypeScript ones outside an ES module package', async () => {
     const dir = tempDir();
     const js = path.join(dir, 'buy-once.mjs');
-    writeFileSync(js, `export default { name: 'buy-once', params: { units: 100 }, create(p) { let done = false; return { onTick(tick, ctx) {
-      if (done || tick.instrument !== 'EUR_USD') return; done = true; ctx.createOrder({ type: 'MARKET', instrument: 'EUR_USD', units: String(p.units) }); } }; } };\n`);
+    writeFileSync(
+      js,
+      `export default { name: 'buy-once', params: { units: 100 }, create(p) { let done = false; return { onTick(tick, ctx) {
+      if (done || tick.instrument !== 'EUR_USD') return; done = true; ctx.createOrder({ type: 'MARKET', instrument: 'EUR_USD', units: String(p.units) }); } }; } };\n`,
+    );
     const ts = path.join(dir, 'noop.ts');
     writeFileSync(ts, `const params: { note: string } = { note: 'x' };\nexport default { name: 'noop', params, create: () => ({}) };\n`);
     const a = await run(['--strategy', js, '--out', path.join(dir, 'a'), '--param', 'units=250']);

@@ -30,8 +30,11 @@ describe('strategy context: the v3 operations in process', () => {
         if (i === 0) {
           seen['time'] = ctx.time;
           const entry = ctx.createOrder({
-            type: 'MARKET', instrument: 'EUR_USD', units: '10000',
-            takeProfitOnFill: { price: '1.10200' }, stopLossOnFill: { distance: '0.00100' },
+            type: 'MARKET',
+            instrument: 'EUR_USD',
+            units: '10000',
+            takeProfitOnFill: { price: '1.10200' },
+            stopLossOnFill: { distance: '0.00100' },
           });
           expect(entry.reject).toBeUndefined();
           expect(entry.transactions.map((t) => t.type)).toEqual(['MARKET_ORDER', 'ORDER_FILL', 'TAKE_PROFIT_ORDER', 'STOP_LOSS_ORDER']);
@@ -45,7 +48,13 @@ describe('strategy context: the v3 operations in process', () => {
           expect(trade?.stopLossOrder?.price).toBe('1.09910');
           expect(ctx.openTrades().map((t) => t.id)).toEqual([tradeID]);
 
-          const limit = ctx.createOrder({ type: 'LIMIT', instrument: 'EUR_USD', units: '5000', price: '1.09500', clientExtensions: { id: 'lim-1', tag: 'test' } });
+          const limit = ctx.createOrder({
+            type: 'LIMIT',
+            instrument: 'EUR_USD',
+            units: '5000',
+            price: '1.09500',
+            clientExtensions: { id: 'lim-1', tag: 'test' },
+          });
           expect(limit.response['orderCreateTransaction']?.type).toBe('LIMIT_ORDER');
           expect(limit.response['orderFillTransaction']).toBeUndefined();
           expect(ctx.order('@lim-1')?.price).toBe('1.09500');
@@ -128,11 +137,21 @@ describe('strategy context: the v3 operations in process', () => {
 
     // One trade: 4,000 closed at the bid 1.10000 (-0.40), 6,000 by the take profit at 1.10300 (+17.40).
     expect(result.trades).toHaveLength(1);
-    expect(result.trades[0]).toMatchObject({ direction: 'LONG', units: '10000', state: 'CLOSED', realizedPL: '17.0000', closeReason: 'TAKE_PROFIT_ORDER', closePrice: '1.10180' });
+    expect(result.trades[0]).toMatchObject({
+      direction: 'LONG',
+      units: '10000',
+      state: 'CLOSED',
+      realizedPL: '17.0000',
+      closeReason: 'TAKE_PROFIT_ORDER',
+      closePrice: '1.10180',
+    });
     expect(result.metrics).toMatchObject({ trades: 1, closedTrades: 1, winners: 1, netPL: 17, fills: 3 });
     expect(result.summary.balance).toBe('100017.0000');
     // The equity point taken after tick 0's fills marks the open trade to market as v20's NAV does.
-    const atT0 = result.equity.time.map((t, k) => [t, k] as const).filter(([t, k]) => t === T0 && result.equity.kind[k] === 2).at(-1);
+    const atT0 = result.equity.time
+      .map((t, k) => [t, k] as const)
+      .filter(([t, k]) => t === T0 && result.equity.kind[k] === 2)
+      .at(-1);
     expect(atT0).toBeDefined();
     expect(seen['unrealizedAfterTick0']).not.toBe('0.0000');
     expect(result.equity.nav[atT0?.[1] ?? -1]).toBeCloseTo(Number(seen['navAfterTick0']), 6);
@@ -145,7 +164,8 @@ describe('strategy context: the v3 operations in process', () => {
     const def = strategyOf({
       onTick(tick, ctx) {
         if (tick.time !== T0) return;
-        for (let k = 0; k < 60; k += 1) ctx.createOrder({ type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: (1.09 - k * 0.0001).toFixed(5) });
+        for (let k = 0; k < 60; k += 1)
+          ctx.createOrder({ type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: (1.09 - k * 0.0001).toFixed(5) });
         expect(ctx.orders()).toHaveLength(50);
         expect(ctx.orders({ count: 500 })).toHaveLength(60);
         expect(ctx.pendingOrders()).toHaveLength(60);
@@ -161,18 +181,32 @@ describe('strategy context: the v3 operations in process', () => {
   });
 
   it('stops with a StrategyError naming the hook and the simulated time', () => {
-    const def = strategyOf({
-      onTick(tick) {
-        if (tick.time > T0) throw new Error('boom');
+    const def = strategyOf(
+      {
+        onTick(tick) {
+          if (tick.time > T0) throw new Error('boom');
+        },
       },
-    }, {}, 'broken');
+      {},
+      'broken',
+    );
     expect(() => runBacktest({ strategy: def, ticks: TICKS })).toThrow(StrategyError);
-    expect(() => runBacktest({ strategy: def, ticks: TICKS })).toThrow('strategy broken failed in onTick at 2024-01-02T10:00:01.000000000Z: boom');
+    expect(() => runBacktest({ strategy: def, ticks: TICKS })).toThrow(
+      'strategy broken failed in onTick at 2024-01-02T10:00:01.000000000Z: boom',
+    );
   });
 
   it('reports a failing create() as a StrategyError too', () => {
-    const def = { name: 'picky', params: {}, create: () => { throw new Error('bad params'); } };
-    expect(() => runBacktest({ strategy: def, ticks: TICKS })).toThrow('strategy picky failed in create at 2024-01-02T10:00:00.000000000Z: bad params');
+    const def = {
+      name: 'picky',
+      params: {},
+      create: () => {
+        throw new Error('bad params');
+      },
+    };
+    expect(() => runBacktest({ strategy: def, ticks: TICKS })).toThrow(
+      'strategy picky failed in create at 2024-01-02T10:00:00.000000000Z: bad params',
+    );
   });
 
   it('refuses asynchronous hooks', () => {

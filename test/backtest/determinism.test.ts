@@ -17,7 +17,11 @@ async function inProcess(args: string[]): Promise<void> {
 }
 
 function files(dir: string): Map<string, Buffer> {
-  return new Map(readdirSync(dir).sort().map((name) => [name, readFileSync(path.join(dir, name))]));
+  return new Map(
+    readdirSync(dir)
+      .sort()
+      .map((name) => [name, readFileSync(path.join(dir, name))]),
+  );
 }
 
 afterAll(removeTempDirs);
@@ -28,7 +32,9 @@ describe('backtest determinism', () => {
       const [a, b, c] = [tempDir(), tempDir(), tempDir()];
       await inProcess(['--strategy', strategy, '--out', a]);
       await inProcess(['--strategy', strategy, '--out', b]);
-      await run(process.execPath, ['--import', 'tsx', 'test/backtest/run-cli.ts', '--strategy', strategy, '--out', c], { cwd: process.cwd() });
+      await run(process.execPath, ['--import', 'tsx', 'test/backtest/run-cli.ts', '--strategy', strategy, '--out', c], {
+        cwd: process.cwd(),
+      });
       const first = files(a);
       expect([...first.keys()]).toEqual(['equity.csv', 'report.html', 'report.json', 'trades.csv', 'transactions.ndjson']);
       for (const other of [files(b), files(c)]) {

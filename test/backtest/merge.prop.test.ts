@@ -12,13 +12,17 @@ const sources = fc.array(fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 
       time += gap % 4 === 0 ? 0 : gap; // plenty of equal times within and across sources
       return { instrument: 'EUR_USD', time, bid: s, ask: k };
     });
-  }));
+  }),
+);
 
 describe('mergeTickSources', () => {
   it('gives exactly the order of mergeByTime', () => {
-    fc.assert(fc.property(sources, (lists) => {
-      expect([...mergeTickSources(lists)]).toEqual([...mergeByTime(lists)]);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(sources, (lists) => {
+        expect([...mergeTickSources(lists)]).toEqual([...mergeByTime(lists)]);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('closes every source when stopped early', () => {

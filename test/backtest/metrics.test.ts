@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  dailyReturns, drawdownSeries, drawdownStats, exposure, monthlyReturns, sharpeRatio, sortinoRatio, tradeStats, tradingDayEnd,
+  dailyReturns,
+  drawdownSeries,
+  drawdownStats,
+  exposure,
+  monthlyReturns,
+  sharpeRatio,
+  sortinoRatio,
+  tradeStats,
+  tradingDayEnd,
 } from '../../src/backtest/index.js';
 import { decimateIndices } from '../../src/backtest/decimate.js';
 import { coerceParam, parseParamValues } from '../../src/backtest/params.js';
@@ -82,8 +90,27 @@ describe('metrics, against values worked out by hand', () => {
   });
 
   it('exposure is the share of time with a trade open (overlaps counted once)', () => {
-    expect(exposure([[0, 10], [5, 15], [20, 30]], 0, 40)).toBeCloseTo(25 / 40, 12);
-    expect(exposure([[-10, 5], [38, 50]], 0, 40)).toBeCloseTo(7 / 40, 12);
+    expect(
+      exposure(
+        [
+          [0, 10],
+          [5, 15],
+          [20, 30],
+        ],
+        0,
+        40,
+      ),
+    ).toBeCloseTo(25 / 40, 12);
+    expect(
+      exposure(
+        [
+          [-10, 5],
+          [38, 50],
+        ],
+        0,
+        40,
+      ),
+    ).toBeCloseTo(7 / 40, 12);
     expect(exposure([], 0, 40)).toBe(0);
   });
 
@@ -120,10 +147,17 @@ describe('helpers', () => {
   });
 
   it('formats times as formatRfc3339 does, and finds UTC months', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 7_258_118_400_000_000 }), (t) => {
-      expect(fastRfc3339(t)).toBe(formatRfc3339(t));
-    }), { numRuns: 2_000 });
-    expect(utcMonth(Date.UTC(2024, 1, 29, 23, 59) * 1000)).toEqual({ month: '2024-02', start: Date.UTC(2024, 1, 1) * 1000, end: Date.UTC(2024, 2, 1) * 1000 });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 7_258_118_400_000_000 }), (t) => {
+        expect(fastRfc3339(t)).toBe(formatRfc3339(t));
+      }),
+      { numRuns: 2_000 },
+    );
+    expect(utcMonth(Date.UTC(2024, 1, 29, 23, 59) * 1000)).toEqual({
+      month: '2024-02',
+      start: Date.UTC(2024, 1, 1) * 1000,
+      end: Date.UTC(2024, 2, 1) * 1000,
+    });
   });
 
   it('reads parameter values as the default’s type, with lists and ranges', () => {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { describeSources, loadStrategy, openTicks, reportJsonText, runBacktest, tradesCsv, transactionsNdjson } from '../../src/backtest/index.js';
+import {
+  describeSources,
+  loadStrategy,
+  openTicks,
+  reportJsonText,
+  runBacktest,
+  tradesCsv,
+  transactionsNdjson,
+} from '../../src/backtest/index.js';
 import { LEAN_DIR, hasLeanData, leanFiles } from '../support/lean-eurusd.js';
 
 const STRATEGIES = ['examples/strategies/ma-crossover.ts', 'examples/strategies/grid.ts'];

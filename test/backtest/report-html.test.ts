@@ -11,15 +11,29 @@ const hasChromium = existsSync(CHROMIUM);
 const exec = promisify(execFile);
 
 if (!hasChromium) {
-  process.stderr.write(`report-html.test: skipping the headless browser checks: ${CHROMIUM} is missing (Debian: apt-get install -y chromium)\n`);
+  process.stderr.write(
+    `report-html.test: skipping the headless browser checks: ${CHROMIUM} is missing (Debian: apt-get install -y chromium)\n`,
+  );
 }
 
 /** Headless Chromium, isolated: no network services, a throwaway profile. */
 async function chromium(args: string[]): Promise<string> {
-  const { stdout } = await exec(CHROMIUM, [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run',
-    `--user-data-dir=${tempDir('v20sim-chromium-')}`, '--window-size=1280,2400', '--hide-scrollbars', ...args,
-  ], { timeout: 90_000, maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await exec(
+    CHROMIUM,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      `--user-data-dir=${tempDir('v20sim-chromium-')}`,
+      '--window-size=1280,2400',
+      '--hide-scrollbars',
+      ...args,
+    ],
+    { timeout: 90_000, maxBuffer: 64 * 1024 * 1024 },
+  );
   return stdout;
 }
 
@@ -33,7 +47,10 @@ let html = '';
 
 beforeAll(async () => {
   dir = tempDir();
-  const result = runBacktest({ strategy: await loadStrategy('examples/strategies/ma-crossover.ts'), ticks: openTicks([SAMPLE_TICKS_FILE]) });
+  const result = runBacktest({
+    strategy: await loadStrategy('examples/strategies/ma-crossover.ts'),
+    ticks: openTicks([SAMPLE_TICKS_FILE]),
+  });
   writeOutputs(dir, result);
   html = readFileSync(path.join(dir, 'report.html'), 'utf8');
 });
@@ -75,7 +92,10 @@ describe('report.html', () => {
 
   it.skipIf(!hasChromium)('shows the error marker when its script fails (the check above can fail)', async () => {
     const broken = path.join(dir, 'broken.html');
-    writeFileSync(broken, html.replace('<script id="report-data" type="application/json">{', '<script id="report-data" type="application/json">{oops'));
+    writeFileSync(
+      broken,
+      html.replace('<script id="report-data" type="application/json">{', '<script id="report-data" type="application/json">{oops'),
+    );
     const dom = await chromium(['--virtual-time-budget=5000', '--dump-dom', `file://${broken}`]);
     expect(openingTag(dom, 'html')).toMatch(/data-report-error="[^"]*SyntaxError/);
     expect(openingTag(dom, 'body')).not.toMatch(/data-charts-rendered/);

@@ -1,7 +1,16 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  SAMPLE_TICKS_FILE, buildParamGrid, expandGrid, loadStrategy, openTicks, rankRows, runBacktest, runSweep, type SweepRow, type SweepSpec,
+  SAMPLE_TICKS_FILE,
+  buildParamGrid,
+  expandGrid,
+  loadStrategy,
+  openTicks,
+  rankRows,
+  runBacktest,
+  runSweep,
+  type SweepRow,
+  type SweepSpec,
 } from '../../src/backtest/index.js';
 
 const STRATEGY = path.resolve('examples/strategies/ma-crossover.ts');
@@ -12,7 +21,12 @@ describe('parameter sweeps', () => {
     const grid = buildParamGrid(definition, { slow: [30, 50] }, ['fast=5,10']);
     const combos = expandGrid(definition, grid);
     // The first parameter of the definition varies slowest.
-    expect(combos.map((p) => [p['fast'], p['slow']])).toEqual([[5, 30], [5, 50], [10, 30], [10, 50]]);
+    expect(combos.map((p) => [p['fast'], p['slow']])).toEqual([
+      [5, 30],
+      [5, 50],
+      [10, 30],
+      [10, 50],
+    ]);
     const spec: SweepSpec = { strategyFile: STRATEGY, tickFiles: [SAMPLE_TICKS_FILE], account: {}, equityIntervalMicros: 60_000_000 };
     const jobs = combos.map((params, index) => ({ index, params }));
     const order: number[] = [];
@@ -30,12 +44,19 @@ describe('parameter sweeps', () => {
 
   it('reports a failing run', async () => {
     const spec: SweepSpec = { strategyFile: STRATEGY, tickFiles: [SAMPLE_TICKS_FILE], account: {}, equityIntervalMicros: 60_000_000 };
-    const jobs = [{ index: 0, params: { fast: 5 } }, { index: 1, params: { fast: 1.5 } }];
+    const jobs = [
+      { index: 0, params: { fast: 5 } },
+      { index: 1, params: { fast: 1.5 } },
+    ];
     await expect(runSweep(spec, jobs, { workers: 2 })).rejects.toThrow(/run 1.*fast and slow must be whole numbers/s);
   });
 
   it('ranks best first, smaller first for drawdown, missing values last, ties by grid position', () => {
-    const row = (index: number, sharpe: number | null, maxDrawdown: number): SweepRow => ({ index, params: {}, metrics: { sharpe, maxDrawdown } as SweepRow['metrics'] });
+    const row = (index: number, sharpe: number | null, maxDrawdown: number): SweepRow => ({
+      index,
+      params: {},
+      metrics: { sharpe, maxDrawdown } as SweepRow['metrics'],
+    });
     const rows = [row(0, 1, 0.2), row(1, null, 0.1), row(2, 3, 0.3), row(3, 1, 0.05)];
     expect(rankRows(rows, 'sharpe').map((r) => r.index)).toEqual([2, 0, 3, 1]);
     expect(rankRows(rows, 'maxDrawdown').map((r) => r.index)).toEqual([3, 1, 0, 2]);

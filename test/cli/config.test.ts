@@ -5,7 +5,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseServeArgs } from '../../src/cli/args.js';
 import { runCli } from '../../src/cli/cli.js';
 import {
-  ConfigError, DEFAULT_ACCOUNTS, MAJOR_PAIRS, checkConfig, loadConfigFile, type FileConfig, type ServeArgs,
+  ConfigError,
+  DEFAULT_ACCOUNTS,
+  MAJOR_PAIRS,
+  checkConfig,
+  loadConfigFile,
+  type FileConfig,
+  type ServeArgs,
 } from '../../src/cli/config.js';
 import { resolveSettings } from '../../src/cli/settings.js';
 import type { ServeIo } from '../../src/cli/serve.js';
@@ -34,38 +40,59 @@ function settings(file: FileConfig, args: ServeArgs = {}) {
 describe('config file checks', () => {
   it('accepts a complete config, resolving paths against the file', () => {
     const file = path.join(dir, 'full.json');
-    writeFileSync(file, JSON.stringify({
-      $schema: 'ignored',
-      accounts: [
-        { id: USD, alias: 'Main', currency: 'USD', balance: '25000', hedging: true, marginRate: '0.02' },
-        { id: '101-004-1000000-002', currency: 'XAU', balance: 10 },
-      ],
-      tokens: [{ token: 'alpha', accounts: [USD] }, 'beta'],
-      adminToken: 'root',
-      instruments: [{ name: 'XAU_USD', type: 'METAL', displayPrecision: 3, pipLocation: -2, marginRate: '0.05' }, { name: 'EUR_USD', marginRate: '0.02' }],
-      ticks: ['data/eurusd.csv', { file: '/abs/gbp.ndjson', format: 'ndjson', instrument: 'GBP_USD' }],
-      clock: 'replay',
-      speed: 'max',
-      seed: 'abc',
-      start: '2024-03-01T00:00:00Z',
-      host: '0.0.0.0',
-      port: 9000,
-      dataDir: 'state',
-      fsync: true,
-      heartbeatMs: 1000,
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        $schema: 'ignored',
+        accounts: [
+          { id: USD, alias: 'Main', currency: 'USD', balance: '25000', hedging: true, marginRate: '0.02' },
+          { id: '101-004-1000000-002', currency: 'XAU', balance: 10 },
+        ],
+        tokens: [{ token: 'alpha', accounts: [USD] }, 'beta'],
+        adminToken: 'root',
+        instruments: [
+          { name: 'XAU_USD', type: 'METAL', displayPrecision: 3, pipLocation: -2, marginRate: '0.05' },
+          { name: 'EUR_USD', marginRate: '0.02' },
+        ],
+        ticks: ['data/eurusd.csv', { file: '/abs/gbp.ndjson', format: 'ndjson', instrument: 'GBP_USD' }],
+        clock: 'replay',
+        speed: 'max',
+        seed: 'abc',
+        start: '2024-03-01T00:00:00Z',
+        host: '0.0.0.0',
+        port: 9000,
+        dataDir: 'state',
+        fsync: true,
+        heartbeatMs: 1000,
+      }),
+    );
     const config = loadConfigFile(file);
     expect(config.accounts).toEqual([
       { id: USD, alias: 'Main', currency: 'USD', balance: '25000', hedgingEnabled: true, marginRate: '0.02' },
       { id: '101-004-1000000-002', currency: 'XAU', balance: '10' },
     ]);
-    expect(config.tokens).toEqual([{ token: 'alpha', accounts: [USD] }, { token: 'beta', accounts: '*' }]);
-    expect(config.ticks).toEqual([{ file: path.join(dir, 'data/eurusd.csv') }, { file: '/abs/gbp.ndjson', format: 'ndjson', instrument: 'GBP_USD' }]);
+    expect(config.tokens).toEqual([
+      { token: 'alpha', accounts: [USD] },
+      { token: 'beta', accounts: '*' },
+    ]);
+    expect(config.ticks).toEqual([
+      { file: path.join(dir, 'data/eurusd.csv') },
+      { file: '/abs/gbp.ndjson', format: 'ndjson', instrument: 'GBP_USD' },
+    ]);
     expect(config.dataDir).toBe(path.join(dir, 'state'));
     expect(config.speed).toBe(Number.POSITIVE_INFINITY);
     expect(config.start).toBe(Date.UTC(2024, 2, 1) * 1000);
     const s = settings(config);
-    expect(s).toMatchObject({ clock: 'replay', speed: Number.POSITIVE_INFINITY, seed: 'abc', host: '0.0.0.0', port: 9000, adminToken: 'root', adminTokenGenerated: false, generatedTokens: [] });
+    expect(s).toMatchObject({
+      clock: 'replay',
+      speed: Number.POSITIVE_INFINITY,
+      seed: 'abc',
+      host: '0.0.0.0',
+      port: 9000,
+      adminToken: 'root',
+      adminTokenGenerated: false,
+      generatedTokens: [],
+    });
     expect(s.generator).toBeUndefined();
   });
 
@@ -81,15 +108,36 @@ describe('config file checks', () => {
       [{ accounts: [{ id: USD, currency: 'USD', marginRate: '0' }] }, 'config: accounts[0].marginRate: must be a decimal string in (0, 1]'],
       [{ accounts: [{ id: USD, currency: 'USD', hedging: 'no' }] }, 'config: accounts[0].hedging: must be true or false'],
       [{ accounts: [{ id: USD, currency: 'USD', leverage: 50 }] }, 'config: accounts[0].leverage: unknown field'],
-      [{ accounts: [{ id: USD, currency: 'USD' }, { id: USD, currency: 'EUR' }] }, `config: accounts[1].id: ${USD} appears twice`],
+      [
+        {
+          accounts: [
+            { id: USD, currency: 'USD' },
+            { id: USD, currency: 'EUR' },
+          ],
+        },
+        `config: accounts[1].id: ${USD} appears twice`,
+      ],
       [{ tokens: [{ token: 'has space' }] }, 'config: tokens[0].token: must be 1 to 512 characters without spaces'],
       [{ tokens: ['a', 'a'] }, 'config: tokens[1].token: appears twice'],
       [{ tokens: [{ token: 'a', accounts: 'all' }] }, 'config: tokens[0].accounts: must be an array'],
       [{ adminToken: '' }, 'config: adminToken: must be 1 to 512 characters without spaces'],
       [{ instruments: [{ name: 'EURUSD' }] }, 'config: instruments[0].name: must be an instrument name such as EUR_USD'],
-      [{ instruments: [{ name: 'EUR_USD', displayPrecision: 'five' }] }, 'config: instruments[0].displayPrecision: must be an integer from 0 to 10'],
+      [
+        { instruments: [{ name: 'EUR_USD', displayPrecision: 'five' }] },
+        'config: instruments[0].displayPrecision: must be an integer from 0 to 10',
+      ],
       [{ instruments: [{ name: 'EUR_USD', marginRate: '1.5' }] }, 'config: instruments[0].marginRate: must be in (0, 1]'],
-      [{ instruments: [{ name: 'EUR_USD', financing: { longRate: '1', shortRate: '1', financingDaysOfWeek: [{ dayOfWeek: 'FUNDAY', daysCharged: 1 }] } }] }, 'config: instruments[0].financing.financingDaysOfWeek[0].dayOfWeek: must be one of SUNDAY'],
+      [
+        {
+          instruments: [
+            {
+              name: 'EUR_USD',
+              financing: { longRate: '1', shortRate: '1', financingDaysOfWeek: [{ dayOfWeek: 'FUNDAY', daysCharged: 1 }] },
+            },
+          ],
+        },
+        'config: instruments[0].financing.financingDaysOfWeek[0].dayOfWeek: must be one of SUNDAY',
+      ],
       [{ instruments: [{ name: 'EUR_USD', spread: 1 }] }, 'config: instruments[0].spread: unknown field'],
       [{ ticks: [{ file: 'a.csv', format: 'xls' }] }, 'config: ticks[0].format: must be one of csv, ndjson, lean, truefx, histdata'],
       [{ generator: { seed: 1.5 } }, 'config: generator.seed: must be a safe integer or a non-empty string'],
@@ -100,21 +148,28 @@ describe('config file checks', () => {
       [{ port: 70000 }, 'config: port: must be an integer from 0 to 65535, got 70000'],
       [{ fsync: 'yes' }, 'config: fsync: must be true or false'],
     ];
-    for (const [doc, expected] of cases) expect(message(() => checkConfig(doc, dir)), JSON.stringify(doc)).toContain(expected);
+    for (const [doc, expected] of cases)
+      expect(
+        message(() => checkConfig(doc, dir)),
+        JSON.stringify(doc),
+      ).toContain(expected);
   });
 
   it('reads YAML configs too', () => {
     const file = path.join(dir, 'serve.yaml');
-    writeFileSync(file, [
-      'accounts:',
-      '  - id: 101-004-1000000-001',
-      '    currency: USD',
-      '    balance: 5000',
-      '    hedging: true',
-      'clock: manual',
-      'start: 2024-01-02T00:00:00Z',
-      'seed: 42',
-    ].join('\n'));
+    writeFileSync(
+      file,
+      [
+        'accounts:',
+        '  - id: 101-004-1000000-001',
+        '    currency: USD',
+        '    balance: 5000',
+        '    hedging: true',
+        'clock: manual',
+        'start: 2024-01-02T00:00:00Z',
+        'seed: 42',
+      ].join('\n'),
+    );
     expect(loadConfigFile(file)).toEqual({
       accounts: [{ id: USD, currency: 'USD', balance: '5000', hedgingEnabled: true }],
       clock: 'manual',
@@ -155,36 +210,86 @@ describe('settings: flags over file over defaults', () => {
     expect(settings(file)).toMatchObject({ clock: 'replay', port: 9000, generatedTokens: [] });
     const flagged = settings(file, { generator: 7, clock: 'manual', port: 0, token: 'flag' });
     expect(flagged).toMatchObject({ clock: 'manual', port: 0, ticks: [], generator: { seed: 7 } });
-    expect(flagged.tokens).toEqual([{ token: 'cfg', accounts: [USD] }, { token: 'flag', accounts: '*' }]);
-    expect(settings({}, { ticks: ['x.csv'], format: 'csv', instrument: 'EUR_USD', speed: 10 }).ticks).toEqual([{ file: path.resolve('x.csv'), format: 'csv', instrument: 'EUR_USD' }]);
+    expect(flagged.tokens).toEqual([
+      { token: 'cfg', accounts: [USD] },
+      { token: 'flag', accounts: '*' },
+    ]);
+    expect(settings({}, { ticks: ['x.csv'], format: 'csv', instrument: 'EUR_USD', speed: 10 }).ticks).toEqual([
+      { file: path.resolve('x.csv'), format: 'csv', instrument: 'EUR_USD' },
+    ]);
     expect(settings({}, { clock: 'manual' }).generator).toBeUndefined();
     expect(settings({}, { noGenerator: true }).generator).toBeUndefined();
   });
 
   it('refuses combinations that cannot work', () => {
     expect(message(() => settings({}, { ticks: ['a.csv'], clock: 'live' }))).toContain('options: --clock: live runs on the wall clock');
-    expect(message(() => settings({}, { clock: 'replay' }))).toBe('options: --clock: replay needs prices: --ticks FILE... or --generator SEED');
+    expect(message(() => settings({}, { clock: 'replay' }))).toBe(
+      'options: --clock: replay needs prices: --ticks FILE... or --generator SEED',
+    );
     expect(message(() => settings({}, { speed: 2 }))).toBe('options: --speed: applies to --clock replay only (the clock is live)');
     expect(message(() => settings({}, { ticks: ['a.csv'], generator: 1 }))).toContain('give either --ticks or --generator');
-    expect(message(() => settings({ generator: { instruments: ['ABC_DEF'] } }))).toContain('generator.instruments[0]: ABC_DEF is not an instrument of this server');
+    expect(message(() => settings({ generator: { instruments: ['ABC_DEF'] } }))).toContain(
+      'generator.instruments[0]: ABC_DEF is not an instrument of this server',
+    );
     expect(message(() => settings({}, { format: 'csv' }))).toContain('--format and --instrument apply to --ticks files');
   });
 });
 
 describe('command-line parsing', () => {
   it('parses every option', () => {
-    expect(parseServeArgs([
-      '--config', 'c.json', '--host=0.0.0.0', '--port', '0', '--data-dir', 'd', '--fsync', '--ticks', 'a.csv', 'b.csv', '--format', 'csv',
-      '--instrument', 'EUR_USD', '--clock', 'replay', '--speed', '2.5', '--seed', 'x', '--start', '2024-01-02T00:00:00Z', '--token', 't', '--admin-token', 'a',
-    ])).toEqual({
-      config: 'c.json', host: '0.0.0.0', port: 0, dataDir: 'd', fsync: true, ticks: ['a.csv', 'b.csv'], format: 'csv', instrument: 'EUR_USD',
-      clock: 'replay', speed: 2.5, seed: 'x', start: Date.UTC(2024, 0, 2) * 1000, token: 't', adminToken: 'a',
+    expect(
+      parseServeArgs([
+        '--config',
+        'c.json',
+        '--host=0.0.0.0',
+        '--port',
+        '0',
+        '--data-dir',
+        'd',
+        '--fsync',
+        '--ticks',
+        'a.csv',
+        'b.csv',
+        '--format',
+        'csv',
+        '--instrument',
+        'EUR_USD',
+        '--clock',
+        'replay',
+        '--speed',
+        '2.5',
+        '--seed',
+        'x',
+        '--start',
+        '2024-01-02T00:00:00Z',
+        '--token',
+        't',
+        '--admin-token',
+        'a',
+      ]),
+    ).toEqual({
+      config: 'c.json',
+      host: '0.0.0.0',
+      port: 0,
+      dataDir: 'd',
+      fsync: true,
+      ticks: ['a.csv', 'b.csv'],
+      format: 'csv',
+      instrument: 'EUR_USD',
+      clock: 'replay',
+      speed: 2.5,
+      seed: 'x',
+      start: Date.UTC(2024, 0, 2) * 1000,
+      token: 't',
+      adminToken: 'a',
     });
     expect(parseServeArgs(['--generator', '42', '--speed', 'max'])).toEqual({ generator: 42, speed: Number.POSITIVE_INFINITY });
   });
 
   it('names the option at fault', () => {
-    expect(message(() => parseServeArgs(['--port', 'eighty']))).toBe('options: --port: must be a port number from 0 to 65535, got "eighty"');
+    expect(message(() => parseServeArgs(['--port', 'eighty']))).toBe(
+      'options: --port: must be a port number from 0 to 65535, got "eighty"',
+    );
     expect(message(() => parseServeArgs(['--clock', 'slow']))).toBe('options: --clock: must be one of live, replay, manual, got "slow"');
     expect(message(() => parseServeArgs(['--speed', '-1']))).toContain('options: --speed: must be a positive number');
     expect(message(() => parseServeArgs(['--ticks']))).toBe('options: --ticks: needs at least one file');
@@ -197,7 +302,13 @@ describe('command-line parsing', () => {
   it('exits 2 on invalid options and 0 on --help', async () => {
     const out: string[] = [];
     const err: string[] = [];
-    const io: ServeIo = { out: (l) => out.push(l), err: (l) => err.push(l), fatal: (m) => { throw new Error(m); } };
+    const io: ServeIo = {
+      out: (l) => out.push(l),
+      err: (l) => err.push(l),
+      fatal: (m) => {
+        throw new Error(m);
+      },
+    };
     expect(await runCli(['serve', '--clock', 'replay'], io)).toEqual({ exitCode: 2 });
     expect(err.at(-1)).toBe('v20sim: options: --clock: replay needs prices: --ticks FILE... or --generator SEED');
     expect(await runCli(['serve', '--help'], io)).toEqual({ exitCode: 0 });

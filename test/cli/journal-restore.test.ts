@@ -23,7 +23,10 @@ describe('an engine on a FileJournal', () => {
     const journal = FileJournal.open(dir, { fsync: true });
     const engine = createEngine({ accounts: [{ id: A, currency: 'USD', hedgingEnabled: true }], start: T0, journal });
     engine.pushTick({ instrument: 'EUR_USD', time: T0 + 1, bid: 1.1, ask: 1.1002 });
-    engine.execute(A, { type: 'CREATE_ORDER', order: { type: 'MARKET', instrument: 'EUR_USD', units: '1000', takeProfitOnFill: { price: '1.12000' } } as never });
+    engine.execute(A, {
+      type: 'CREATE_ORDER',
+      order: { type: 'MARKET', instrument: 'EUR_USD', units: '1000', takeProfitOnFill: { price: '1.12000' } } as never,
+    });
     engine.execute(A, { type: 'CREATE_ORDER', order: { type: 'MARKET', instrument: 'EUR_USD', units: '-500' } as never });
     engine.execute(A, { type: 'CREATE_ORDER', order: { type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: '1.05000' } as never });
     engine.pushTick({ instrument: 'EUR_USD', time: T0 + 2, bid: 1.1001, ask: 1.1003 });

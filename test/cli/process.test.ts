@@ -39,7 +39,13 @@ interface Server {
   waitFor(re: RegExp, timeoutMs?: number): Promise<string>;
 }
 
-function run(args: readonly string[]): { child: ChildProcess; stdout: string[]; stderr: string[]; exited: Server['exited']; waitFor: Server['waitFor'] } {
+function run(args: readonly string[]): {
+  child: ChildProcess;
+  stdout: string[];
+  stderr: string[];
+  exited: Server['exited'];
+  waitFor: Server['waitFor'];
+} {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   const stdout: string[] = [];
@@ -52,20 +58,32 @@ function run(args: readonly string[]): { child: ChildProcess; stdout: string[]; 
     partial = lines.pop() as string;
     for (const line of lines) {
       stdout.push(line);
-      for (const w of [...waiters]) if (w.re.test(line)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(line);
-      }
+      for (const w of [...waiters])
+        if (w.re.test(line)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(line);
+        }
     }
   });
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const waitFor = (re: RegExp, timeoutMs = 60_000): Promise<string> => {
     const seen = stdout.find((l) => re.test(l));
     if (seen !== undefined) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no line ${re} within ${timeoutMs} ms; stdout: ${stdout.join('\n')}; stderr: ${stderr.join('')}`)), timeoutMs);
-      waiters.push({ re, resolve: (line) => { clearTimeout(timer); resolve(line); } });
+      const timer = setTimeout(
+        () => reject(new Error(`no line ${re} within ${timeoutMs} ms; stdout: ${stdout.join('\n')}; stderr: ${stderr.join('')}`)),
+        timeoutMs,
+      );
+      waiters.push({
+        re,
+        resolve: (line) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      });
       void exited.then(({ code, signal }) => {
         clearTimeout(timer);
         reject(new Error(`server exited (${code ?? signal}) before ${re}; stderr: ${stderr.join('')}`));
@@ -89,7 +107,12 @@ const EUR = '101-004-1000000-002';
 const T1 = '2024-01-02T00:00:01.000000000Z';
 const TICK = { instrument: 'EUR_USD', time: T1, bid: '1.10000', ask: '1.10020' };
 
-async function call(url: string, method: string, body?: unknown, token = TOKEN): Promise<{ status: number; json: Record<string, unknown> }> {
+async function call(
+  url: string,
+  method: string,
+  body?: unknown,
+  token = TOKEN,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const res = await fetch(url, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -102,7 +125,8 @@ async function call(url: string, method: string, body?: unknown, token = TOKEN):
 function transactionsOf(body: Record<string, unknown>): Transaction[] {
   const out: Transaction[] = [];
   for (const value of Object.values(body)) {
-    if (typeof value === 'object' && value !== null && 'id' in value && 'type' in value && 'accountID' in value) out.push(value as Transaction);
+    if (typeof value === 'object' && value !== null && 'id' in value && 'type' in value && 'accountID' in value)
+      out.push(value as Transaction);
   }
   return out;
 }
@@ -110,7 +134,10 @@ function transactionsOf(body: Record<string, unknown>): Transaction[] {
 async function journalOf(server: Server, id: string): Promise<Transaction[]> {
   const res = await fetch(`${server.url}/sim/journal/${id}`, { headers: { authorization: `Bearer ${ADMIN}` } });
   expect(res.status).toBe(200);
-  return (await res.text()).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Transaction);
+  return (await res.text())
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Transaction);
 }
 
 describe('v20sim serve (process)', () => {
@@ -158,9 +185,24 @@ describe('v20sim serve (process)', () => {
     // 1. A quiet kill: the restored account equals the one before, field for field.
     const first = await serve(args);
     expect((await call(`${first.url}/sim/ticks`, 'POST', { ticks: [TICK] }, ADMIN)).status).toBe(200);
-    await call(`${first.url}/v3/accounts/${USD}/orders`, 'POST', { order: { type: 'MARKET', instrument: 'EUR_USD', units: '1000', takeProfitOnFill: { price: '1.20000' }, stopLossOnFill: { distance: '0.01000' } } });
-    await call(`${first.url}/v3/accounts/${EUR}/orders`, 'POST', { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '-700', price: '1.15000' } });
-    await call(`${first.url}/sim/accounts`, 'POST', { id: '101-004-1000000-003', currency: 'GBP', hedgingEnabled: true, balance: '500' }, ADMIN);
+    await call(`${first.url}/v3/accounts/${USD}/orders`, 'POST', {
+      order: {
+        type: 'MARKET',
+        instrument: 'EUR_USD',
+        units: '1000',
+        takeProfitOnFill: { price: '1.20000' },
+        stopLossOnFill: { distance: '0.01000' },
+      },
+    });
+    await call(`${first.url}/v3/accounts/${EUR}/orders`, 'POST', {
+      order: { type: 'LIMIT', instrument: 'EUR_USD', units: '-700', price: '1.15000' },
+    });
+    await call(
+      `${first.url}/sim/accounts`,
+      'POST',
+      { id: '101-004-1000000-003', currency: 'GBP', hedgingEnabled: true, balance: '500' },
+      ADMIN,
+    );
     const before = await call(`${first.url}/v3/accounts/${USD}`, 'GET');
     first.child.kill('SIGKILL');
     await first.exited;
@@ -190,9 +232,23 @@ describe('v20sim serve (process)', () => {
           url = `${second.url}/v3/accounts/${account}/orders/${pending.shift() as string}/cancel`;
           method = 'PUT';
         } else if (i % 3 === 1) {
-          body = { order: { type: 'LIMIT', instrument: 'EUR_USD', units: i % 2 === 0 ? units : `-${units}`, price: i % 2 === 0 ? '1.05000' : '1.15000' } };
+          body = {
+            order: {
+              type: 'LIMIT',
+              instrument: 'EUR_USD',
+              units: i % 2 === 0 ? units : `-${units}`,
+              price: i % 2 === 0 ? '1.05000' : '1.15000',
+            },
+          };
         } else {
-          body = { order: { type: 'MARKET', instrument: 'EUR_USD', units: i % 2 === 0 ? units : `-${units}`, ...(i % 4 === 0 ? { stopLossOnFill: { distance: '0.05000' } } : {}) } };
+          body = {
+            order: {
+              type: 'MARKET',
+              instrument: 'EUR_USD',
+              units: i % 2 === 0 ? units : `-${units}`,
+              ...(i % 4 === 0 ? { stopLossOnFill: { distance: '0.05000' } } : {}),
+            },
+          };
         }
         let result: { status: number; json: Record<string, unknown> };
         try {
@@ -237,7 +293,11 @@ describe('v20sim serve (process)', () => {
       // The account served is the fold of that journal.
       const reference = new MemoryJournal();
       reference.append(id, journal);
-      const engine = createEngine({ accounts: [{ id, currency: id === USD ? 'USD' : 'EUR' }], journal: reference, start: Date.parse(T1) * 1000 });
+      const engine = createEngine({
+        accounts: [{ id, currency: id === USD ? 'USD' : 'EUR' }],
+        journal: reference,
+        start: Date.parse(T1) * 1000,
+      });
       engine.pushTick({ instrument: 'EUR_USD', time: Date.parse(T1) * 1000, bid: 1.1, ask: 1.1002 });
       await call(`${restarted.url}/sim/ticks`, 'POST', { ticks: [TICK] }, ADMIN);
       const served = await call(`${restarted.url}/v3/accounts/${id}`, 'GET');
@@ -256,7 +316,10 @@ describe('v20sim serve (process)', () => {
     expect(await call(`${last.url}/v3/accounts/${EUR}`, 'GET')).toEqual(state);
     last.child.kill('SIGTERM');
     await last.exited;
-    const runs = readFileSync(path.join(dir, 'runs.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const runs = readFileSync(path.join(dir, 'runs.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(runs).toHaveLength(4);
     for (const r of runs) expect(r).toMatchObject({ seed: 1, clock: 'manual', configDigest: runs[0]?.['configDigest'] });
     expect(readdirSync(dir)).not.toContain('v20sim.lock');

@@ -20,13 +20,42 @@ function help(argv: string[]): string {
 }
 
 describe('the command line (commander)', () => {
-  it('generates each command\'s help from its options', () => {
+  it("generates each command's help from its options", () => {
     const serve = help(['serve', '--help']);
-    for (const flag of ['--config', '--host', '--port', '--data-dir', '--fsync', '--ticks <files...>', '--format', '--instrument', '--generator', '--no-generator', '--clock', '--speed', '--seed', '--start', '--token', '--admin-token']) {
+    for (const flag of [
+      '--config',
+      '--host',
+      '--port',
+      '--data-dir',
+      '--fsync',
+      '--ticks <files...>',
+      '--format',
+      '--instrument',
+      '--generator',
+      '--no-generator',
+      '--clock',
+      '--speed',
+      '--seed',
+      '--start',
+      '--token',
+      '--admin-token',
+    ]) {
       expect(serve).toContain(flag);
     }
     const backtest = help(['backtest', '--help']);
-    for (const flag of ['--strategy', '--ticks <files...>', '--param', '--out', '--account-currency', '--balance', '--hedging', '--equity-interval', '--rank', '--workers', 'Exit codes:']) {
+    for (const flag of [
+      '--strategy',
+      '--ticks <files...>',
+      '--param',
+      '--out',
+      '--account-currency',
+      '--balance',
+      '--hedging',
+      '--equity-interval',
+      '--rank',
+      '--workers',
+      'Exit codes:',
+    ]) {
       expect(backtest).toContain(flag);
     }
     expect(help(['scenario', 'run', '--help'])).toContain('-r, --reporter <name>');

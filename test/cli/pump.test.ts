@@ -49,7 +49,10 @@ function tick(time: number, bid = 1.1): Tick {
   return { instrument: 'EUR_USD', time, bid, ask: bid + 0.0002 };
 }
 
-function setup(ticks: Iterable<Tick>, options: Partial<PumpOptions> = {}): { engine: Engine; pump: FeedPump; timers: FakeTimers; queue: TickQueue; seen: Tick[]; ended: () => boolean; errors: unknown[] } {
+function setup(
+  ticks: Iterable<Tick>,
+  options: Partial<PumpOptions> = {},
+): { engine: Engine; pump: FeedPump; timers: FakeTimers; queue: TickQueue; seen: Tick[]; ended: () => boolean; errors: unknown[] } {
   const engine = createEngine({ accounts: [{ id: '101-004-1000000-001', currency: 'USD' }], start: T0 });
   const seen: Tick[] = [];
   engine.prices$.subscribe((t) => seen.push(t));
@@ -57,7 +60,19 @@ function setup(ticks: Iterable<Tick>, options: Partial<PumpOptions> = {}): { eng
   const queue = new TickQueue(ticks);
   let end = false;
   const errors: unknown[] = [];
-  const pump = new FeedPump(engine, queue, { speed: 1, onEnd: () => { end = true; }, onError: (e) => errors.push(e), ...options }, timers);
+  const pump = new FeedPump(
+    engine,
+    queue,
+    {
+      speed: 1,
+      onEnd: () => {
+        end = true;
+      },
+      onError: (e) => errors.push(e),
+      ...options,
+    },
+    timers,
+  );
   return { engine, pump, timers, queue, seen, ended: () => end, errors };
 }
 
@@ -120,7 +135,11 @@ describe('FeedPump', () => {
     // One turn of the fake event loop: run only the first timer.
     let turns = 0;
     const original = again.timers.setTimeout.bind(again.timers);
-    again.timers.setTimeout = (fn, ms) => original(() => { turns += 1; fn(); }, ms);
+    again.timers.setTimeout = (fn, ms) =>
+      original(() => {
+        turns += 1;
+        fn();
+      }, ms);
     again.pump.kick();
     again.timers.advance(0);
     expect(turns).toBe(3);

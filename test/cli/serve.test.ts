@@ -32,7 +32,15 @@ interface Captured extends ServeIo {
 function io(): Captured {
   const lines: string[] = [];
   const errors: string[] = [];
-  return { lines, errors, out: (l) => lines.push(l), err: (l) => errors.push(l), fatal: (m) => { throw new Error(`fatal: ${m}`); } };
+  return {
+    lines,
+    errors,
+    out: (l) => lines.push(l),
+    err: (l) => errors.push(l),
+    fatal: (m) => {
+      throw new Error(`fatal: ${m}`);
+    },
+  };
 }
 
 async function start(file: FileConfig, args: ServeArgs, sink = io()): Promise<{ server: ServeHandle; io: Captured }> {
@@ -54,32 +62,58 @@ async function refusal(file: FileConfig, args: ServeArgs): Promise<StartError> {
 
 function tickFile(name: string, ticks: [number, number][]): string {
   const file = path.join(root, name);
-  writeFileSync(file, ticks.map(([t, bid]) => JSON.stringify({ instrument: 'EUR_USD', time: formatRfc3339(t), bid, ask: bid + 0.0002 })).join('\n') + '\n');
+  writeFileSync(
+    file,
+    ticks.map(([t, bid]) => JSON.stringify({ instrument: 'EUR_USD', time: formatRfc3339(t), bid, ask: bid + 0.0002 })).join('\n') + '\n',
+  );
   return file;
 }
 
-async function inject(server: ServeHandle, method: 'GET' | 'POST', url: string, payload?: unknown, headers = ADMIN): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await server.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
+async function inject(
+  server: ServeHandle,
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: unknown,
+  headers = ADMIN,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await server.app.inject({
+    method,
+    url,
+    headers,
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
   return { status: res.statusCode, body: JSON.parse(res.body) as Record<string, unknown> };
 }
 
 describe('serve (in process)', () => {
   it('manual clock: nothing moves until the control API steps through the file', async () => {
-    const file = tickFile('manual.ndjson', [[T0 + S, 1.1], [T0 + 2 * S, 1.2], [T0 + 3 * S, 1.3]]);
+    const file = tickFile('manual.ndjson', [
+      [T0 + S, 1.1],
+      [T0 + 2 * S, 1.2],
+      [T0 + 3 * S, 1.3],
+    ]);
     const { server } = await start({}, { clock: 'manual', ticks: [file] });
     expect(server.engine.now).toBe(T0 + S);
     await new Promise((r) => setTimeout(r, 50));
     expect(server.engine.account(USD)?.state.prices.get('EUR_USD')?.known ?? false).toBe(false);
-    expect(await inject(server, 'POST', '/sim/clock/advance', { seconds: 1 })).toEqual({ status: 200, body: { time: formatRfc3339(T0 + 2 * S) } });
+    expect(await inject(server, 'POST', '/sim/clock/advance', { seconds: 1 })).toEqual({
+      status: 200,
+      body: { time: formatRfc3339(T0 + 2 * S) },
+    });
     const prices = await inject(server, 'GET', `/v3/accounts/${USD}/pricing?instruments=EUR_USD`, undefined, USER);
     expect((prices.body['prices'] as { bids: { price: string }[] }[])[0]?.bids[0]?.price).toBe('1.20000');
     // A pushed tick first lets the file catch up to its time.
-    await inject(server, 'POST', '/sim/ticks', { ticks: [{ instrument: 'EUR_USD', time: formatRfc3339(T0 + 4 * S), bid: '1.4', ask: '1.4002' }] });
+    await inject(server, 'POST', '/sim/ticks', {
+      ticks: [{ instrument: 'EUR_USD', time: formatRfc3339(T0 + 4 * S), bid: '1.4', ask: '1.4002' }],
+    });
     expect(server.engine.account(USD)?.state.prices.get('EUR_USD')?.time).toBe(T0 + 4 * S);
   });
 
   it('replay: plays a file at full speed and reports the end', async () => {
-    const file = tickFile('replay.ndjson', Array.from({ length: 20_000 }, (_, i): [number, number] => [T0 + i * 1000, 1.1 + (i % 7) * 0.0001]));
+    const file = tickFile(
+      'replay.ndjson',
+      Array.from({ length: 20_000 }, (_, i): [number, number] => [T0 + i * 1000, 1.1 + (i % 7) * 0.0001]),
+    );
     const sink = io();
     const done = new Promise<void>((resolve) => {
       sink.out = (line) => {
@@ -99,7 +133,13 @@ describe('serve (in process)', () => {
     const before = Date.now() * 1000;
     const { server } = await start({}, { noGenerator: true });
     await inject(server, 'POST', '/sim/ticks', { ticks: [{ instrument: 'EUR_USD', bid: '1.1', ask: '1.1002' }] });
-    const order = await inject(server, 'POST', `/v3/accounts/${USD}/orders`, { order: { type: 'MARKET', instrument: 'EUR_USD', units: '10' } }, USER);
+    const order = await inject(
+      server,
+      'POST',
+      `/v3/accounts/${USD}/orders`,
+      { order: { type: 'MARKET', instrument: 'EUR_USD', units: '10' } },
+      USER,
+    );
     const time = Date.parse((order.body['orderFillTransaction'] as { time: string }).time) * 1000;
     expect(time).toBeGreaterThanOrEqual(before - 1_000_000);
     expect(time).toBeLessThanOrEqual(Date.now() * 1000 + 1_000_000);
@@ -108,20 +148,36 @@ describe('serve (in process)', () => {
   it('restores accounts missing from the config, refuses a changed history, and records runs', async () => {
     const dataDir = freshDir();
     const first = await start({}, { clock: 'manual', dataDir });
-    expect((await inject(first.server, 'POST', '/sim/accounts', { id: GBP, currency: 'GBP', hedgingEnabled: true, alias: 'Pounds' })).status).toBe(201);
+    expect(
+      (await inject(first.server, 'POST', '/sim/accounts', { id: GBP, currency: 'GBP', hedgingEnabled: true, alias: 'Pounds' })).status,
+    ).toBe(201);
     await inject(first.server, 'POST', '/sim/clock/advance', { seconds: 60 });
     await inject(first.server, 'POST', `/sim/accounts/${GBP}/deposit`, { amount: '5' });
     await first.server.close();
 
     const second = await start({}, { clock: 'manual', dataDir });
     expect(second.server.engine.accountIds()).toEqual([USD, '101-004-1000000-002', GBP]);
-    expect(second.server.engine.account(GBP)?.state).toMatchObject({ hedgingEnabled: true, alias: 'Pounds', currency: 'GBP', lastTransactionID: 4 });
+    expect(second.server.engine.account(GBP)?.state).toMatchObject({
+      hedgingEnabled: true,
+      alias: 'Pounds',
+      currency: 'GBP',
+      lastTransactionID: 4,
+    });
     // The clock resumes at the last transaction.
     expect(second.server.engine.now).toBe(T0 + 60 * S);
     expect(second.io.lines.join('\n')).toMatch(/101-004-1000000-003 {2}GBP {2}Pounds/);
-    const runs = readFileSync(path.join(dataDir, 'runs.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const runs = readFileSync(path.join(dataDir, 'runs.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(runs).toHaveLength(2);
-    expect(runs[1]).toMatchObject({ seed: 1, clock: 'manual', prices: { pushed: true }, accounts: [USD, '101-004-1000000-002', GBP], simulatedStart: formatRfc3339(T0 + 60 * S) });
+    expect(runs[1]).toMatchObject({
+      seed: 1,
+      clock: 'manual',
+      prices: { pushed: true },
+      accounts: [USD, '101-004-1000000-002', GBP],
+      simulatedStart: formatRfc3339(T0 + 60 * S),
+    });
     expect(runs[1]?.['configDigest']).toMatch(/^[0-9a-f]{64}$/);
 
     // Two servers never share a data dir.
@@ -160,7 +216,9 @@ describe('serve (in process)', () => {
     writeFileSync(file, lines.join('\n'));
     const refused = await refusal({}, { clock: 'manual', dataDir });
     expect(refused.exitCode).toBe(1);
-    expect(refused.message).toBe(`cannot open the accounts from ${dataDir}: journal ${file}: line 2 (byte ${lines[0]!.length + 1}) is not a transaction`);
+    expect(refused.message).toBe(
+      `cannot open the accounts from ${dataDir}: journal ${file}: line 2 (byte ${lines[0]!.length + 1}) is not a transaction`,
+    );
   });
 
   it('refuses to start on a missing tick file or a token for an unknown account', async () => {
@@ -169,6 +227,6 @@ describe('serve (in process)', () => {
     expect(noFile.exitCode).toBe(2);
     expect(noFile.message).toMatch(new RegExp(`^ticks\\[0\\]: cannot read ${missing}`));
     const token = await refusal({ tokens: [{ token: 'x', accounts: ['101-004-9-001'] }] }, { clock: 'manual' });
-    expect(token.message).toBe('tokens[0].accounts[0]: 101-004-9-001 is neither in the config\'s accounts nor in the data dir');
+    expect(token.message).toBe("tokens[0].accounts[0]: 101-004-9-001 is neither in the config's accounts nor in the data dir");
   });
 });

@@ -33,7 +33,9 @@ interface V20Context {
   readonly [entity: string]: unknown;
 }
 
-const { Context } = require('@oanda/v20/context') as { Context: new (hostname: string, port: number, ssl: boolean, application: string) => V20Context };
+const { Context } = require('@oanda/v20/context') as {
+  Context: new (hostname: string, port: number, ssl: boolean, application: string) => V20Context;
+};
 const transactionModule = require('@oanda/v20/transaction') as Record<string, new (...args: unknown[]) => unknown>;
 const orderModule = require('@oanda/v20/order') as Record<string, new (...args: unknown[]) => unknown>;
 const accountModule = require('@oanda/v20/account') as Record<string, new (...args: unknown[]) => unknown>;
@@ -112,8 +114,13 @@ const ids: Record<string, string> = {};
 
 /** The client's class for each Order type (they do not share a base class). */
 const ORDER_CLASSES: Record<string, string> = {
-  MARKET: 'MarketOrder', LIMIT: 'LimitOrder', STOP: 'StopOrder', MARKET_IF_TOUCHED: 'MarketIfTouchedOrder',
-  TAKE_PROFIT: 'TakeProfitOrder', STOP_LOSS: 'StopLossOrder', TRAILING_STOP_LOSS: 'TrailingStopLossOrder',
+  MARKET: 'MarketOrder',
+  LIMIT: 'LimitOrder',
+  STOP: 'StopOrder',
+  MARKET_IF_TOUCHED: 'MarketIfTouchedOrder',
+  TAKE_PROFIT: 'TakeProfitOrder',
+  STOP_LOSS: 'StopLossOrder',
+  TRAILING_STOP_LOSS: 'TrailingStopLossOrder',
 };
 
 describe('accounts through the official client', () => {
@@ -164,7 +171,10 @@ describe('accounts through the official client', () => {
 
 describe('orders through the official client', () => {
   it('order.market fills and opens a trade', async () => {
-    const body = ok(await v20('order', 'market', ACCOUNT, { instrument: 'EUR_USD', units: '1000', tradeClientExtensions: { id: 'client-trade' } }), '201');
+    const body = ok(
+      await v20('order', 'market', ACCOUNT, { instrument: 'EUR_USD', units: '1000', tradeClientExtensions: { id: 'client-trade' } }),
+      '201',
+    );
     instanceOf(body['orderCreateTransaction'], transactionModule, 'MarketOrderTransaction');
     instanceOf(body['orderFillTransaction'], transactionModule, 'OrderFillTransaction');
     instanceOf(field(body, 'orderFillTransaction', 'tradeOpened'), transactionModule, 'TradeOpen');
@@ -173,7 +183,15 @@ describe('orders through the official client', () => {
   });
 
   it('order.create of every pending type', async () => {
-    const limit = ok(await v20('order', 'limit', ACCOUNT, { instrument: 'EUR_USD', units: '100', price: '1.05000', clientExtensions: { id: 'client-limit', tag: 'strategy-a' } }), '201');
+    const limit = ok(
+      await v20('order', 'limit', ACCOUNT, {
+        instrument: 'EUR_USD',
+        units: '100',
+        price: '1.05000',
+        clientExtensions: { id: 'client-limit', tag: 'strategy-a' },
+      }),
+      '201',
+    );
     instanceOf(limit['orderCreateTransaction'], transactionModule, 'LimitOrderTransaction');
     ids['limit'] = field<string>(limit, 'orderCreateTransaction', 'id');
     const stop = ok(await v20('order', 'stop', ACCOUNT, { instrument: 'EUR_USD', units: '-100', price: '1.05000' }), '201');
@@ -188,10 +206,18 @@ describe('orders through the official client', () => {
     // order.trailingStopLoss(...) of the client builds a StopLossOrder (a client bug), so the
     // trailing stop goes through order.create with the client's TrailingStopLossOrder class.
     const TrailingStopLossOrder = field<new (spec: unknown) => unknown>(ctx['order'], 'TrailingStopLossOrder');
-    const tsl = ok(await v20('order', 'create', ACCOUNT, { order: new TrailingStopLossOrder({ tradeID: ids['trade'], distance: '0.01000' }) }), '201');
+    const tsl = ok(
+      await v20('order', 'create', ACCOUNT, { order: new TrailingStopLossOrder({ tradeID: ids['trade'], distance: '0.01000' }) }),
+      '201',
+    );
     instanceOf(tsl['orderCreateTransaction'], transactionModule, 'TrailingStopLossOrderTransaction');
     // The generic create with a plain object body.
-    const plain = ok(await v20('order', 'create', ACCOUNT, { order: { type: 'LIMIT', instrument: 'GBP_USD', units: '10', price: '1.20000', timeInForce: 'GTC' } }), '201');
+    const plain = ok(
+      await v20('order', 'create', ACCOUNT, {
+        order: { type: 'LIMIT', instrument: 'GBP_USD', units: '10', price: '1.20000', timeInForce: 'GTC' },
+      }),
+      '201',
+    );
     expect(field(plain, 'orderCreateTransaction', 'type')).toBe('LIMIT_ORDER');
   });
 
@@ -211,7 +237,11 @@ describe('orders through the official client', () => {
     const pending = ok(await v20('order', 'listPending', ACCOUNT));
     const types = field<unknown[]>(pending, 'orders').map((o) => field(o, 'type'));
     expect(new Set(types)).toEqual(new Set(['LIMIT', 'STOP', 'MARKET_IF_TOUCHED', 'TAKE_PROFIT', 'STOP_LOSS', 'TRAILING_STOP_LOSS']));
-    instanceOf(field<unknown[]>(pending, 'orders').find((o) => field(o, 'type') === 'LIMIT'), orderModule, 'LimitOrder');
+    instanceOf(
+      field<unknown[]>(pending, 'orders').find((o) => field(o, 'type') === 'LIMIT'),
+      orderModule,
+      'LimitOrder',
+    );
   });
 
   it('order.get by ID and by @clientID', async () => {
@@ -225,7 +255,15 @@ describe('orders through the official client', () => {
   });
 
   it('order.replace (limitReplace)', async () => {
-    const body = ok(await v20('order', 'limitReplace', ACCOUNT, '@client-limit', { instrument: 'EUR_USD', units: '150', price: '1.04000', clientExtensions: { id: 'client-limit-2' } }), '201');
+    const body = ok(
+      await v20('order', 'limitReplace', ACCOUNT, '@client-limit', {
+        instrument: 'EUR_USD',
+        units: '150',
+        price: '1.04000',
+        clientExtensions: { id: 'client-limit-2' },
+      }),
+      '201',
+    );
     instanceOf(body['orderCancelTransaction'], transactionModule, 'OrderCancelTransaction');
     instanceOf(body['orderCreateTransaction'], transactionModule, 'LimitOrderTransaction');
     expect(field(body, 'orderCreateTransaction', 'replacesOrderID')).toBe(ids['limit']);
@@ -265,7 +303,9 @@ describe('trades through the official client', () => {
   });
 
   it('trade.setDependentOrders replaces take profit and stop loss', async () => {
-    const body = ok(await v20('trade', 'setDependentOrders', ACCOUNT, ids['trade'], { takeProfit: { price: '1.25000' }, stopLoss: { price: '1.01000' } }));
+    const body = ok(
+      await v20('trade', 'setDependentOrders', ACCOUNT, ids['trade'], { takeProfit: { price: '1.25000' }, stopLoss: { price: '1.01000' } }),
+    );
     instanceOf(body['takeProfitOrderTransaction'], transactionModule, 'TakeProfitOrderTransaction');
     instanceOf(body['takeProfitOrderCancelTransaction'], transactionModule, 'OrderCancelTransaction');
     instanceOf(body['stopLossOrderTransaction'], transactionModule, 'StopLossOrderTransaction');
@@ -366,7 +406,12 @@ describe('pricing through the official client', () => {
     // only heartbeats can be read from a pricing stream. So no quote is pushed while it is open.
     const seen: unknown[] = [];
     const pricingSpec = ctx['pricing'] as { stream: (id: string, q: unknown, chunk: (m: unknown) => void, done: Callback) => void };
-    pricingSpec.stream(ACCOUNT, { instruments: 'GBP_USD', snapshot: false }, (m) => seen.push(m), () => undefined);
+    pricingSpec.stream(
+      ACCOUNT,
+      { instruments: 'GBP_USD', snapshot: false },
+      (m) => seen.push(m),
+      () => undefined,
+    );
     const streamReq = requests.at(-1);
     await waitFor(() => seen.length >= 2, 'two pricing heartbeats');
     for (const hb of seen) instanceOf(hb, pricingModule, 'PricingHeartbeat');
@@ -379,11 +424,18 @@ describe('the transaction stream through the official client', () => {
   it('transaction.stream receives the transactions of a trade made while streaming, and heartbeats', async () => {
     const seen: unknown[] = [];
     const txSpec = ctx['transaction'] as { stream: (id: string, chunk: (m: unknown) => void, done: Callback) => void };
-    txSpec.stream(ACCOUNT, (m) => seen.push(m), () => undefined);
+    txSpec.stream(
+      ACCOUNT,
+      (m) => seen.push(m),
+      () => undefined,
+    );
     const streamReq = requests.at(-1);
     await waitFor(() => seen.length > 0, 'a first heartbeat');
     instanceOf(seen[0], transactionModule, 'TransactionHeartbeat');
-    const placed = ok(await v20('order', 'market', ACCOUNT, { instrument: 'USD_JPY', units: '-500', stopLossOnFill: { price: '155.000' } }), '201');
+    const placed = ok(
+      await v20('order', 'market', ACCOUNT, { instrument: 'USD_JPY', units: '-500', stopLossOnFill: { price: '155.000' } }),
+      '201',
+    );
     const fillID = field<string>(placed, 'orderFillTransaction', 'id');
     await waitFor(() => seen.some((m) => field(m, 'type') === 'STOP_LOSS_ORDER'), 'the stop loss order transaction');
     const types = seen.map((m) => field(m, 'type')).filter((t) => t !== 'HEARTBEAT');
@@ -391,14 +443,21 @@ describe('the transaction stream through the official client', () => {
     const fill = seen.find((m) => field(m, 'type') === 'ORDER_FILL');
     instanceOf(fill, transactionModule, 'OrderFillTransaction');
     expect(field(fill, 'id')).toBe(fillID);
-    instanceOf(seen.find((m) => field(m, 'type') === 'MARKET_ORDER'), transactionModule, 'MarketOrderTransaction');
+    instanceOf(
+      seen.find((m) => field(m, 'type') === 'MARKET_ORDER'),
+      transactionModule,
+      'MarketOrderTransaction',
+    );
     // Closing the trade through the client shows up on the stream too.
     const tradeID = field<string>(placed, 'orderFillTransaction', 'tradeOpened', 'tradeID');
     ok(await v20('trade', 'close', ACCOUNT, tradeID, { units: 'ALL' }));
     await waitFor(() => seen.filter((m) => field(m, 'type') === 'ORDER_FILL').length === 2, 'the closing fill');
     await waitFor(() => {
       const last = seen.at(-1);
-      return field(last, 'type') === 'HEARTBEAT' && field(last, 'lastTransactionID') === String(api.engine.account(ACCOUNT)?.state.lastTransactionID);
+      return (
+        field(last, 'type') === 'HEARTBEAT' &&
+        field(last, 'lastTransactionID') === String(api.engine.account(ACCOUNT)?.state.lastTransactionID)
+      );
     }, 'a heartbeat with the new lastTransactionID');
     streamReq?.destroy();
   });

@@ -25,8 +25,12 @@ describe('GET /v3/accounts/{accountID}', () => {
     const empty = expectV20(await send(api.app, 'GET', url()), 'GET', A, 200);
     expect(field(empty, 'account', 'id')).toBe(ACCOUNT);
     expect(field(empty, 'lastTransactionID')).toBe(field(empty, 'account', 'lastTransactionID'));
-    await send(api.app, 'POST', url('/orders'), { payload: { order: { type: 'MARKET', instrument: 'EUR_USD', units: '1000', stopLossOnFill: { price: '1.05000' } } } });
-    await send(api.app, 'POST', url('/orders'), { payload: { order: { type: 'LIMIT', instrument: 'USD_JPY', units: '-500', price: '155.000' } } });
+    await send(api.app, 'POST', url('/orders'), {
+      payload: { order: { type: 'MARKET', instrument: 'EUR_USD', units: '1000', stopLossOnFill: { price: '1.05000' } } },
+    });
+    await send(api.app, 'POST', url('/orders'), {
+      payload: { order: { type: 'LIMIT', instrument: 'USD_JPY', units: '-500', price: '155.000' } },
+    });
     const full = expectV20(await send(api.app, 'GET', url()), 'GET', A, 200);
     expect(field<unknown[]>(full, 'account', 'trades')).toHaveLength(1);
     expect(field<unknown[]>(full, 'account', 'orders')).toHaveLength(2);
@@ -76,7 +80,12 @@ describe('GET /v3/accounts/{accountID}/instruments', () => {
 describe('PATCH /v3/accounts/{accountID}/configuration', () => {
   const T = `${A}/configuration`;
   it('200 with clientConfigureTransaction for alias and margin rate', async () => {
-    const body = expectV20(await send(api.app, 'PATCH', url('/configuration'), { payload: { alias: 'renamed', marginRate: '0.05' } }), 'PATCH', T, 200);
+    const body = expectV20(
+      await send(api.app, 'PATCH', url('/configuration'), { payload: { alias: 'renamed', marginRate: '0.05' } }),
+      'PATCH',
+      T,
+      200,
+    );
     expect(field(body, 'clientConfigureTransaction', 'type')).toBe('CLIENT_CONFIGURE');
     expect(field(body, 'clientConfigureTransaction', 'alias')).toBe('renamed');
     const summary = await send(api.app, 'GET', url('/summary'));
@@ -107,12 +116,22 @@ describe('GET /v3/accounts/{accountID}/changes', () => {
     const stateOnly = expectV20(await send(api.app, 'GET', url('/changes')), 'GET', T, 200);
     expect(stateOnly['state']).toBeTypeOf('object');
     const last = Number(stateOnly['lastTransactionID']);
-    const order = await send(api.app, 'POST', url('/orders'), { payload: { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '10', price: '1.00000' } } });
+    const order = await send(api.app, 'POST', url('/orders'), {
+      payload: { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '10', price: '1.00000' } },
+    });
     expect(order.status).toBe(201);
     const since = expectV20(await send(api.app, 'GET', url(`/changes?sinceTransactionID=${last}`)), 'GET', T, 200);
     expect(field<unknown[]>(since, 'changes', 'ordersCreated')).toHaveLength(1);
     expect(field<{ type: string }[]>(since, 'changes', 'transactions').map((t) => t.type)).toEqual(['LIMIT_ORDER']);
-    for (const key of ['ordersCancelled', 'ordersFilled', 'ordersTriggered', 'tradesOpened', 'tradesReduced', 'tradesClosed', 'positions']) {
+    for (const key of [
+      'ordersCancelled',
+      'ordersFilled',
+      'ordersTriggered',
+      'tradesOpened',
+      'tradesReduced',
+      'tradesClosed',
+      'positions',
+    ]) {
       expect(field(since, 'changes', key), key).toBeInstanceOf(Array);
     }
   });

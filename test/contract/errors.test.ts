@@ -39,7 +39,13 @@ it('the 405 table is the served paths: a listed path answers 405 to a method it 
 
 describe.each(V20_ROUTES.map((r) => [routeKey(r), r] as const))('%s', (_name, route) => {
   it('401 without a token, with an unknown token, with a malformed Authorization', async () => {
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: 'bearer test-token-all-accounts' }, { authorization: 'test-token-all-accounts' }, { authorization: 'Bearer ' }]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer nope' },
+      { authorization: 'bearer test-token-all-accounts' },
+      { authorization: 'test-token-all-accounts' },
+      { authorization: 'Bearer ' },
+    ]) {
       const body = check(route, await send(api.app, route.method, urlOf(route), { token: null, headers, ...payloadOf(route) }), 401);
       expect(body['errorMessage']).toBe('Insufficient authorization to perform request.');
     }
@@ -74,7 +80,11 @@ describe.each(accountRoutes.map((r) => [routeKey(r), r] as const))('%s (account-
   });
 
   it('400 for an unknown Accept-Datetime-Format', async () => {
-    check(route, await send(api.app, route.method, urlOf(route), { headers: { 'accept-datetime-format': 'unix' }, ...payloadOf(route) }), 400);
+    check(
+      route,
+      await send(api.app, route.method, urlOf(route), { headers: { 'accept-datetime-format': 'unix' }, ...payloadOf(route) }),
+      400,
+    );
   });
 });
 
@@ -86,7 +96,9 @@ describe('headers on every response', () => {
       await send(api.app, 'GET', '/v3/nothing-here'),
       await send(api.app, 'DELETE', `/v3/accounts/${ACCOUNT}`),
       await send(api.app, 'GET', `/v3/accounts/${OTHER}`, { token: OTHER_TOKEN }),
-      await send(api.app, 'OPTIONS', `/v3/accounts/${ACCOUNT}/orders`, { headers: { origin: 'http://x.test', 'access-control-request-method': 'POST' } }),
+      await send(api.app, 'OPTIONS', `/v3/accounts/${ACCOUNT}/orders`, {
+        headers: { origin: 'http://x.test', 'access-control-request-method': 'POST' },
+      }),
     ];
     for (const res of responses) {
       const id = res.headers['requestid'];
@@ -117,9 +129,14 @@ describe('headers on every response', () => {
   });
 
   it('413 for a body over the limit, 415 for a non-JSON Content-Type, both in the v20 error shape', async () => {
-    const big = await send(api.app, 'POST', `/v3/accounts/${ACCOUNT}/orders`, { payload: `{"order":{"type":"MARKET","x":"${'a'.repeat(300_000)}"}}` });
+    const big = await send(api.app, 'POST', `/v3/accounts/${ACCOUNT}/orders`, {
+      payload: `{"order":{"type":"MARKET","x":"${'a'.repeat(300_000)}"}}`,
+    });
     expectV20(big, 'POST', '/v3/accounts/{accountID}/orders', 413);
-    const form = await send(api.app, 'POST', `/v3/accounts/${ACCOUNT}/orders`, { payload: 'order=1', contentType: 'application/x-www-form-urlencoded' });
+    const form = await send(api.app, 'POST', `/v3/accounts/${ACCOUNT}/orders`, {
+      payload: 'order=1',
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expectV20(form, 'POST', '/v3/accounts/{accountID}/orders', 415);
     // text/plain has a parser in Fastify: the string body then fails the schema (400).
     const text = await send(api.app, 'POST', `/v3/accounts/${ACCOUNT}/orders`, { payload: '{"order":{}}', contentType: 'text/plain' });

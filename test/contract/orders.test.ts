@@ -30,14 +30,22 @@ describe('POST /v3/accounts/{accountID}/orders', () => {
     expect(field(body, 'orderCreateTransaction', 'type')).toBe('MARKET_ORDER');
     expect(field(body, 'orderFillTransaction', 'type')).toBe('ORDER_FILL');
     expect(field(body, 'orderFillTransaction', 'tradeOpened', 'tradeID')).toBe(field(body, 'orderFillTransaction', 'id'));
-    expect(field(body, 'relatedTransactionIDs')).toEqual([field(body, 'orderCreateTransaction', 'id'), field(body, 'orderFillTransaction', 'id')]);
+    expect(field(body, 'relatedTransactionIDs')).toEqual([
+      field(body, 'orderCreateTransaction', 'id'),
+      field(body, 'orderFillTransaction', 'id'),
+    ]);
     expect(body['lastTransactionID']).toBe(field(body, 'orderFillTransaction', 'id'));
   });
 
   it('201 MARKET with take profit, stop loss and trailing stop on fill', async () => {
     const body = await create({
-      type: 'MARKET', instrument: 'EUR_USD', units: '-2000', clientExtensions: { id: 'm-with-deps', tag: 't' },
-      takeProfitOnFill: { price: '1.05000' }, stopLossOnFill: { distance: '0.01000' }, trailingStopLossOnFill: { distance: '0.00800' },
+      type: 'MARKET',
+      instrument: 'EUR_USD',
+      units: '-2000',
+      clientExtensions: { id: 'm-with-deps', tag: 't' },
+      takeProfitOnFill: { price: '1.05000' },
+      stopLossOnFill: { distance: '0.01000' },
+      trailingStopLossOnFill: { distance: '0.00800' },
     });
     expect(field(body, 'orderFillTransaction', 'units')).toBe('-2000');
     expect(field<string[]>(body, 'relatedTransactionIDs').length).toBeGreaterThanOrEqual(2);
@@ -54,9 +62,23 @@ describe('POST /v3/accounts/{accountID}/orders', () => {
     const limit = await create({ type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: '1.05000', clientExtensions: { id: 'lim-1' } });
     expect(field(limit, 'orderCreateTransaction', 'type')).toBe('LIMIT_ORDER');
     expect(limit['orderFillTransaction']).toBeUndefined();
-    const stop = await create({ type: 'STOP', instrument: 'EUR_USD', units: '100', price: '1.15000', priceBound: '1.16000', timeInForce: 'GTD', gtdTime: '2024-02-01T00:00:00Z' });
+    const stop = await create({
+      type: 'STOP',
+      instrument: 'EUR_USD',
+      units: '100',
+      price: '1.15000',
+      priceBound: '1.16000',
+      timeInForce: 'GTD',
+      gtdTime: '2024-02-01T00:00:00Z',
+    });
     expect(field(stop, 'orderCreateTransaction', 'type')).toBe('STOP_ORDER');
-    const mit = await create({ type: 'MARKET_IF_TOUCHED', instrument: 'USD_JPY', units: '-100', price: '155.000', triggerCondition: 'MID' });
+    const mit = await create({
+      type: 'MARKET_IF_TOUCHED',
+      instrument: 'USD_JPY',
+      units: '-100',
+      price: '155.000',
+      triggerCondition: 'MID',
+    });
     expect(field(mit, 'orderCreateTransaction', 'type')).toBe('MARKET_IF_TOUCHED_ORDER');
   });
 
@@ -107,7 +129,12 @@ describe('POST /v3/accounts/{accountID}/orders', () => {
       expect(body['orderRejectTransaction'], JSON.stringify(payload)).toBeUndefined();
       expect(body['errorMessage']).toMatch(/./);
     }
-    const units = expectV20(await send(api.app, 'POST', url('/orders'), { payload: { order: { type: 'MARKET', instrument: 'EUR_USD', units: 'abc' } } }), 'POST', ORDERS, 400);
+    const units = expectV20(
+      await send(api.app, 'POST', url('/orders'), { payload: { order: { type: 'MARKET', instrument: 'EUR_USD', units: 'abc' } } }),
+      'POST',
+      ORDERS,
+      400,
+    );
     expect(units['errorMessage']).toBe("Invalid value specified for 'order.units'");
     expectV20(await send(api.app, 'POST', url('/orders'), { payload: '{"order": {' }), 'POST', ORDERS, 400);
     expect(await lastTransactionID()).toBe(before);
@@ -144,7 +171,10 @@ describe('GET /v3/accounts/{accountID}/orders', () => {
   });
 
   it('filters by ids and instrument', async () => {
-    const all = field<{ id: string; instrument?: string }[]>((await send(api.app, 'GET', url('/orders?state=ALL&count=500'))).body, 'orders');
+    const all = field<{ id: string; instrument?: string }[]>(
+      (await send(api.app, 'GET', url('/orders?state=ALL&count=500'))).body,
+      'orders',
+    );
     const pick = all.slice(0, 2).map((o) => o.id);
     const byIds = expectV20(await send(api.app, 'GET', url(`/orders?state=ALL&ids=${pick.join(',')}`)), 'GET', ORDERS, 200);
     expect(field<{ id: string }[]>(byIds, 'orders').map((o) => o.id)).toEqual(pick);
@@ -169,7 +199,9 @@ describe('GET /v3/accounts/{accountID}/pendingOrders', () => {
     const body = expectV20(await send(api.app, 'GET', url('/pendingOrders')), 'GET', `${A}/pendingOrders`, 200);
     const orders = field<{ type: string; state: string }[]>(body, 'orders');
     expect(orders.every((o) => o.state === 'PENDING')).toBe(true);
-    expect(new Set(orders.map((o) => o.type))).toEqual(new Set(['LIMIT', 'STOP', 'MARKET_IF_TOUCHED', 'TAKE_PROFIT', 'STOP_LOSS', 'TRAILING_STOP_LOSS']));
+    expect(new Set(orders.map((o) => o.type))).toEqual(
+      new Set(['LIMIT', 'STOP', 'MARKET_IF_TOUCHED', 'TAKE_PROFIT', 'STOP_LOSS', 'TRAILING_STOP_LOSS']),
+    );
   });
 });
 
@@ -200,9 +232,17 @@ describe('GET /v3/accounts/{accountID}/orders/{orderSpecifier}', () => {
 
 describe('PUT /v3/accounts/{accountID}/orders/{orderSpecifier} (replace)', () => {
   it('201 with the cancel of the old order and the new order, Location of the new order', async () => {
-    const old = await create({ type: 'LIMIT', instrument: 'EUR_USD', units: '50', price: '1.04000', clientExtensions: { id: 'to-replace' } });
+    const old = await create({
+      type: 'LIMIT',
+      instrument: 'EUR_USD',
+      units: '50',
+      price: '1.04000',
+      clientExtensions: { id: 'to-replace' },
+    });
     const oldId = field<string>(old, 'orderCreateTransaction', 'id');
-    const res = await send(api.app, 'PUT', url('/orders/@to-replace'), { payload: { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '60', price: '1.04500' } } });
+    const res = await send(api.app, 'PUT', url('/orders/@to-replace'), {
+      payload: { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '60', price: '1.04500' } },
+    });
     const newId = field<string>(res.body, 'orderCreateTransaction', 'id');
     const body = expectV20(res, 'PUT', ORDER, 201, { location: LOCATION(newId) });
     expect(field(body, 'orderCancelTransaction', 'orderID')).toBe(oldId);
@@ -212,14 +252,28 @@ describe('PUT /v3/accounts/{accountID}/orders/{orderSpecifier} (replace)', () =>
   });
 
   it('404 with orderCancelRejectTransaction for an unknown order', async () => {
-    const body = expectV20(await send(api.app, 'PUT', url('/orders/999999'), { payload: { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '60', price: '1.04500' } } }), 'PUT', ORDER, 404);
+    const body = expectV20(
+      await send(api.app, 'PUT', url('/orders/999999'), {
+        payload: { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '60', price: '1.04500' } },
+      }),
+      'PUT',
+      ORDER,
+      404,
+    );
     expect(body['errorMessage']).toBeTypeOf('string');
   });
 
   it('400 business reject and 400 malformed', async () => {
     const target = await create({ type: 'LIMIT', instrument: 'EUR_USD', units: '50', price: '1.03000' });
     const id = field<string>(target, 'orderCreateTransaction', 'id');
-    const reject = expectV20(await send(api.app, 'PUT', url(`/orders/${id}`), { payload: { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '0', price: '1.03000' } } }), 'PUT', ORDER, 400);
+    const reject = expectV20(
+      await send(api.app, 'PUT', url(`/orders/${id}`), {
+        payload: { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '0', price: '1.03000' } },
+      }),
+      'PUT',
+      ORDER,
+      400,
+    );
     expect(reject['errorCode']).toBeTypeOf('string');
     expectV20(await send(api.app, 'PUT', url(`/orders/${id}`), { payload: { order: { type: 'LIMIT', units: [] } } }), 'PUT', ORDER, 400);
   });
@@ -238,7 +292,11 @@ describe('PUT /v3/accounts/{accountID}/orders/{orderSpecifier}/cancel', () => {
   it('200 with an empty JSON body as the official client sends it (Content-Type set, no body)', async () => {
     const order = await create({ type: 'STOP', instrument: 'EUR_USD', units: '-10', price: '1.00000' });
     const id = field<string>(order, 'orderCreateTransaction', 'id');
-    const res = await api.app.inject({ method: 'PUT', url: url(`/orders/${id}/cancel`), headers: { authorization: 'Bearer test-token-all-accounts', 'content-type': 'application/json' } });
+    const res = await api.app.inject({
+      method: 'PUT',
+      url: url(`/orders/${id}/cancel`),
+      headers: { authorization: 'Bearer test-token-all-accounts', 'content-type': 'application/json' },
+    });
     expect(res.statusCode, res.body).toBe(200);
   });
 
@@ -252,23 +310,42 @@ describe('PUT /v3/accounts/{accountID}/orders/{orderSpecifier}/cancel', () => {
 describe('PUT /v3/accounts/{accountID}/orders/{orderSpecifier}/clientExtensions', () => {
   const T = `${ORDER}/clientExtensions`;
   it('200 with orderClientExtensionsModifyTransaction', async () => {
-    const body = expectV20(await send(api.app, 'PUT', url('/orders/@lim-1/clientExtensions'), {
-      payload: { clientExtensions: { comment: 'new comment' }, tradeClientExtensions: { id: 'trade-of-lim-1' } },
-    }), 'PUT', T, 200);
+    const body = expectV20(
+      await send(api.app, 'PUT', url('/orders/@lim-1/clientExtensions'), {
+        payload: { clientExtensions: { comment: 'new comment' }, tradeClientExtensions: { id: 'trade-of-lim-1' } },
+      }),
+      'PUT',
+      T,
+      200,
+    );
     expect(field(body, 'orderClientExtensionsModifyTransaction', 'type')).toBe('ORDER_CLIENT_EXTENSIONS_MODIFY');
   });
 
   it('404 for an unknown order, 400 malformed', async () => {
-    const unknown = expectV20(await send(api.app, 'PUT', url('/orders/999999/clientExtensions'), { payload: { clientExtensions: { tag: 'x' } } }), 'PUT', T, 404);
+    const unknown = expectV20(
+      await send(api.app, 'PUT', url('/orders/999999/clientExtensions'), { payload: { clientExtensions: { tag: 'x' } } }),
+      'PUT',
+      T,
+      404,
+    );
     expect(unknown['errorMessage']).toBeTypeOf('string');
-    expectV20(await send(api.app, 'PUT', url('/orders/@lim-1/clientExtensions'), { payload: { clientExtensions: { tag: 7 } } }), 'PUT', T, 400);
+    expectV20(
+      await send(api.app, 'PUT', url('/orders/@lim-1/clientExtensions'), { payload: { clientExtensions: { tag: 7 } } }),
+      'PUT',
+      T,
+      400,
+    );
   });
 });
 
 describe('unknown request fields', () => {
   it('are ignored, never stored or echoed: order, clientExtensions, tradeClientExtensions, on-fill details', async () => {
     const body = await create({
-      type: 'LIMIT', instrument: 'EUR_USD', units: '5', price: '1.01000', unknownTop: 'u1',
+      type: 'LIMIT',
+      instrument: 'EUR_USD',
+      units: '5',
+      price: '1.01000',
+      unknownTop: 'u1',
       clientExtensions: { id: 'with-extras', unknownInClientExtensions: 'u2' },
       tradeClientExtensions: { tag: 't', unknownInTradeClientExtensions: 'u3' },
       takeProfitOnFill: { price: '1.30000', unknownInTakeProfit: 'u4' },
@@ -285,7 +362,13 @@ describe('unknown request fields', () => {
 
 describe('a replace that cannot be written', () => {
   it('deeply nested content in clientExtensions: never a 5xx, and never half a replace (cancelled without a replacement)', async () => {
-    const target = await create({ type: 'LIMIT', instrument: 'EUR_USD', units: '7', price: '1.02000', clientExtensions: { id: 'deep-target' } });
+    const target = await create({
+      type: 'LIMIT',
+      instrument: 'EUR_USD',
+      units: '7',
+      price: '1.02000',
+      clientExtensions: { id: 'deep-target' },
+    });
     const id = field<string>(target, 'orderCreateTransaction', 'id');
     const before = await lastTransactionID();
     const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
@@ -298,7 +381,10 @@ describe('a replace that cannot be written', () => {
     const written = field<unknown[]>(log.body, 'transactions').length;
     // Either the replace happened (cancel + create, both in the log) or nothing did.
     if (field(order.body, 'order', 'state') === 'CANCELLED') {
-      expect(written, `order ${id} is CANCELLED by transaction ${String(field(order.body, 'order', 'cancellingTransactionID'))}, the log holds ${written} new transactions`).toBe(2);
+      expect(
+        written,
+        `order ${id} is CANCELLED by transaction ${String(field(order.body, 'order', 'cancellingTransactionID'))}, the log holds ${written} new transactions`,
+      ).toBe(2);
     } else {
       expect(await lastTransactionID()).toBe(before);
     }

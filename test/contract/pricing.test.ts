@@ -16,7 +16,12 @@ beforeAll(async () => {
   // Two minutes of EUR_USD quotes, one every 2 s.
   for (let i = 0; i < 60; i += 1) {
     const mid = 1.1 + Math.sin(i / 5) * 0.001;
-    api.engine.pushTick({ instrument: 'EUR_USD', bid: Number((mid - 0.0001).toFixed(5)), ask: Number((mid + 0.0001).toFixed(5)), time: api.engine.now + 2_000_000 });
+    api.engine.pushTick({
+      instrument: 'EUR_USD',
+      bid: Number((mid - 0.0001).toFixed(5)),
+      ask: Number((mid + 0.0001).toFixed(5)),
+      time: api.engine.now + 2_000_000,
+    });
   }
 });
 afterAll(async () => api.close());
@@ -32,17 +37,33 @@ describe('GET /v3/accounts/{accountID}/pricing', () => {
   });
 
   it('200 with home conversions, and only the changed prices since a time', async () => {
-    const first = expectV20(await send(api.app, 'GET', url('/pricing?instruments=EUR_USD,USD_JPY&includeHomeConversions=true')), 'GET', PRICING, 200);
+    const first = expectV20(
+      await send(api.app, 'GET', url('/pricing?instruments=EUR_USD,USD_JPY&includeHomeConversions=true')),
+      'GET',
+      PRICING,
+      200,
+    );
     const conversions = field<{ currency: string }[]>(first, 'homeConversions');
     expect(conversions.map((c) => c.currency)).toContain('USD');
     for (const c of conversions) expectDefinition('HomeConversions', c);
     api.quote('USD_JPY', 150.1, 150.12);
-    const since = expectV20(await send(api.app, 'GET', url(`/pricing?instruments=EUR_USD,USD_JPY&since=${String(first['time'])}`)), 'GET', PRICING, 200);
+    const since = expectV20(
+      await send(api.app, 'GET', url(`/pricing?instruments=EUR_USD,USD_JPY&since=${String(first['time'])}`)),
+      'GET',
+      PRICING,
+      200,
+    );
     expect(field<{ instrument: string }[]>(since, 'prices').map((p) => p.instrument)).toEqual(['USD_JPY']);
   });
 
   it('400 without instruments, with an unknown one, or a bad since', async () => {
-    for (const q of ['', 'instruments=', 'instruments=XXX_YYY', 'instruments=EUR_USD&since=nope', 'instruments=EUR_USD&includeHomeConversions=yes']) {
+    for (const q of [
+      '',
+      'instruments=',
+      'instruments=XXX_YYY',
+      'instruments=EUR_USD&since=nope',
+      'instruments=EUR_USD&includeHomeConversions=yes',
+    ]) {
       expectV20(await send(api.app, 'GET', url(`/pricing?${q}`)), 'GET', PRICING, 400);
     }
   });
@@ -56,21 +77,47 @@ describe('GET /v3/instruments/{instrument}/candles', () => {
     const candles = field<{ mid?: unknown; bid?: unknown; volume: number; complete: boolean }[]>(mid, 'candles');
     expect(candles).toHaveLength(5);
     expect(candles.every((c) => c.mid !== undefined && c.bid === undefined && Number.isInteger(c.volume))).toBe(true);
-    const ba = expectV20(await send(api.app, 'GET', '/v3/instruments/EUR_USD/candles?granularity=M1&price=BA&count=2'), 'GET', CANDLES, 200);
+    const ba = expectV20(
+      await send(api.app, 'GET', '/v3/instruments/EUR_USD/candles?granularity=M1&price=BA&count=2'),
+      'GET',
+      CANDLES,
+      200,
+    );
     expect(field(ba, 'candles', 0, 'bid', 'o')).toMatch(/^\d+\.\d{5}$/);
     expect(field(ba, 'candles', 0, 'ask', 'c')).toMatch(/^\d+\.\d{5}$/);
   });
 
   it('200 with from/to and with UNIX times', async () => {
-    const body = expectV20(await send(api.app, 'GET', '/v3/instruments/EUR_USD/candles?granularity=S30&from=2024-01-02T12:00:00Z&to=2024-01-02T12:01:00Z'), 'GET', CANDLES, 200);
+    const body = expectV20(
+      await send(api.app, 'GET', '/v3/instruments/EUR_USD/candles?granularity=S30&from=2024-01-02T12:00:00Z&to=2024-01-02T12:01:00Z'),
+      'GET',
+      CANDLES,
+      200,
+    );
     expect(field<unknown[]>(body, 'candles').length).toBeGreaterThan(0);
-    const unix = expectV20(await send(api.app, 'GET', '/v3/instruments/EUR_USD/candles?granularity=S30&count=1', { headers: { 'accept-datetime-format': 'UNIX' } }), 'GET', CANDLES, 200);
+    const unix = expectV20(
+      await send(api.app, 'GET', '/v3/instruments/EUR_USD/candles?granularity=S30&count=1', {
+        headers: { 'accept-datetime-format': 'UNIX' },
+      }),
+      'GET',
+      CANDLES,
+      200,
+    );
     expect(field(unix, 'candles', 0, 'time')).toMatch(/^\d+\.\d{9}$/);
   });
 
   it('400 for bad granularity, count, price, too wide a span, count with from and to', async () => {
-    for (const q of ['granularity=S7', 'count=0', 'count=5001', 'price=X', 'granularity=S5&from=2024-01-01T00:00:00Z&to=2024-02-01T00:00:00Z',
-      'count=5&from=2024-01-02T12:00:00Z&to=2024-01-02T12:01:00Z', 'dailyAlignment=24', 'alignmentTimezone=Mars/Base', 'weeklyAlignment=Someday']) {
+    for (const q of [
+      'granularity=S7',
+      'count=0',
+      'count=5001',
+      'price=X',
+      'granularity=S5&from=2024-01-01T00:00:00Z&to=2024-02-01T00:00:00Z',
+      'count=5&from=2024-01-02T12:00:00Z&to=2024-01-02T12:01:00Z',
+      'dailyAlignment=24',
+      'alignmentTimezone=Mars/Base',
+      'weeklyAlignment=Someday',
+    ]) {
       expectV20(await send(api.app, 'GET', `/v3/instruments/EUR_USD/candles?${q}`), 'GET', CANDLES, 400);
     }
     expectV20(await send(api.app, 'GET', '/v3/instruments/XXX_YYY/candles'), 'GET', CANDLES, 400);
@@ -83,7 +130,12 @@ describe('GET /v3/instruments/{instrument}/candles', () => {
 
 describe('GET /v3/accounts/{accountID}/instruments/{instrument}/candles', () => {
   it('200, the same candles as the instrument path', async () => {
-    const body = expectV20(await send(api.app, 'GET', url('/instruments/EUR_USD/candles?granularity=S10&count=3')), 'GET', ACCOUNT_CANDLES, 200);
+    const body = expectV20(
+      await send(api.app, 'GET', url('/instruments/EUR_USD/candles?granularity=S10&count=3')),
+      'GET',
+      ACCOUNT_CANDLES,
+      200,
+    );
     const plain = await send(api.app, 'GET', '/v3/instruments/EUR_USD/candles?granularity=S10&count=3');
     expect(body).toEqual(plain.body);
   });
@@ -91,7 +143,13 @@ describe('GET /v3/accounts/{accountID}/instruments/{instrument}/candles', () => 
 
 describe('GET /v3/accounts/{accountID}/candles/latest (not in the 2018 spec)', () => {
   it('200 with latestCandles, each candle a valid Candlestick', async () => {
-    const body = expectV20(await send(api.app, 'GET', url('/candles/latest?candleSpecifications=EUR_USD:S10:BM,USD_JPY:M1:A')), 'GET', LATEST, 200, { notInSpec: true });
+    const body = expectV20(
+      await send(api.app, 'GET', url('/candles/latest?candleSpecifications=EUR_USD:S10:BM,USD_JPY:M1:A')),
+      'GET',
+      LATEST,
+      200,
+      { notInSpec: true },
+    );
     const latest = field<{ instrument: string; granularity: string; candles: unknown[] }[]>(body, 'latestCandles');
     expect(latest.map((l) => `${l.instrument}:${l.granularity}`)).toEqual(['EUR_USD:S10', 'USD_JPY:M1']);
     for (const l of latest) for (const c of l.candles) expectDefinition('Candlestick', c);

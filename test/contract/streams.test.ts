@@ -40,7 +40,9 @@ describe('GET /v3/accounts/{accountID}/transactions/stream', () => {
     expect(s.headers['requestid']).toBeTypeOf('string');
     const hb = await s.next((l) => l['type'] === 'HEARTBEAT');
     expectTransactionStreamLine(hb);
-    const res = await send(api.app, 'POST', `/v3/accounts/${ACCOUNT}/orders`, { payload: { order: { type: 'MARKET', instrument: 'EUR_USD', units: '100', stopLossOnFill: { price: '1.00000' } } } });
+    const res = await send(api.app, 'POST', `/v3/accounts/${ACCOUNT}/orders`, {
+      payload: { order: { type: 'MARKET', instrument: 'EUR_USD', units: '100', stopLossOnFill: { price: '1.00000' } } },
+    });
     expect(res.status).toBe(201);
     const created = await s.next((l) => l['type'] === 'MARKET_ORDER');
     const fill = await s.next((l) => l['type'] === 'ORDER_FILL');
@@ -58,7 +60,9 @@ describe('GET /v3/accounts/{accountID}/transactions/stream', () => {
     const s = await stream(`/v3/accounts/${ACCOUNT}/transactions/stream`, { 'accept-datetime-format': 'UNIX' });
     const hb = await s.next((l) => l['type'] === 'HEARTBEAT');
     expect(hb['time']).toMatch(/^\d+\.\d{9}$/);
-    await send(api.app, 'POST', `/v3/accounts/${ACCOUNT}/orders`, { payload: { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '1', price: '1.00000' } } });
+    await send(api.app, 'POST', `/v3/accounts/${ACCOUNT}/orders`, {
+      payload: { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '1', price: '1.00000' } },
+    });
     const tx = await s.next((l) => l['type'] === 'LIMIT_ORDER');
     expect(tx['time']).toMatch(/^\d+\.\d{9}$/);
     expectTransactionStreamLine(tx);

@@ -33,7 +33,7 @@ beforeAll(async () => {
   // Netting account: a long EUR_USD and a short USD_JPY position.
   await market('1000', { takeProfitOnFill: { price: '1.20000' } });
   await market('-1000', {}, ACCOUNT, 'USD_JPY');
-  api.quote('EUR_USD', 1.1010, 1.1012);
+  api.quote('EUR_USD', 1.101, 1.1012);
 });
 afterAll(async () => api.close());
 
@@ -54,7 +54,12 @@ describe('GET /v3/accounts/{accountID}/trades', () => {
   });
 
   it('200 with ids, instrument and state filters', async () => {
-    const byIds = expectV20(await send(api.app, 'GET', url(`/trades?ids=${tradeIDs[0]},${tradeIDs[2]}&state=ALL`, HEDGED)), 'GET', TRADES, 200);
+    const byIds = expectV20(
+      await send(api.app, 'GET', url(`/trades?ids=${tradeIDs[0]},${tradeIDs[2]}&state=ALL`, HEDGED)),
+      'GET',
+      TRADES,
+      200,
+    );
     expect(field<{ id: string }[]>(byIds, 'trades').map((t) => t.id)).toEqual([tradeIDs[2], tradeIDs[0]]);
     const none = expectV20(await send(api.app, 'GET', url('/trades?instrument=GBP_USD', HEDGED)), 'GET', TRADES, 200);
     expect(field(none, 'trades')).toEqual([]);
@@ -92,19 +97,39 @@ describe('GET /v3/accounts/{accountID}/trades/{tradeSpecifier}', () => {
 describe('PUT /v3/accounts/{accountID}/trades/{tradeSpecifier}/close', () => {
   const T = `${TRADE}/close`;
   it('200 partial close, then close of the rest (body-less too)', async () => {
-    const partial = expectV20(await send(api.app, 'PUT', url(`/trades/${tradeIDs[1]}/close`, HEDGED), { payload: { units: '50' } }), 'PUT', T, 200);
+    const partial = expectV20(
+      await send(api.app, 'PUT', url(`/trades/${tradeIDs[1]}/close`, HEDGED), { payload: { units: '50' } }),
+      'PUT',
+      T,
+      200,
+    );
     expect(field(partial, 'orderCreateTransaction', 'type')).toBe('MARKET_ORDER');
     expect(field(partial, 'orderFillTransaction', 'tradeReduced', 'units')).toBe('-50');
-    const rest = expectV20(await send(api.app, 'PUT', url(`/trades/${tradeIDs[1]}/close`, HEDGED), { payload: { units: 'ALL' } }), 'PUT', T, 200);
+    const rest = expectV20(
+      await send(api.app, 'PUT', url(`/trades/${tradeIDs[1]}/close`, HEDGED), { payload: { units: 'ALL' } }),
+      'PUT',
+      T,
+      200,
+    );
     expect(field(rest, 'orderFillTransaction', 'tradesClosed', 0, 'tradeID')).toBe(tradeIDs[1]);
     const bodyless = expectV20(await send(api.app, 'PUT', url(`/trades/${tradeIDs[2]}/close`, HEDGED)), 'PUT', T, 200);
     expect(field(bodyless, 'orderFillTransaction', 'tradesClosed', 0, 'tradeID')).toBe(tradeIDs[2]);
   });
 
   it('400 for more units than the trade has, 404 for an unknown trade', async () => {
-    const tooMany = expectV20(await send(api.app, 'PUT', url(`/trades/${tradeIDs[3]}/close`, HEDGED), { payload: { units: '100000' } }), 'PUT', T, 400);
+    const tooMany = expectV20(
+      await send(api.app, 'PUT', url(`/trades/${tradeIDs[3]}/close`, HEDGED), { payload: { units: '100000' } }),
+      'PUT',
+      T,
+      400,
+    );
     expect(tooMany['errorCode']).toBeTypeOf('string');
-    const unknown = expectV20(await send(api.app, 'PUT', url('/trades/999999/close', HEDGED), { payload: { units: 'ALL' } }), 'PUT', T, 404);
+    const unknown = expectV20(
+      await send(api.app, 'PUT', url('/trades/999999/close', HEDGED), { payload: { units: 'ALL' } }),
+      'PUT',
+      T,
+      404,
+    );
     expect(field(unknown, 'orderRejectTransaction', 'type')).toBe('MARKET_ORDER_REJECT');
     expect(unknown['errorCode']).toBeTypeOf('string');
   });
@@ -121,43 +146,91 @@ describe('PUT /v3/accounts/{accountID}/trades/{tradeSpecifier}/close', () => {
 describe('PUT /v3/accounts/{accountID}/trades/{tradeSpecifier}/clientExtensions', () => {
   const T = `${TRADE}/clientExtensions`;
   it('200 with tradeClientExtensionsModifyTransaction; the trade is addressable by the new ID', async () => {
-    const body = expectV20(await send(api.app, 'PUT', url(`/trades/${tradeIDs[3]}/clientExtensions`, HEDGED), { payload: { clientExtensions: { id: 'trade-d', comment: 'c' } } }), 'PUT', T, 200);
+    const body = expectV20(
+      await send(api.app, 'PUT', url(`/trades/${tradeIDs[3]}/clientExtensions`, HEDGED), {
+        payload: { clientExtensions: { id: 'trade-d', comment: 'c' } },
+      }),
+      'PUT',
+      T,
+      200,
+    );
     expect(field(body, 'tradeClientExtensionsModifyTransaction', 'type')).toBe('TRADE_CLIENT_EXTENSIONS_MODIFY');
     expectV20(await send(api.app, 'GET', url('/trades/@trade-d', HEDGED)), 'GET', TRADE, 200);
   });
 
   it('404 for an unknown trade, 400 malformed', async () => {
-    expectV20(await send(api.app, 'PUT', url('/trades/999999/clientExtensions', HEDGED), { payload: { clientExtensions: { tag: 'x' } } }), 'PUT', T, 404);
-    expectV20(await send(api.app, 'PUT', url(`/trades/${tradeIDs[3]}/clientExtensions`, HEDGED), { payload: { clientExtensions: 'x' } }), 'PUT', T, 400);
+    expectV20(
+      await send(api.app, 'PUT', url('/trades/999999/clientExtensions', HEDGED), { payload: { clientExtensions: { tag: 'x' } } }),
+      'PUT',
+      T,
+      404,
+    );
+    expectV20(
+      await send(api.app, 'PUT', url(`/trades/${tradeIDs[3]}/clientExtensions`, HEDGED), { payload: { clientExtensions: 'x' } }),
+      'PUT',
+      T,
+      400,
+    );
   });
 });
 
 describe('PUT /v3/accounts/{accountID}/trades/{tradeSpecifier}/orders', () => {
   const T = `${TRADE}/orders`;
   it('200 creates, replaces and cancels dependent orders', async () => {
-    const set = expectV20(await send(api.app, 'PUT', url(`/trades/${tradeIDs[3]}/orders`, HEDGED), {
-      payload: { takeProfit: { price: '1.20000' }, stopLoss: { price: '1.00000' }, trailingStopLoss: { distance: '0.01000' } },
-    }), 'PUT', T, 200);
+    const set = expectV20(
+      await send(api.app, 'PUT', url(`/trades/${tradeIDs[3]}/orders`, HEDGED), {
+        payload: { takeProfit: { price: '1.20000' }, stopLoss: { price: '1.00000' }, trailingStopLoss: { distance: '0.01000' } },
+      }),
+      'PUT',
+      T,
+      200,
+    );
     expect(field(set, 'takeProfitOrderTransaction', 'type')).toBe('TAKE_PROFIT_ORDER');
     expect(field(set, 'stopLossOrderTransaction', 'type')).toBe('STOP_LOSS_ORDER');
     expect(field(set, 'trailingStopLossOrderTransaction', 'type')).toBe('TRAILING_STOP_LOSS_ORDER');
-    const replace = expectV20(await send(api.app, 'PUT', url(`/trades/${tradeIDs[3]}/orders`, HEDGED), { payload: { takeProfit: { price: '1.25000' }, stopLoss: null } }), 'PUT', T, 200);
+    const replace = expectV20(
+      await send(api.app, 'PUT', url(`/trades/${tradeIDs[3]}/orders`, HEDGED), {
+        payload: { takeProfit: { price: '1.25000' }, stopLoss: null },
+      }),
+      'PUT',
+      T,
+      200,
+    );
     expect(field(replace, 'takeProfitOrderCancelTransaction', 'type')).toBe('ORDER_CANCEL');
     expect(field(replace, 'stopLossOrderCancelTransaction', 'type')).toBe('ORDER_CANCEL');
   });
 
   it('400 business reject (losing take profit), 404 unknown trade, 400 malformed', async () => {
-    const reject = expectV20(await send(api.app, 'PUT', url(`/trades/${tradeIDs[3]}/orders`, HEDGED), { payload: { stopLoss: { price: '1.0000001' } } }), 'PUT', T, 400);
+    const reject = expectV20(
+      await send(api.app, 'PUT', url(`/trades/${tradeIDs[3]}/orders`, HEDGED), { payload: { stopLoss: { price: '1.0000001' } } }),
+      'PUT',
+      T,
+      400,
+    );
     expect(reject['errorCode']).toBeTypeOf('string');
-    expectV20(await send(api.app, 'PUT', url('/trades/999999/orders', HEDGED), { payload: { takeProfit: { price: '1.20000' } } }), 'PUT', T, 404);
-    expectV20(await send(api.app, 'PUT', url(`/trades/${tradeIDs[3]}/orders`, HEDGED), { payload: { takeProfit: { price: 1.2 } } }), 'PUT', T, 400);
+    expectV20(
+      await send(api.app, 'PUT', url('/trades/999999/orders', HEDGED), { payload: { takeProfit: { price: '1.20000' } } }),
+      'PUT',
+      T,
+      404,
+    );
+    expectV20(
+      await send(api.app, 'PUT', url(`/trades/${tradeIDs[3]}/orders`, HEDGED), { payload: { takeProfit: { price: 1.2 } } }),
+      'PUT',
+      T,
+      400,
+    );
   });
 });
 
 describe('GET /v3/accounts/{accountID}/positions and openPositions', () => {
   it('200 with every position ever held, and the open ones', async () => {
     const all = expectV20(await send(api.app, 'GET', url('/positions')), 'GET', `${A}/positions`, 200);
-    expect(field<{ instrument: string }[]>(all, 'positions').map((p) => p.instrument).sort()).toEqual(['EUR_USD', 'USD_JPY']);
+    expect(
+      field<{ instrument: string }[]>(all, 'positions')
+        .map((p) => p.instrument)
+        .sort(),
+    ).toEqual(['EUR_USD', 'USD_JPY']);
     const open = expectV20(await send(api.app, 'GET', url('/openPositions')), 'GET', `${A}/openPositions`, 200);
     expect(field<unknown[]>(open, 'positions')).toHaveLength(2);
     expect(field(open, 'positions', 0, 'long', 'units')).toMatch(/^-?\d/);

@@ -18,7 +18,14 @@ beforeAll(async () => {
   // client extension changes, trade closes, configuration.
   const post = async (order: Record<string, unknown>): Promise<Record<string, unknown>> =>
     (await send(api.app, 'POST', url('/orders'), { payload: { order } })).body as Record<string, unknown>;
-  const m = await post({ type: 'MARKET', instrument: 'EUR_USD', units: '1000', takeProfitOnFill: { price: '1.20000' }, stopLossOnFill: { price: '1.00000' }, trailingStopLossOnFill: { distance: '0.01000' } });
+  const m = await post({
+    type: 'MARKET',
+    instrument: 'EUR_USD',
+    units: '1000',
+    takeProfitOnFill: { price: '1.20000' },
+    stopLossOnFill: { price: '1.00000' },
+    trailingStopLossOnFill: { distance: '0.01000' },
+  });
   const tradeID = field<string>(m, 'orderFillTransaction', 'tradeOpened', 'tradeID');
   await post({ type: 'LIMIT', instrument: 'EUR_USD', units: '10', price: '1.05000', clientExtensions: { id: 'l1' } });
   await post({ type: 'STOP', instrument: 'EUR_USD', units: '10', price: '1.15000' });
@@ -39,8 +46,8 @@ beforeAll(async () => {
   await send(api.app, 'PUT', url(`/trades/${tradeID}/clientExtensions`), { payload: { clientExtensions: { id: 't1' } } });
   await send(api.app, 'PUT', url('/trades/99999/clientExtensions'), { payload: { clientExtensions: { id: 't1' } } });
   await send(api.app, 'PUT', url(`/trades/${tradeID}/close`), { payload: { units: '100' } });
-  api.quote('EUR_USD', 1.1040, 1.1042);
-  api.quote('EUR_USD', 1.0990, 1.0992);
+  api.quote('EUR_USD', 1.104, 1.1042);
+  api.quote('EUR_USD', 1.099, 1.0992);
   await send(api.app, 'PUT', url(`/trades/${tradeID}/close`), { payload: { units: 'ALL' } });
   last = Number(field((await send(api.app, 'GET', url('/summary'))).body, 'lastTransactionID'));
 });
@@ -63,9 +70,19 @@ describe('GET /v3/accounts/{accountID}/transactions', () => {
   });
 
   it('200 with from/to, also as UNIX times', async () => {
-    const body = expectV20(await send(api.app, 'GET', url('/transactions?from=2024-01-01T00:00:00Z&to=2024-01-03T00:00:00Z')), 'GET', LIST, 200);
+    const body = expectV20(
+      await send(api.app, 'GET', url('/transactions?from=2024-01-01T00:00:00Z&to=2024-01-03T00:00:00Z')),
+      'GET',
+      LIST,
+      200,
+    );
     expect(body['from']).toBe('2024-01-01T00:00:00.000000000Z');
-    const unix = expectV20(await send(api.app, 'GET', url('/transactions?from=1704067200'), { headers: { 'accept-datetime-format': 'UNIX' } }), 'GET', LIST, 200);
+    const unix = expectV20(
+      await send(api.app, 'GET', url('/transactions?from=1704067200'), { headers: { 'accept-datetime-format': 'UNIX' } }),
+      'GET',
+      LIST,
+      200,
+    );
     expect(unix['from']).toBe('1704067200.000000000');
   });
 
@@ -83,11 +100,33 @@ describe('GET /v3/accounts/{accountID}/transactions/idrange', () => {
     const txs = field<{ id: string; type: string }[]>(body, 'transactions');
     expect(txs.map((t) => Number(t.id))).toEqual(Array.from({ length: last }, (_, i) => i + 1));
     const types = new Set(txs.map((t) => t.type));
-    for (const type of ['CREATE', 'TRANSFER_FUNDS', 'CLIENT_CONFIGURE', 'CLIENT_CONFIGURE_REJECT', 'MARKET_ORDER', 'MARKET_ORDER_REJECT', 'LIMIT_ORDER',
-      'LIMIT_ORDER_REJECT', 'STOP_ORDER', 'STOP_ORDER_REJECT', 'MARKET_IF_TOUCHED_ORDER', 'MARKET_IF_TOUCHED_ORDER_REJECT', 'TAKE_PROFIT_ORDER',
-      'TAKE_PROFIT_ORDER_REJECT', 'STOP_LOSS_ORDER', 'STOP_LOSS_ORDER_REJECT', 'TRAILING_STOP_LOSS_ORDER', 'TRAILING_STOP_LOSS_ORDER_REJECT', 'ORDER_FILL',
-      'ORDER_CANCEL', 'ORDER_CANCEL_REJECT', 'ORDER_CLIENT_EXTENSIONS_MODIFY', 'ORDER_CLIENT_EXTENSIONS_MODIFY_REJECT', 'TRADE_CLIENT_EXTENSIONS_MODIFY',
-      'TRADE_CLIENT_EXTENSIONS_MODIFY_REJECT']) {
+    for (const type of [
+      'CREATE',
+      'TRANSFER_FUNDS',
+      'CLIENT_CONFIGURE',
+      'CLIENT_CONFIGURE_REJECT',
+      'MARKET_ORDER',
+      'MARKET_ORDER_REJECT',
+      'LIMIT_ORDER',
+      'LIMIT_ORDER_REJECT',
+      'STOP_ORDER',
+      'STOP_ORDER_REJECT',
+      'MARKET_IF_TOUCHED_ORDER',
+      'MARKET_IF_TOUCHED_ORDER_REJECT',
+      'TAKE_PROFIT_ORDER',
+      'TAKE_PROFIT_ORDER_REJECT',
+      'STOP_LOSS_ORDER',
+      'STOP_LOSS_ORDER_REJECT',
+      'TRAILING_STOP_LOSS_ORDER',
+      'TRAILING_STOP_LOSS_ORDER_REJECT',
+      'ORDER_FILL',
+      'ORDER_CANCEL',
+      'ORDER_CANCEL_REJECT',
+      'ORDER_CLIENT_EXTENSIONS_MODIFY',
+      'ORDER_CLIENT_EXTENSIONS_MODIFY_REJECT',
+      'TRADE_CLIENT_EXTENSIONS_MODIFY',
+      'TRADE_CLIENT_EXTENSIONS_MODIFY_REJECT',
+    ]) {
       expect(types, type).toContain(type);
     }
   });
@@ -130,7 +169,12 @@ describe('GET /v3/accounts/{accountID}/transactions/{transactionID}', () => {
       const body = expectV20(await send(api.app, 'GET', url(`/transactions/${id}`)), 'GET', ONE, 200);
       expect(field(body, 'transaction', 'id')).toBe(String(id));
     }
-    const unix = expectV20(await send(api.app, 'GET', url('/transactions/1'), { headers: { 'accept-datetime-format': 'UNIX' } }), 'GET', ONE, 200);
+    const unix = expectV20(
+      await send(api.app, 'GET', url('/transactions/1'), { headers: { 'accept-datetime-format': 'UNIX' } }),
+      'GET',
+      ONE,
+      200,
+    );
     expect(field(unix, 'transaction', 'time')).toMatch(/^\d+\.\d{9}$/);
   });
 
@@ -144,11 +188,13 @@ describe('GET /v3/accounts/{accountID}/transactions/{transactionID}', () => {
 
 describe('transactions the clock makes', () => {
   it('DAILY_FINANCING after 5 pm New York, and the account changes with a trailing stop, conform', async () => {
-    const res = await send(api.app, 'POST', url('/orders'), { payload: { order: { type: 'MARKET', instrument: 'GBP_USD', units: '-3000', trailingStopLossOnFill: { distance: '0.05000' } } } });
+    const res = await send(api.app, 'POST', url('/orders'), {
+      payload: { order: { type: 'MARKET', instrument: 'GBP_USD', units: '-3000', trailingStopLossOnFill: { distance: '0.05000' } } },
+    });
     expect(res.status).toBe(201);
     const from = Number(field(res.body, 'lastTransactionID'));
     api.engine.advanceTo(api.engine.now + 30 * 3600 * 1_000_000);
-    api.quote('GBP_USD', 1.2650, 1.2653);
+    api.quote('GBP_USD', 1.265, 1.2653);
     const body = expectV20(await send(api.app, 'GET', url(`/transactions/sinceid?id=${from}`)), 'GET', SINCEID, 200);
     expect(field<{ type: string }[]>(body, 'transactions').map((t) => t.type)).toContain('DAILY_FINANCING');
     const changes = expectV20(await send(api.app, 'GET', url(`/changes?sinceTransactionID=${from - 3}`)), 'GET', `${A}/changes`, 200);

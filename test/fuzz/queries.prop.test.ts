@@ -13,14 +13,30 @@ let api: TestApi;
 beforeAll(async () => {
   api = await createTestApi();
   const A = `/v3/accounts/${ACCOUNT}`;
-  await send(api.app, 'POST', `${A}/orders`, { payload: { order: { type: 'MARKET', instrument: 'EUR_USD', units: '100', takeProfitOnFill: { price: '1.20000' } } } });
-  await send(api.app, 'POST', `${A}/orders`, { payload: { order: { type: 'LIMIT', instrument: 'USD_JPY', units: '-100', price: '155.000' } } });
+  await send(api.app, 'POST', `${A}/orders`, {
+    payload: { order: { type: 'MARKET', instrument: 'EUR_USD', units: '100', takeProfitOnFill: { price: '1.20000' } } },
+  });
+  await send(api.app, 'POST', `${A}/orders`, {
+    payload: { order: { type: 'LIMIT', instrument: 'USD_JPY', units: '-100', price: '155.000' } },
+  });
   for (let i = 0; i < 20; i += 1) api.quote('EUR_USD', 1.1 + i * 0.0001, 1.1002 + i * 0.0001);
 });
 afterAll(async () => api.close());
 
 const A = '/v3/accounts/{accountID}';
-const CANDLE_KEYS = ['price', 'granularity', 'count', 'from', 'to', 'smooth', 'includeFirst', 'dailyAlignment', 'alignmentTimezone', 'weeklyAlignment', 'units'];
+const CANDLE_KEYS = [
+  'price',
+  'granularity',
+  'count',
+  'from',
+  'to',
+  'smooth',
+  'includeFirst',
+  'dailyAlignment',
+  'alignmentTimezone',
+  'weeklyAlignment',
+  'units',
+];
 const LIST_KEYS = ['ids', 'state', 'instrument', 'count', 'beforeID'];
 
 const GETS: { template: string; url: string; keys: string[] }[] = [
@@ -43,7 +59,11 @@ const GETS: { template: string; url: string; keys: string[] }[] = [
   { template: `${A}/transactions/idrange`, url: '/transactions/idrange', keys: ['from', 'to', 'type'] },
   { template: `${A}/transactions/sinceid`, url: '/transactions/sinceid', keys: ['id', 'type'] },
   { template: `${A}/pricing`, url: '/pricing', keys: ['instruments', 'since', 'includeHomeConversions', 'includeUnitsAvailable'] },
-  { template: `${A}/candles/latest`, url: '/candles/latest', keys: ['candleSpecifications', 'units', 'smooth', 'dailyAlignment', 'alignmentTimezone', 'weeklyAlignment'] },
+  {
+    template: `${A}/candles/latest`,
+    url: '/candles/latest',
+    keys: ['candleSpecifications', 'units', 'smooth', 'dailyAlignment', 'alignmentTimezone', 'weeklyAlignment'],
+  },
   { template: `${A}/instruments/{instrument}/candles`, url: '/instruments/EUR_USD/candles', keys: CANDLE_KEYS },
   { template: '/v3/instruments/{instrument}/candles', url: '/v3/instruments/EUR_USD/candles', keys: CANDLE_KEYS },
 ];
@@ -54,21 +74,35 @@ function urlOf(g: { template: string; url: string }): string {
 
 describe.each(GETS.map((g) => [g.template, g] as const))('GET %s', (_name, route) => {
   it('never a 5xx, a JSON body, errorMessage on 4xx, and no state change', async () => {
-    const format = fc.constantFrom<Record<string, string>>({}, {}, { 'accept-datetime-format': 'UNIX' }, { 'accept-datetime-format': 'RFC3339' });
-    await fc.assert(fc.asyncProperty(queryString(route.keys), format, async (query, headers) => {
-      const before = await snapshot(api);
-      const url = `${urlOf(route)}?${query.text}`;
-      const res = await api.app.inject({ method: 'GET', url, headers: authHeaders(headers) });
-      checkAnswer(res, res.statusCode >= 500 ? `GET ${url}\n${describeErrors(api)}` : `GET ${url}`);
-      expect(await snapshot(api), `GET ${url} changed the account`).toEqual(before);
-    }), { numRuns: route.keys.length === 0 ? 8 : 35 });
+    const format = fc.constantFrom<Record<string, string>>(
+      {},
+      {},
+      { 'accept-datetime-format': 'UNIX' },
+      { 'accept-datetime-format': 'RFC3339' },
+    );
+    await fc.assert(
+      fc.asyncProperty(queryString(route.keys), format, async (query, headers) => {
+        const before = await snapshot(api);
+        const url = `${urlOf(route)}?${query.text}`;
+        const res = await api.app.inject({ method: 'GET', url, headers: authHeaders(headers) });
+        checkAnswer(res, res.statusCode >= 500 ? `GET ${url}\n${describeErrors(api)}` : `GET ${url}`);
+        expect(await snapshot(api), `GET ${url} changed the account`).toEqual(before);
+      }),
+      { numRuns: route.keys.length === 0 ? 8 : 35 },
+    );
   });
 });
 
 it('every GET endpoint answers valid queries 200 (the fuzz reaches the handlers)', async () => {
   for (const g of GETS) {
     const res = await send(api.app, 'GET', urlOf(g));
-    const ok = g.template.endsWith('/idrange') || g.template.endsWith('/sinceid') || g.template.endsWith('/pricing') || g.template.endsWith('/latest') ? 400 : 200;
+    const ok =
+      g.template.endsWith('/idrange') ||
+      g.template.endsWith('/sinceid') ||
+      g.template.endsWith('/pricing') ||
+      g.template.endsWith('/latest')
+        ? 400
+        : 200;
     expect(res.status, `${g.template}: ${res.text.slice(0, 200)}`).toBe(ok);
   }
 });

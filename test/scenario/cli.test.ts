@@ -64,7 +64,9 @@ describe('exit codes and messages', () => {
   it('2 for a file that references missing data', async () => {
     const r = await cli('run', `${FIXTURES}/missing-data.yaml`, '--no-color', '-j', '1');
     expect(r.code).toBe(2);
-    expect(r.out).toContain('test/scenario/fixtures/missing-data.yaml:3:9: prices.file: tick file not found: ../no-such-folder/20140502_quote.zip');
+    expect(r.out).toContain(
+      'test/scenario/fixtures/missing-data.yaml:3:9: prices.file: tick file not found: ../no-such-folder/20140502_quote.zip',
+    );
   });
 
   it('2 for bad usage or nothing to run', async () => {
@@ -90,14 +92,31 @@ describe('exit codes and messages', () => {
 describe('reporters', () => {
   it('junit to a file, with a summary on stdout', async () => {
     const out = join(tmp, 'reports', 'junit.xml');
-    const r = await cli('run', `${FIXTURES}/pass.yaml`, `${FIXTURES}/fail.yaml`, `${FIXTURES}/malformed.yaml`, '--reporter', 'junit', '--output', out, '-j', '1');
+    const r = await cli(
+      'run',
+      `${FIXTURES}/pass.yaml`,
+      `${FIXTURES}/fail.yaml`,
+      `${FIXTURES}/malformed.yaml`,
+      '--reporter',
+      'junit',
+      '--output',
+      out,
+      '-j',
+      '1',
+    );
     expect(r.code).toBe(2);
     expect(r.out).toContain('Report (junit) written to');
     const xml = readFileSync(out, 'utf8');
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="v20sim scenarios" tests="3" failures="1" errors="1"/);
-    expect(xml).toContain('<testcase classname="test.scenario.fixtures.fail" name="fixture with a wrong expectation" file="test/scenario/fixtures/fail.yaml"');
-    expect(xml).toContain('<failure message="test/scenario/fixtures/fail.yaml:9:5: POST /v3/accounts/101-004-1234567-001/orders answered 201: 1 difference" type="ScenarioFailure">');
-    expect(xml).toContain(`<error message="test/scenario/fixtures/malformed.yaml:5:7: steps[1].request: missing property 'path'" type="InvalidScenario">`);
+    expect(xml).toContain(
+      '<testcase classname="test.scenario.fixtures.fail" name="fixture with a wrong expectation" file="test/scenario/fixtures/fail.yaml"',
+    );
+    expect(xml).toContain(
+      '<failure message="test/scenario/fixtures/fail.yaml:9:5: POST /v3/accounts/101-004-1234567-001/orders answered 201: 1 difference" type="ScenarioFailure">',
+    );
+    expect(xml).toContain(
+      `<error message="test/scenario/fixtures/malformed.yaml:5:7: steps[1].request: missing property 'path'" type="InvalidScenario">`,
+    );
   });
 
   it('tap to stdout', async () => {
@@ -128,7 +147,13 @@ describe('golden logs', () => {
     expect(update.code).toBe(0);
     expect(update.out).toMatch(/golden .*golden\.ndjson written/);
     const text = readFileSync(golden, 'utf8');
-    expect(text.split('\n').map((l) => (l === '' ? '' : (JSON.parse(l) as { type: string }).type))).toEqual(['CREATE', 'TRANSFER_FUNDS', 'MARKET_ORDER', 'ORDER_FILL', '']);
+    expect(text.split('\n').map((l) => (l === '' ? '' : (JSON.parse(l) as { type: string }).type))).toEqual([
+      'CREATE',
+      'TRANSFER_FUNDS',
+      'MARKET_ORDER',
+      'ORDER_FILL',
+      '',
+    ]);
 
     expect((await cli('run', scenario, '-j', '1')).code).toBe(0);
 
@@ -149,7 +174,9 @@ describe('golden logs', () => {
 
 describe('parallel runs', () => {
   it('worker threads give the same results as a serial run', async () => {
-    const files = ['pass', 'fail', 'malformed', 'missing-data'].map((f) => `${FIXTURES}/${f}.yaml`).concat(['scenarios/transactions/stream.yaml']);
+    const files = ['pass', 'fail', 'malformed', 'missing-data']
+      .map((f) => `${FIXTURES}/${f}.yaml`)
+      .concat(['scenarios/transactions/stream.yaml']);
     const serial = await cli('run', ...files, '-r', 'tap', '-j', '1');
     const parallel = await cli('run', ...files, '-r', 'tap', '-j', '2');
     expect(parallel.code).toBe(2);

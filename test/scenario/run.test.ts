@@ -56,7 +56,9 @@ ${LIMIT}  - expectStream: [LIMIT_ORDER, ORDER_FILL]
 `);
     expect(r.status).toBe('failed');
     expect(r.steps.map((s) => s.status)).toEqual(['passed', 'failed', 'skipped']);
-    expect(r.steps[1]?.failures[0]?.message).toMatch(/^capture id: the response has nothing at body\.orderFillTransaction\.id \(status 201/);
+    expect(r.steps[1]?.failures[0]?.message).toMatch(
+      /^capture id: the response has nothing at body\.orderFillTransaction\.id \(status 201/,
+    );
   });
 
   it('the clock cannot go back', async () => {

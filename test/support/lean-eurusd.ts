@@ -13,7 +13,10 @@ export function hasLeanData(): boolean {
 }
 
 export function leanFiles(): string[] {
-  return readdirSync(LEAN_DIR).filter((f) => f.endsWith('_quote.zip')).sort().map((f) => path.join(LEAN_DIR, f));
+  return readdirSync(LEAN_DIR)
+    .filter((f) => f.endsWith('_quote.zip'))
+    .sort()
+    .map((f) => path.join(LEAN_DIR, f));
 }
 
 /** All 532,903 OANDA EUR/USD ticks of May 2014, in file order. */

@@ -38,8 +38,12 @@ export function restingGrid(engine: Engine, accountId: string, options: RestingG
         const outcome = engine.execute(accountId, {
           type: 'CREATE_ORDER',
           order: {
-            type: 'LIMIT', instrument: 'EUR_USD', units, price: fmt(price),
-            takeProfitOnFill: { price: fmt(tp) }, stopLossOnFill: { price: fmt(sl) },
+            type: 'LIMIT',
+            instrument: 'EUR_USD',
+            units,
+            price: fmt(price),
+            takeProfitOnFill: { price: fmt(tp) },
+            stopLossOnFill: { price: fmt(sl) },
           },
         });
         const created = outcome.response['orderCreateTransaction'];

@@ -57,7 +57,14 @@ const NONE: readonly ReductionAmounts[] = Object.freeze([]);
  * them (fill-routes.prop.test.ts checks both give the same text); anything else, or any product
  * that would leave the safe integers, goes through decimal.js.
  */
-export function fillAmounts(state: AccountState, plan: FillPlan, quote: FillQuote, quoteFactor: Decimal | null, rate: MarginRate, requestedUnits: Decimal): FillAmounts {
+export function fillAmounts(
+  state: AccountState,
+  plan: FillPlan,
+  quote: FillQuote,
+  quoteFactor: Decimal | null,
+  rate: MarginRate,
+  requestedUnits: Decimal,
+): FillAmounts {
   if (quoteFactor === null) {
     const whole = integerAmounts(state, plan, quote, rate);
     if (whole !== null) return whole;
@@ -72,7 +79,14 @@ function formatFactor(d: Decimal): string {
 }
 
 /** The decimal.js arithmetic: any units, any conversion factor. */
-export function decimalAmounts(state: AccountState, plan: FillPlan, quote: FillQuote, quoteFactor: Decimal, rate: MarginRate, requestedUnits: Decimal): FillAmounts {
+export function decimalAmounts(
+  state: AccountState,
+  plan: FillPlan,
+  quote: FillQuote,
+  quoteFactor: Decimal,
+  rate: MarginRate,
+  requestedUnits: Decimal,
+): FillAmounts {
   const { fillInt, precision } = quote;
   const sign = plan.isBuy ? 1 : -1;
   const priceStr = formatPriceInt(fillInt, precision);
@@ -89,7 +103,9 @@ export function decimalAmounts(state: AccountState, plan: FillPlan, quote: FillQ
     pl = pl.plus(realized);
     quotePL = quotePL.plus(tradeQuotePL);
     (reductions ??= []).push({
-      units: formatUnits(r.units.times(sign)), realizedPL: formatAccountUnits(realized), halfSpreadCost: formatAccountUnits(spreadPerUnit.times(r.units)),
+      units: formatUnits(r.units.times(sign)),
+      realizedPL: formatAccountUnits(realized),
+      halfSpreadCost: formatAccountUnits(spreadPerUnit.times(r.units)),
     });
   }
   const filled = plan.reduced.plus(plan.opening);
@@ -171,7 +187,9 @@ export function integerAmounts(state: AccountState, plan: FillPlan, quote: FillQ
     quotePLPoints += points;
     pl4 += realized;
     (reductions ??= []).push({
-      units: String(r.unitsInt * sign), realizedPL: formatScaled(realized, 4), halfSpreadCost: formatScaled(scaledRound4(r.unitsInt * spread2, precision, 2), 4),
+      units: String(r.unitsInt * sign),
+      realizedPL: formatScaled(realized, 4),
+      halfSpreadCost: formatScaled(scaledRound4(r.unitsInt * spread2, precision, 2), 4),
     });
   }
   if (!Number.isSafeInteger(quotePLPoints) || !Number.isSafeInteger(pl4)) return null;
@@ -192,8 +210,13 @@ export function integerAmounts(state: AccountState, plan: FillPlan, quote: FillQ
     halfSpreadCost: formatScaled(halfSpreadTotal, 4),
     quoteFactor: '1',
     reductions: reductions ?? NONE,
-    opening: opening === 0 ? undefined : {
-      units: String(opening * sign), halfSpreadCost: formatScaled(scaledRound4(opening * spread2, precision, 2), 4), initialMarginRequired: formatScaled(margin4, 4),
-    },
+    opening:
+      opening === 0
+        ? undefined
+        : {
+            units: String(opening * sign),
+            halfSpreadCost: formatScaled(scaledRound4(opening * spread2, precision, 2), 4),
+            initialMarginRequired: formatScaled(margin4, 4),
+          },
   };
 }

@@ -15,7 +15,12 @@ import { conversionFactors, fillPrice } from './quote.js';
 
 const NO_EXTRA: { clientOrderID?: string; replacedByOrderID?: string } = {};
 
-export function cancelOrder(b: Batch, order: OrderRecord, reason: string, extra: { clientOrderID?: string; replacedByOrderID?: string } = NO_EXTRA): OrderCancelTransaction {
+export function cancelOrder(
+  b: Batch,
+  order: OrderRecord,
+  reason: string,
+  extra: { clientOrderID?: string; replacedByOrderID?: string } = NO_EXTRA,
+): OrderCancelTransaction {
   const orderID = String(order.id);
   const body: Record<string, unknown> = { type: 'ORDER_CANCEL', orderID };
   if (extra.clientOrderID !== undefined) body['clientOrderID'] = extra.clientOrderID;
@@ -29,19 +34,39 @@ export function tradeReduce(trade: TradeRecord, a: ReductionAmounts, price: stri
   const { units, realizedPL, halfSpreadCost } = a;
   if (clientTradeID === undefined) {
     return {
-      tradeID: String(trade.id), units, price, realizedPL, financing: '0.0000', baseFinancing: '0.00000000000000',
-      guaranteedExecutionFee: '0.0000', quoteGuaranteedExecutionFee: '0', halfSpreadCost,
+      tradeID: String(trade.id),
+      units,
+      price,
+      realizedPL,
+      financing: '0.0000',
+      baseFinancing: '0.00000000000000',
+      guaranteedExecutionFee: '0.0000',
+      quoteGuaranteedExecutionFee: '0',
+      halfSpreadCost,
     };
   }
   return {
-    tradeID: String(trade.id), clientTradeID, units, price, realizedPL, financing: '0.0000', baseFinancing: '0.00000000000000',
-    guaranteedExecutionFee: '0.0000', quoteGuaranteedExecutionFee: '0', halfSpreadCost,
+    tradeID: String(trade.id),
+    clientTradeID,
+    units,
+    price,
+    realizedPL,
+    financing: '0.0000',
+    baseFinancing: '0.00000000000000',
+    guaranteedExecutionFee: '0.0000',
+    quoteGuaranteedExecutionFee: '0',
+    halfSpreadCost,
   };
 }
 
 export function tradeOpen(order: OrderRecord, tradeID: string, a: OpeningAmounts, price: string): TradeOpen {
   const opened: TradeOpen = {
-    tradeID, units: a.units, price, guaranteedExecutionFee: '0.0000', quoteGuaranteedExecutionFee: '0', halfSpreadCost: a.halfSpreadCost,
+    tradeID,
+    units: a.units,
+    price,
+    guaranteedExecutionFee: '0.0000',
+    quoteGuaranteedExecutionFee: '0',
+    halfSpreadCost: a.halfSpreadCost,
     initialMarginRequired: a.initialMarginRequired,
   };
   if (order.tradeClientExtensions !== undefined) opened.clientExtensions = order.tradeClientExtensions;
@@ -56,7 +81,15 @@ export interface TradeChanges {
 }
 
 /** The ORDER_FILL of a planned fill, at the quote in `slot`. */
-export function emitFill(b: Batch, req: FillRequest, slot: PriceSlot, precision: number, a: FillAmounts, baseFactor: string, trades: TradeChanges): OrderFillTransaction {
+export function emitFill(
+  b: Batch,
+  req: FillRequest,
+  slot: PriceSlot,
+  precision: number,
+  a: FillAmounts,
+  baseFactor: string,
+  trades: TradeChanges,
+): OrderFillTransaction {
   const order = req.order;
   const memo = b.state.memo;
   const orderID = String(order.id);
@@ -64,19 +97,53 @@ export function emitFill(b: Batch, req: FillRequest, slot: PriceSlot, precision:
   const fullPrice = fillPrice(memo, slot, precision);
   const homeConversionFactors = conversionFactors(memo, a.quoteFactor, baseFactor);
   const { units, requestedUnits, price, pl, quotePL, accountBalance, quoteFactor } = a;
-  const body: Record<string, unknown> = clientOrderID === undefined
-    ? {
-      type: 'ORDER_FILL', orderID, instrument: order.instrument, units, requestedUnits, price, fullVWAP: price, fullPrice,
-      reason: req.reason, pl, quotePL, financing: '0.0000', baseFinancing: '0.00000000000000', commission: '0.0000',
-      guaranteedExecutionFee: '0.0000', quoteGuaranteedExecutionFee: '0', accountBalance,
-      gainQuoteHomeConversionFactor: quoteFactor, lossQuoteHomeConversionFactor: quoteFactor, homeConversionFactors,
-    }
-    : {
-      type: 'ORDER_FILL', orderID, clientOrderID, instrument: order.instrument, units, requestedUnits, price, fullVWAP: price, fullPrice,
-      reason: req.reason, pl, quotePL, financing: '0.0000', baseFinancing: '0.00000000000000', commission: '0.0000',
-      guaranteedExecutionFee: '0.0000', quoteGuaranteedExecutionFee: '0', accountBalance,
-      gainQuoteHomeConversionFactor: quoteFactor, lossQuoteHomeConversionFactor: quoteFactor, homeConversionFactors,
-    };
+  const body: Record<string, unknown> =
+    clientOrderID === undefined
+      ? {
+          type: 'ORDER_FILL',
+          orderID,
+          instrument: order.instrument,
+          units,
+          requestedUnits,
+          price,
+          fullVWAP: price,
+          fullPrice,
+          reason: req.reason,
+          pl,
+          quotePL,
+          financing: '0.0000',
+          baseFinancing: '0.00000000000000',
+          commission: '0.0000',
+          guaranteedExecutionFee: '0.0000',
+          quoteGuaranteedExecutionFee: '0',
+          accountBalance,
+          gainQuoteHomeConversionFactor: quoteFactor,
+          lossQuoteHomeConversionFactor: quoteFactor,
+          homeConversionFactors,
+        }
+      : {
+          type: 'ORDER_FILL',
+          orderID,
+          clientOrderID,
+          instrument: order.instrument,
+          units,
+          requestedUnits,
+          price,
+          fullVWAP: price,
+          fullPrice,
+          reason: req.reason,
+          pl,
+          quotePL,
+          financing: '0.0000',
+          baseFinancing: '0.00000000000000',
+          commission: '0.0000',
+          guaranteedExecutionFee: '0.0000',
+          quoteGuaranteedExecutionFee: '0',
+          accountBalance,
+          gainQuoteHomeConversionFactor: quoteFactor,
+          lossQuoteHomeConversionFactor: quoteFactor,
+          homeConversionFactors,
+        };
   if (trades.tradeOpened !== undefined) body['tradeOpened'] = trades.tradeOpened;
   if (trades.tradesClosed !== undefined) body['tradesClosed'] = trades.tradesClosed;
   if (trades.tradeReduced !== undefined) body['tradeReduced'] = trades.tradeReduced;

@@ -32,9 +32,16 @@ function hasMarginExactly(state: AccountState, plan: FillPlan, mid: Decimal, fac
  * the units it opens: a float pre-check, and the exact Decimal valuation when that is not sure.
  */
 export function hasMarginFor(
-  state: AccountState, plan: FillPlan, slot: PriceSlot, instrument: string, precision: number, rate: MarginRate, quoteFactor: Decimal,
+  state: AccountState,
+  plan: FillPlan,
+  slot: PriceSlot,
+  instrument: string,
+  precision: number,
+  rate: MarginRate,
+  quoteFactor: Decimal,
 ): boolean {
-  const perUnitFloat = ((slot.bid + slot.ask) / (2 * slot.scale)) * currencyToHomeFloat(state, quoteCurrency(instrument)) * state.memo.rateFloatOf(rate.text);
+  const perUnitFloat =
+    ((slot.bid + slot.ask) / (2 * slot.scale)) * currencyToHomeFloat(state, quoteCurrency(instrument)) * state.memo.rateFloatOf(rate.text);
   const openingFloat = Number.isNaN(plan.openingInt) ? plan.opening.toNumber() : plan.openingInt;
   const reducedFloat = Number.isNaN(plan.reducedInt) ? plan.reduced.toNumber() : plan.reducedInt;
   const quick = marginPrecheck(state, openingFloat, reducedFloat, perUnitFloat);

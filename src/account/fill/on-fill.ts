@@ -26,7 +26,14 @@ function clientIdTaken(state: AccountState, details: { clientExtensions?: Client
 }
 
 /** Checks the on-fill orders an opening fill would create; a failing one cancels the whole entry. */
-export function onFillCancelReason(b: Batch, order: OrderRecord, isBuy: boolean, fillInt: number, slot: PriceSlot, precision: number): string | null {
+export function onFillCancelReason(
+  b: Batch,
+  order: OrderRecord,
+  isBuy: boolean,
+  fillInt: number,
+  slot: PriceSlot,
+  precision: number,
+): string | null {
   const tx = order.create;
   const state = b.state;
   if (tx.takeProfitOnFill !== undefined) {
@@ -39,9 +46,12 @@ export function onFillCancelReason(b: Batch, order: OrderRecord, isBuy: boolean,
     const d = tx.stopLossOnFill;
     if (gtdPassed(b, d)) return 'STOP_LOSS_ON_FILL_GTD_TIMESTAMP_IN_PAST';
     if (clientIdTaken(state, d)) return 'STOP_LOSS_ON_FILL_CLIENT_ORDER_ID_ALREADY_EXISTS';
-    const priceInt = d.price !== undefined
-      ? priceTextToInt(d.price, precision)
-      : isBuy ? fillInt - priceTextToInt(d.distance as string, precision) : fillInt + priceTextToInt(d.distance as string, precision);
+    const priceInt =
+      d.price !== undefined
+        ? priceTextToInt(d.price, precision)
+        : isBuy
+          ? fillInt - priceTextToInt(d.distance as string, precision)
+          : fillInt + priceTextToInt(d.distance as string, precision);
     if (wouldCrossNow(isBuy, 'STOP_LOSS', priceInt, slot)) return 'STOP_LOSS_ON_FILL_LOSS';
   }
   if (tx.trailingStopLossOnFill !== undefined) {

@@ -69,7 +69,11 @@ function wholeOf(d: Decimal): number {
  * up, never creates: deciding must not touch state (a cancelled fill would leave a position
  * replay lacks).
  */
-function candidates(state: AccountState, req: FillRequest, isBuy: boolean): { single: TradeRecord | undefined; trades: readonly number[]; opens: boolean } {
+function candidates(
+  state: AccountState,
+  req: FillRequest,
+  isBuy: boolean,
+): { single: TradeRecord | undefined; trades: readonly number[]; opens: boolean } {
   if (req.closeTradeId !== undefined) return { single: state.trades.get(req.closeTradeId), trades: NO_TRADES, opens: false };
   const position = state.positions.get(req.order.instrument);
   if (req.closeSide !== undefined) {
@@ -109,6 +113,12 @@ export function planFill(state: AccountState, req: FillRequest): FillPlan {
   }
   const opening = where.opens ? remaining : ZERO;
   return {
-    isBuy, reductions: reductions ?? NO_REDUCTIONS, reduced, reducedInt, opening, openingInt: where.opens ? remainingInt : 0, requestedInt,
+    isBuy,
+    reductions: reductions ?? NO_REDUCTIONS,
+    reduced,
+    reducedInt,
+    opening,
+    openingInt: where.opens ? remainingInt : 0,
+    requestedInt,
   };
 }

@@ -7,15 +7,22 @@ import type { FillPrice, HomeConversionFactors } from '../../domain/transactions
 import type { AccountMemo } from '../memo.js';
 import type { PriceSlot } from '../state.js';
 
-
 /**
  * The quote a fill took, as v20 prints it. Every fill of one quote prints the same object, so
  * consecutive fills at an unchanged quote share it (transactions are never changed once written).
  */
 export function fillPrice(memo: AccountMemo, slot: PriceSlot, precision: number): FillPrice {
   const last = memo.lastQuote;
-  if (last !== undefined && last.slot === slot && last.time === slot.time && last.bid === slot.bid && last.ask === slot.ask
-    && last.closeoutBid === slot.closeoutBid && last.closeoutAsk === slot.closeoutAsk && last.precision === precision) {
+  if (
+    last !== undefined &&
+    last.slot === slot &&
+    last.time === slot.time &&
+    last.bid === slot.bid &&
+    last.ask === slot.ask &&
+    last.closeoutBid === slot.closeoutBid &&
+    last.closeoutAsk === slot.closeoutAsk &&
+    last.precision === precision
+  ) {
     return last.price;
   }
   const price: FillPrice = {
@@ -26,7 +33,16 @@ export function fillPrice(memo: AccountMemo, slot: PriceSlot, precision: number)
     asks: [{ price: formatPriceInt(slot.ask, precision), liquidity: SHOWN_LIQUIDITY }],
   };
   rememberJson(price, FILL_PRICE_JSON(price));
-  memo.lastQuote = { slot, time: slot.time, bid: slot.bid, ask: slot.ask, closeoutBid: slot.closeoutBid, closeoutAsk: slot.closeoutAsk, precision, price };
+  memo.lastQuote = {
+    slot,
+    time: slot.time,
+    bid: slot.bid,
+    ask: slot.ask,
+    closeoutBid: slot.closeoutBid,
+    closeoutAsk: slot.closeoutAsk,
+    precision,
+    price,
+  };
   return price;
 }
 

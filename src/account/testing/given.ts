@@ -95,11 +95,29 @@ export function tradeOpened(units: string, price: string, instrument = 'EUR_USD'
     (state) => {
       const id = String(state.lastTransactionID + 1);
       return {
-        type: 'ORDER_FILL', orderID: String(state.lastTransactionID), instrument, units, requestedUnits: units, price, fullVWAP: price,
-        reason: 'MARKET_ORDER', pl: '0.0000', quotePL: '0', financing: '0.0000', baseFinancing: '0', commission: '0.0000',
+        type: 'ORDER_FILL',
+        orderID: String(state.lastTransactionID),
+        instrument,
+        units,
+        requestedUnits: units,
+        price,
+        fullVWAP: price,
+        reason: 'MARKET_ORDER',
+        pl: '0.0000',
+        quotePL: '0',
+        financing: '0.0000',
+        baseFinancing: '0',
+        commission: '0.0000',
         accountBalance: state.balanceText,
         tradeOpened: {
-          tradeID: id, units, price, guaranteedExecutionFee: '0.0000', quoteGuaranteedExecutionFee: '0', halfSpreadCost: '0.0000', initialMarginRequired: '0.0000', ...extensions,
+          tradeID: id,
+          units,
+          price,
+          guaranteedExecutionFee: '0.0000',
+          quoteGuaranteedExecutionFee: '0',
+          halfSpreadCost: '0.0000',
+          initialMarginRequired: '0.0000',
+          ...extensions,
         },
       } as never;
     },
@@ -207,7 +225,6 @@ type Facts = Fact | readonly Facts[];
 export function given(...facts: readonly Facts[]): Given {
   return new Given(flatten(facts));
 }
-
 
 function flatten(facts: readonly Facts[]): Fact[] {
   return facts.flatMap((f): Fact[] => (Array.isArray(f) ? flatten(f as readonly Facts[]) : [f as Fact]));

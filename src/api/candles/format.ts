@@ -21,14 +21,26 @@ function midInt(doubled: number): number {
 }
 
 function ohlc(o: number, h: number, l: number, c: number, precision: number): Record<string, string> {
-  return { o: formatPriceInt(o, precision), h: formatPriceInt(h, precision), l: formatPriceInt(l, precision), c: formatPriceInt(c, precision) };
+  return {
+    o: formatPriceInt(o, precision),
+    h: formatPriceInt(h, precision),
+    l: formatPriceInt(l, precision),
+    c: formatPriceInt(c, precision),
+  };
 }
 
 /**
  * The v20 Candlestick of a candle. `complete` when its end is not after `now`. Smoothed: the open
  * is the previous candle's close (and the high and low stretch to include it).
  */
-export function candleView(c: CandleRecord, precision: number, components: PriceComponents, now: Micros, previous: CandleRecord | undefined, smooth: boolean): Record<string, unknown> {
+export function candleView(
+  c: CandleRecord,
+  precision: number,
+  components: PriceComponents,
+  now: Micros,
+  previous: CandleRecord | undefined,
+  smooth: boolean,
+): Record<string, unknown> {
   const view: Record<string, unknown> = { complete: c.end <= now, volume: c.volume, time: formatRfc3339(c.start) };
   const p = smooth ? previous : undefined;
   if (components.bid) {

@@ -1,9 +1,35 @@
-import { MICROS_PER_DAY, MICROS_PER_HOUR, MICROS_PER_MINUTE, MICROS_PER_SECOND, newYorkOffsetHours, type Micros } from '../../domain/time.js';
+import {
+  MICROS_PER_DAY,
+  MICROS_PER_HOUR,
+  MICROS_PER_MINUTE,
+  MICROS_PER_SECOND,
+  newYorkOffsetHours,
+  type Micros,
+} from '../../domain/time.js';
 
 /** v20 CandlestickGranularity, finest first. */
 export const GRANULARITIES = [
-  'S5', 'S10', 'S15', 'S30', 'M1', 'M2', 'M4', 'M5', 'M10', 'M15', 'M30',
-  'H1', 'H2', 'H3', 'H4', 'H6', 'H8', 'H12', 'D', 'W', 'M',
+  'S5',
+  'S10',
+  'S15',
+  'S30',
+  'M1',
+  'M2',
+  'M4',
+  'M5',
+  'M10',
+  'M15',
+  'M30',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H6',
+  'H8',
+  'H12',
+  'D',
+  'W',
+  'M',
 ] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
@@ -22,8 +48,17 @@ const DAY = MICROS_PER_DAY;
 const WEEK = 7 * DAY;
 
 export const STORED_LENGTH: Readonly<Record<StoredGranularity, Micros>> = {
-  S5: 5 * S, S10: 10 * S, S15: 15 * S, S30: 30 * S,
-  M1: MIN, M2: 2 * MIN, M4: 4 * MIN, M5: 5 * MIN, M10: 10 * MIN, M15: 15 * MIN, M30: 30 * MIN,
+  S5: 5 * S,
+  S10: 10 * S,
+  S15: 15 * S,
+  S30: 30 * S,
+  M1: MIN,
+  M2: 2 * MIN,
+  M4: 4 * MIN,
+  M5: 5 * MIN,
+  M10: 10 * MIN,
+  M15: 15 * MIN,
+  M30: 30 * MIN,
   H1: H,
 };
 

@@ -2,8 +2,14 @@ import type { ApiContext } from '../context.js';
 import { COUNT_EXCEEDED, invalidValue } from '../../v3/errors.js';
 import { parseTimeQuery } from '../../v3/pricing.js';
 import {
-  ALIGNMENT_TIMEZONES, DEFAULT_ALIGNMENT, GRANULARITIES, nominalLength,
-  type Alignment, type AlignmentTimezone, type Granularity, type Weekday,
+  ALIGNMENT_TIMEZONES,
+  DEFAULT_ALIGNMENT,
+  GRANULARITIES,
+  nominalLength,
+  type Alignment,
+  type AlignmentTimezone,
+  type Granularity,
+  type Weekday,
 } from './granularity.js';
 import { candleView, parsePriceComponents } from './format.js';
 
@@ -58,8 +64,10 @@ export function candles(context: ApiContext, instrument: string, q: CandleQueryV
     if (Math.ceil((to - from) / nominalLength(granularity)) > CANDLES_COUNT_MAX) throw COUNT_EXCEEDED();
   }
   const window = {
-    count, includeFirst: q.includeFirst !== 'false',
-    ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }),
+    count,
+    includeFirst: q.includeFirst !== 'false',
+    ...(from === undefined ? {} : { from }),
+    ...(to === undefined ? {} : { to }),
   };
   const selection = context.market.candles(instrument, granularity, alignment, window);
   // Complete = ended by the simulated clock (or the shell's clock when it runs ahead of it).
@@ -88,7 +96,12 @@ export function latestCandles(context: ApiContext, q: LatestCandlesQuery): Recor
     const [instrument = '', granularity = '', price = ''] = specText.split(':');
     const spec = context.engine.instruments.get(instrument);
     const components = parsePriceComponents(price);
-    if (spec === undefined || !(GRANULARITIES as readonly string[]).includes(granularity) || components === null || specText.split(':').length !== 3) {
+    if (
+      spec === undefined ||
+      !(GRANULARITIES as readonly string[]).includes(granularity) ||
+      components === null ||
+      specText.split(':').length !== 3
+    ) {
       throw invalidValue('candleSpecifications');
     }
     // The most recently completed candle and the one still forming ("dancing bears").

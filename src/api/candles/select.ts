@@ -10,7 +10,13 @@ const ALIGNED_CANDLE_MAX = 32 * MICROS_PER_DAY;
  * candles that can reach the window [from, to): a candle is the sum of the H1 candles whose start
  * falls inside it, so it is the same as if it had been aggregated tick by tick.
  */
-export function alignedCandles(h1: CandleList, g: Exclude<Granularity, StoredGranularity>, alignment: Alignment, from: Micros | undefined, to: Micros | undefined): CandleList {
+export function alignedCandles(
+  h1: CandleList,
+  g: Exclude<Granularity, StoredGranularity>,
+  alignment: Alignment,
+  from: Micros | undefined,
+  to: Micros | undefined,
+): CandleList {
   const first = from === undefined ? 0 : lowerBound(h1.length, (i) => h1.start(i), from - ALIGNED_CANDLE_MAX);
   const last = to === undefined ? h1.length : lowerBound(h1.length, (i) => h1.start(i), to + ALIGNED_CANDLE_MAX);
   const out: CandleRecord[] = [];

@@ -16,9 +16,18 @@ export interface CandleRecord {
   start: Micros;
   end: Micros;
   volume: number;
-  bo: number; bh: number; bl: number; bc: number;
-  ao: number; ah: number; al: number; ac: number;
-  mo: number; mh: number; ml: number; mc: number;
+  bo: number;
+  bh: number;
+  bl: number;
+  bc: number;
+  ao: number;
+  ah: number;
+  al: number;
+  ac: number;
+  mo: number;
+  mh: number;
+  ml: number;
+  mc: number;
 }
 
 /** Candles of one series, oldest first, with start and end times increasing. */
@@ -30,8 +39,20 @@ export interface CandleList {
 }
 
 // Columns of one candle in the flat buffer.
-const START = 0, VOLUME = 1;
-const BO = 2, BH = 3, BL = 4, BC = 5, AO = 6, AH = 7, AL = 8, AC = 9, MO = 10, MH = 11, ML = 12, MC = 13;
+const START = 0,
+  VOLUME = 1;
+const BO = 2,
+  BH = 3,
+  BL = 4,
+  BC = 5,
+  AO = 6,
+  AH = 7,
+  AL = 8,
+  AC = 9,
+  MO = 10,
+  MH = 11,
+  ML = 12,
+  MC = 13;
 const WIDTH = 14;
 
 /**
@@ -89,9 +110,18 @@ export class CandleSeries implements CandleList {
     const e = this.data;
     e[o + START] = start;
     e[o + VOLUME] = 1;
-    e[o + BO] = bid; e[o + BH] = bid; e[o + BL] = bid; e[o + BC] = bid;
-    e[o + AO] = ask; e[o + AH] = ask; e[o + AL] = ask; e[o + AC] = ask;
-    e[o + MO] = mid; e[o + MH] = mid; e[o + ML] = mid; e[o + MC] = mid;
+    e[o + BO] = bid;
+    e[o + BH] = bid;
+    e[o + BL] = bid;
+    e[o + BC] = bid;
+    e[o + AO] = ask;
+    e[o + AH] = ask;
+    e[o + AL] = ask;
+    e[o + AC] = ask;
+    e[o + MO] = mid;
+    e[o + MH] = mid;
+    e[o + ML] = mid;
+    e[o + MC] = mid;
     this.newestStart = start;
     this.newestEnd = start + length;
     this.newestOffset = o;
@@ -110,10 +140,21 @@ export class CandleSeries implements CandleList {
     const o = this.slot(i) * WIDTH;
     const start = d[o + START] as number;
     return {
-      start, end: start + this.lengthMicros, volume: d[o + VOLUME] as number,
-      bo: d[o + BO] as number, bh: d[o + BH] as number, bl: d[o + BL] as number, bc: d[o + BC] as number,
-      ao: d[o + AO] as number, ah: d[o + AH] as number, al: d[o + AL] as number, ac: d[o + AC] as number,
-      mo: d[o + MO] as number, mh: d[o + MH] as number, ml: d[o + ML] as number, mc: d[o + MC] as number,
+      start,
+      end: start + this.lengthMicros,
+      volume: d[o + VOLUME] as number,
+      bo: d[o + BO] as number,
+      bh: d[o + BH] as number,
+      bl: d[o + BL] as number,
+      bc: d[o + BC] as number,
+      ao: d[o + AO] as number,
+      ah: d[o + AH] as number,
+      al: d[o + AL] as number,
+      ac: d[o + AC] as number,
+      mo: d[o + MO] as number,
+      mh: d[o + MH] as number,
+      ml: d[o + ML] as number,
+      mc: d[o + MC] as number,
     };
   }
 

@@ -34,14 +34,15 @@ function authenticate(context: ApiContext, request: FastifyRequest): void {
 }
 
 /** The v3 API's authentication, for every route of the scope that registers it. */
-export const v3Auth = (context: ApiContext): FastifyPluginCallback => sharedScope((app, _options, done) => {
-  app.addHook('onRequest', (request, _reply, next) => {
-    try {
-      authenticate(context, request);
-      next();
-    } catch (error) {
-      next(error as Error);
-    }
+export const v3Auth = (context: ApiContext): FastifyPluginCallback =>
+  sharedScope((app, _options, done) => {
+    app.addHook('onRequest', (request, _reply, next) => {
+      try {
+        authenticate(context, request);
+        next();
+      } catch (error) {
+        next(error as Error);
+      }
+    });
+    done();
   });
-  done();
-});

@@ -27,12 +27,18 @@ function frameworkError(e: FastifyErrorFields): V20Error | undefined {
     const field = fieldOfValidation(e.validationContext, first.instancePath, first.params?.missingProperty);
     return invalidValue(e.validationContext === 'params' && field === 'params' ? 'accountID' : field);
   }
-  if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (e.statusCode === 400 && e.code?.startsWith('FST_ERR_CTP') === true)) {
+  if (
+    e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+    e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+    (e.statusCode === 400 && e.code?.startsWith('FST_ERR_CTP') === true)
+  ) {
     return new V20Error(400, { errorMessage: 'The request body is not valid JSON' });
   }
   if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new V20Error(413, { errorMessage: 'The request body is too large' });
-  if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new V20Error(415, { errorMessage: 'The request Content-Type must be application/json' });
-  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) return new V20Error(e.statusCode, { errorMessage: 'The request could not be processed' });
+  if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return new V20Error(415, { errorMessage: 'The request Content-Type must be application/json' });
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)
+    return new V20Error(e.statusCode, { errorMessage: 'The request could not be processed' });
   return undefined;
 }
 

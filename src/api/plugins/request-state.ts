@@ -23,17 +23,18 @@ const CLIENT_REQUEST_ID_RE = /^[\x21-\x7e]{1,128}$/;
  * preflight answers early: every response carries a RequestID. The hook is callback-style: an
  * async hook costs a promise on every request.
  */
-export const requestState = (nextRequestId: () => string): FastifyPluginCallback => sharedScope((app, _options, done) => {
-  app.decorateRequest('v20RequestId', '');
-  app.decorateRequest('v20Format', 'RFC3339');
-  app.decorateRequest('v20Token', '');
-  app.decorateRequest('v20Account', null);
-  app.addHook('onRequest', (request, reply, next) => {
-    const id = nextRequestId();
-    void reply.header('RequestID', id);
-    const clientRequestId = request.headers['clientrequestid'];
-    request.v20RequestId = typeof clientRequestId === 'string' && CLIENT_REQUEST_ID_RE.test(clientRequestId) ? clientRequestId : id;
-    next();
+export const requestState = (nextRequestId: () => string): FastifyPluginCallback =>
+  sharedScope((app, _options, done) => {
+    app.decorateRequest('v20RequestId', '');
+    app.decorateRequest('v20Format', 'RFC3339');
+    app.decorateRequest('v20Token', '');
+    app.decorateRequest('v20Account', null);
+    app.addHook('onRequest', (request, reply, next) => {
+      const id = nextRequestId();
+      void reply.header('RequestID', id);
+      const clientRequestId = request.headers['clientrequestid'];
+      request.v20RequestId = typeof clientRequestId === 'string' && CLIENT_REQUEST_ID_RE.test(clientRequestId) ? clientRequestId : id;
+      next();
+    });
+    done();
   });
-  done();
-});

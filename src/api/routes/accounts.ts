@@ -1,36 +1,67 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import {
-  configureAccount, getAccount, getAccountChanges, getAccountInstruments, getAccountSummary, listAccounts,
+  configureAccount,
+  getAccount,
+  getAccountChanges,
+  getAccountInstruments,
+  getAccountSummary,
+  listAccounts,
 } from '../../v3/accounts.js';
 import type { ApiContext } from '../context.js';
 import { callOf, sendV20 } from '../http-call.js';
 import { AccountBody, AccountsBody, ChangesBody, InstrumentsBody, OutcomeBody, ok } from '../responses.js';
 import { AccountParams, TransactionId } from '../schemas.js';
 
-const ConfigurationBody = Type.Object({ alias: Type.Optional(Type.String({ maxLength: 10_000 })), marginRate: Type.Optional(Type.String({ maxLength: 64 })) });
+const ConfigurationBody = Type.Object({
+  alias: Type.Optional(Type.String({ maxLength: 10_000 })),
+  marginRate: Type.Optional(Type.String({ maxLength: 64 })),
+});
 
 /** Account endpoints of the v3 API. */
-export const accountRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => async (app) => {
-  app.get('/accounts', { schema: { response: ok(AccountsBody) } }, async (request, reply) => {
-    const grant = context.options.tokens.find((t) => t.token === request.v20Token);
-    return sendV20(reply, listAccounts(context.engine, grant?.accounts ?? []));
-  });
+export const accountRoutes =
+  (context: ApiContext): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get('/accounts', { schema: { response: ok(AccountsBody) } }, async (request, reply) => {
+      const grant = context.options.tokens.find((t) => t.token === request.v20Token);
+      return sendV20(reply, listAccounts(context.engine, grant?.accounts ?? []));
+    });
 
-  app.get('/accounts/:accountID', { schema: { params: AccountParams, response: ok(AccountBody) } }, async (request, reply) =>
-    sendV20(reply, getAccount(callOf(context, request))));
+    app.get('/accounts/:accountID', { schema: { params: AccountParams, response: ok(AccountBody) } }, async (request, reply) =>
+      sendV20(reply, getAccount(callOf(context, request))),
+    );
 
-  app.get('/accounts/:accountID/summary', { schema: { params: AccountParams, response: ok(AccountBody) } }, async (request, reply) =>
-    sendV20(reply, getAccountSummary(callOf(context, request))));
+    app.get('/accounts/:accountID/summary', { schema: { params: AccountParams, response: ok(AccountBody) } }, async (request, reply) =>
+      sendV20(reply, getAccountSummary(callOf(context, request))),
+    );
 
-  app.get('/accounts/:accountID/instruments', {
-    schema: { params: AccountParams, querystring: Type.Object({ instruments: Type.Optional(Type.String({ maxLength: 10_000 })) }), response: ok(InstrumentsBody) },
-  }, async (request, reply) => sendV20(reply, getAccountInstruments(callOf(context, request), request.query.instruments)));
+    app.get(
+      '/accounts/:accountID/instruments',
+      {
+        schema: {
+          params: AccountParams,
+          querystring: Type.Object({ instruments: Type.Optional(Type.String({ maxLength: 10_000 })) }),
+          response: ok(InstrumentsBody),
+        },
+      },
+      async (request, reply) => sendV20(reply, getAccountInstruments(callOf(context, request), request.query.instruments)),
+    );
 
-  app.patch('/accounts/:accountID/configuration', { schema: { params: AccountParams, body: ConfigurationBody, response: ok(OutcomeBody) } }, async (request, reply) =>
-    sendV20(reply, configureAccount(callOf(context, request), request.body)));
+    app.patch(
+      '/accounts/:accountID/configuration',
+      { schema: { params: AccountParams, body: ConfigurationBody, response: ok(OutcomeBody) } },
+      async (request, reply) => sendV20(reply, configureAccount(callOf(context, request), request.body)),
+    );
 
-  app.get('/accounts/:accountID/changes', {
-    schema: { params: AccountParams, querystring: Type.Object({ sinceTransactionID: Type.Optional(TransactionId) }), response: ok(ChangesBody) },
-  }, async (request, reply) => sendV20(reply, getAccountChanges(callOf(context, request), request.query.sinceTransactionID)));
-};
+    app.get(
+      '/accounts/:accountID/changes',
+      {
+        schema: {
+          params: AccountParams,
+          querystring: Type.Object({ sinceTransactionID: Type.Optional(TransactionId) }),
+          response: ok(ChangesBody),
+        },
+      },
+      async (request, reply) => sendV20(reply, getAccountChanges(callOf(context, request), request.query.sinceTransactionID)),
+    );
+  };

@@ -36,15 +36,32 @@ const LatestCandlesQuery = Type.Object({
 });
 
 /** Candle endpoints of the v3 API, built from the quotes the server has seen. */
-export const candleRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => async (app) => {
-  app.get('/instruments/:instrument/candles', {
-    schema: { params: Type.Object({ instrument: InstrumentName }), querystring: CandleQuery, response: ok(CandlesBody) },
-  }, async (request) => candles(context, request.params.instrument, request.query as CandleQueryValues));
+export const candleRoutes =
+  (context: ApiContext): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/instruments/:instrument/candles',
+      {
+        schema: { params: Type.Object({ instrument: InstrumentName }), querystring: CandleQuery, response: ok(CandlesBody) },
+      },
+      async (request) => candles(context, request.params.instrument, request.query as CandleQueryValues),
+    );
 
-  app.get('/accounts/:accountID/instruments/:instrument/candles', {
-    schema: { params: Type.Object({ accountID: AccountParams.properties.accountID, instrument: InstrumentName }), querystring: CandleQuery, response: ok(CandlesBody) },
-  }, async (request) => candles(context, request.params.instrument, request.query as CandleQueryValues));
+    app.get(
+      '/accounts/:accountID/instruments/:instrument/candles',
+      {
+        schema: {
+          params: Type.Object({ accountID: AccountParams.properties.accountID, instrument: InstrumentName }),
+          querystring: CandleQuery,
+          response: ok(CandlesBody),
+        },
+      },
+      async (request) => candles(context, request.params.instrument, request.query as CandleQueryValues),
+    );
 
-  app.get('/accounts/:accountID/candles/latest', { schema: { params: AccountParams, querystring: LatestCandlesQuery, response: ok(LatestCandlesBody) } }, async (request) =>
-    latestCandles(context, request.query as CandleQueryValues & { candleSpecifications: string }));
-};
+    app.get(
+      '/accounts/:accountID/candles/latest',
+      { schema: { params: AccountParams, querystring: LatestCandlesQuery, response: ok(LatestCandlesBody) } },
+      async (request) => latestCandles(context, request.query as CandleQueryValues & { candleSpecifications: string }),
+    );
+  };

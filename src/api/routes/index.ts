@@ -13,16 +13,19 @@ import { transactionRoutes } from './transactions.js';
 
 /** Every route of the server: the v3 API under /v3 (bearer tokens), the control API under /sim (admin token). */
 export async function registerRoutes(app: FastifyInstance, context: ApiContext): Promise<void> {
-  await app.register(async (v3) => {
-    await v3.register(v3Auth(context));
-    await v3.register(accountRoutes(context));
-    await v3.register(orderRoutes(context));
-    await v3.register(tradeRoutes(context));
-    await v3.register(positionRoutes(context));
-    await v3.register(transactionRoutes(context));
-    await v3.register(pricingRoutes(context));
-    await v3.register(candleRoutes(context));
-    await v3.register(streamRoutes(context));
-  }, { prefix: '/v3' });
+  await app.register(
+    async (v3) => {
+      await v3.register(v3Auth(context));
+      await v3.register(accountRoutes(context));
+      await v3.register(orderRoutes(context));
+      await v3.register(tradeRoutes(context));
+      await v3.register(positionRoutes(context));
+      await v3.register(transactionRoutes(context));
+      await v3.register(pricingRoutes(context));
+      await v3.register(candleRoutes(context));
+      await v3.register(streamRoutes(context));
+    },
+    { prefix: '/v3' },
+  );
   if (context.options.adminToken !== undefined) await app.register(simRoutes(context), { prefix: '/sim' });
 }

@@ -1,10 +1,27 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { cancelOrder, createOrder, getOrder, listOrders, listPendingOrders, replaceOrder, setOrderClientExtensions } from '../../v3/orders.js';
+import {
+  cancelOrder,
+  createOrder,
+  getOrder,
+  listOrders,
+  listPendingOrders,
+  replaceOrder,
+  setOrderClientExtensions,
+} from '../../v3/orders.js';
 import type { ApiContext } from '../context.js';
 import { callOf, sendV20 } from '../http-call.js';
 import { OrderBody as OneOrderBody, OrdersBody, OutcomeBody, ok } from '../responses.js';
-import { AccountParams, ClientExtensions, CountQuery, InstrumentName, OrderBody, OrderStateFilter, Specifier, TransactionId } from '../schemas.js';
+import {
+  AccountParams,
+  ClientExtensions,
+  CountQuery,
+  InstrumentName,
+  OrderBody,
+  OrderStateFilter,
+  Specifier,
+  TransactionId,
+} from '../schemas.js';
 
 const OrderParams = Type.Object({ accountID: AccountParams.properties.accountID, orderSpecifier: Specifier });
 
@@ -16,28 +33,53 @@ const OrdersQuery = Type.Object({
   beforeID: Type.Optional(TransactionId),
 });
 
-const ClientExtensionsBody = Type.Object({ clientExtensions: Type.Optional(ClientExtensions), tradeClientExtensions: Type.Optional(ClientExtensions) });
+const ClientExtensionsBody = Type.Object({
+  clientExtensions: Type.Optional(ClientExtensions),
+  tradeClientExtensions: Type.Optional(ClientExtensions),
+});
 
 /** Orders endpoints of the v3 API. */
-export const orderRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => async (app) => {
-  app.post('/accounts/:accountID/orders', { schema: { params: AccountParams, body: OrderBody, response: ok(OutcomeBody, 201) } }, async (request, reply) =>
-    sendV20(reply, createOrder(callOf(context, request), request.body.order)));
+export const orderRoutes =
+  (context: ApiContext): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.post(
+      '/accounts/:accountID/orders',
+      { schema: { params: AccountParams, body: OrderBody, response: ok(OutcomeBody, 201) } },
+      async (request, reply) => sendV20(reply, createOrder(callOf(context, request), request.body.order)),
+    );
 
-  app.get('/accounts/:accountID/orders', { schema: { params: AccountParams, querystring: OrdersQuery, response: ok(OrdersBody) } }, async (request, reply) =>
-    sendV20(reply, listOrders(callOf(context, request), request.query)));
+    app.get(
+      '/accounts/:accountID/orders',
+      { schema: { params: AccountParams, querystring: OrdersQuery, response: ok(OrdersBody) } },
+      async (request, reply) => sendV20(reply, listOrders(callOf(context, request), request.query)),
+    );
 
-  app.get('/accounts/:accountID/pendingOrders', { schema: { params: AccountParams, response: ok(OrdersBody) } }, async (request, reply) =>
-    sendV20(reply, listPendingOrders(callOf(context, request))));
+    app.get('/accounts/:accountID/pendingOrders', { schema: { params: AccountParams, response: ok(OrdersBody) } }, async (request, reply) =>
+      sendV20(reply, listPendingOrders(callOf(context, request))),
+    );
 
-  app.get('/accounts/:accountID/orders/:orderSpecifier', { schema: { params: OrderParams, response: ok(OneOrderBody) } }, async (request, reply) =>
-    sendV20(reply, getOrder(callOf(context, request), request.params.orderSpecifier)));
+    app.get(
+      '/accounts/:accountID/orders/:orderSpecifier',
+      { schema: { params: OrderParams, response: ok(OneOrderBody) } },
+      async (request, reply) => sendV20(reply, getOrder(callOf(context, request), request.params.orderSpecifier)),
+    );
 
-  app.put('/accounts/:accountID/orders/:orderSpecifier', { schema: { params: OrderParams, body: OrderBody, response: ok(OutcomeBody, 201) } }, async (request, reply) =>
-    sendV20(reply, replaceOrder(callOf(context, request), request.params.orderSpecifier, request.body.order)));
+    app.put(
+      '/accounts/:accountID/orders/:orderSpecifier',
+      { schema: { params: OrderParams, body: OrderBody, response: ok(OutcomeBody, 201) } },
+      async (request, reply) => sendV20(reply, replaceOrder(callOf(context, request), request.params.orderSpecifier, request.body.order)),
+    );
 
-  app.put('/accounts/:accountID/orders/:orderSpecifier/cancel', { schema: { params: OrderParams, response: ok(OutcomeBody) } }, async (request, reply) =>
-    sendV20(reply, cancelOrder(callOf(context, request), request.params.orderSpecifier)));
+    app.put(
+      '/accounts/:accountID/orders/:orderSpecifier/cancel',
+      { schema: { params: OrderParams, response: ok(OutcomeBody) } },
+      async (request, reply) => sendV20(reply, cancelOrder(callOf(context, request), request.params.orderSpecifier)),
+    );
 
-  app.put('/accounts/:accountID/orders/:orderSpecifier/clientExtensions', { schema: { params: OrderParams, body: ClientExtensionsBody, response: ok(OutcomeBody) } }, async (request, reply) =>
-    sendV20(reply, setOrderClientExtensions(callOf(context, request), request.params.orderSpecifier, request.body)));
-};
+    app.put(
+      '/accounts/:accountID/orders/:orderSpecifier/clientExtensions',
+      { schema: { params: OrderParams, body: ClientExtensionsBody, response: ok(OutcomeBody) } },
+      async (request, reply) =>
+        sendV20(reply, setOrderClientExtensions(callOf(context, request), request.params.orderSpecifier, request.body)),
+    );
+  };

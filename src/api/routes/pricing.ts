@@ -16,7 +16,12 @@ const PricingQuery = Type.Object({
 });
 
 /** GET pricing of the v3 API: the latest quotes the server has seen. */
-export const pricingRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => async (app) => {
-  app.get('/accounts/:accountID/pricing', { schema: { params: AccountParams, querystring: PricingQuery, response: ok(PricingBody) } }, async (request, reply) =>
-    sendV20(reply, getPricing(callOf(context, request), context.market, request.query)));
-};
+export const pricingRoutes =
+  (context: ApiContext): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/accounts/:accountID/pricing',
+      { schema: { params: AccountParams, querystring: PricingQuery, response: ok(PricingBody) } },
+      async (request, reply) => sendV20(reply, getPricing(callOf(context, request), context.market, request.query)),
+    );
+  };

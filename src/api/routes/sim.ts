@@ -25,18 +25,20 @@ function digest(text: string): Buffer {
 }
 
 /** The admin token (401) and Accept-Datetime-Format (400) of every control API request. */
-const adminAuth = (context: ApiContext): FastifyPluginCallback => sharedScope((app, _options, done) => {
-  const admin = digest(context.options.adminToken ?? '');
-  app.addHook('onRequest', async (request) => {
-    const header = request.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer (\S{1,512})$/.exec(header) : null;
-    if (match === null || context.options.adminToken === undefined || !timingSafeEqual(digest(match[1] as string), admin)) throw UNAUTHORIZED();
-    const format = parseDatetimeFormat(request.headers['accept-datetime-format']);
-    if (format === null) throw invalidValue('Accept-Datetime-Format');
-    request.v20Format = format;
+const adminAuth = (context: ApiContext): FastifyPluginCallback =>
+  sharedScope((app, _options, done) => {
+    const admin = digest(context.options.adminToken ?? '');
+    app.addHook('onRequest', async (request) => {
+      const header = request.headers.authorization;
+      const match = typeof header === 'string' ? /^Bearer (\S{1,512})$/.exec(header) : null;
+      if (match === null || context.options.adminToken === undefined || !timingSafeEqual(digest(match[1] as string), admin))
+        throw UNAUTHORIZED();
+      const format = parseDatetimeFormat(request.headers['accept-datetime-format']);
+      if (format === null) throw invalidValue('Accept-Datetime-Format');
+      request.v20Format = format;
+    });
+    done();
   });
-  done();
-});
 
 function accountParam(context: ApiContext, request: FastifyRequest): AccountView {
   const id = (request.params as { accountID?: string }).accountID ?? '';
@@ -76,40 +78,43 @@ function* exportLines(log: readonly Transaction[]): Generator<string> {
  * are v20-style `{errorMessage}` bodies; every change goes through the engine, so it is journaled
  * like any other.
  */
-export const simRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => async (app) => {
-  await app.register(adminAuth(context));
+export const simRoutes =
+  (context: ApiContext): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    await app.register(adminAuth(context));
 
-  app.post('/ticks', { bodyLimit: SIM_LIMITS.ticksBodyBytes, schema: { response: ok(PushedBody) } }, async (request) => {
-    const ticks = parseTicks(request.body, context.engine, context.now());
-    for (const tick of ticks) context.engine.pushTick(tick);
-    return { pushed: ticks.length, ...timeBody(context) };
-  });
+    app.post('/ticks', { bodyLimit: SIM_LIMITS.ticksBodyBytes, schema: { response: ok(PushedBody) } }, async (request) => {
+      const ticks = parseTicks(request.body, context.engine, context.now());
+      for (const tick of ticks) context.engine.pushTick(tick);
+      return { pushed: ticks.length, ...timeBody(context) };
+    });
 
-  app.get('/clock', { schema: { response: ok(ClockBody) } }, async () => timeBody(context));
+    app.get('/clock', { schema: { response: ok(ClockBody) } }, async () => timeBody(context));
 
-  app.post('/clock/advance', { schema: { response: ok(ClockBody) } }, async (request) => {
-    context.engine.advanceTo(parseAdvance(request.body, context.engine.now));
-    return timeBody(context);
-  });
+    app.post('/clock/advance', { schema: { response: ok(ClockBody) } }, async (request) => {
+      context.engine.advanceTo(parseAdvance(request.body, context.engine.now));
+      return timeBody(context);
+    });
 
-  app.post('/accounts', { schema: { response: ok(AccountBody, 201) } }, async (request, reply) =>
-    sendV20(reply, openAccount(context.engine, request.body, context.now())));
+    app.post('/accounts', { schema: { response: ok(AccountBody, 201) } }, async (request, reply) =>
+      sendV20(reply, openAccount(context.engine, request.body, context.now())),
+    );
 
-  app.post('/accounts/:accountID/reset', { schema: { response: ok(ResetBody) } }, async (request, reply) => {
-    const account = accountParam(context, request);
-    return sendV20(reply, resetAccount(simCall(context, request, account.id), parseResetBalance(request.body)));
-  });
+    app.post('/accounts/:accountID/reset', { schema: { response: ok(ResetBody) } }, async (request, reply) => {
+      const account = accountParam(context, request);
+      return sendV20(reply, resetAccount(simCall(context, request, account.id), parseResetBalance(request.body)));
+    });
 
-  app.post('/accounts/:accountID/deposit', { schema: { response: ok(OutcomeBody) } }, async (request, reply) => {
-    const account = accountParam(context, request);
-    const { amount, comment } = parseDeposit(request.body);
-    const outcome = transferFundsCommand(simCall(context, request, account.id), amount, comment);
-    return sendV20(reply, outcomeResponse(account.state.lastTransactionID, outcome, { successStatus: 200, notFoundIs404: false }));
-  });
+    app.post('/accounts/:accountID/deposit', { schema: { response: ok(OutcomeBody) } }, async (request, reply) => {
+      const account = accountParam(context, request);
+      const { amount, comment } = parseDeposit(request.body);
+      const outcome = transferFundsCommand(simCall(context, request, account.id), amount, comment);
+      return sendV20(reply, outcomeResponse(account.state.lastTransactionID, outcome, { successStatus: 200, notFoundIs404: false }));
+    });
 
-  app.get('/journal/:accountID', async (request, reply) => {
-    const account = accountParam(context, request);
-    void reply.header('Content-Type', 'application/x-ndjson; charset=utf-8');
-    return reply.send(Readable.from(exportLines(account.log)));
-  });
-};
+    app.get('/journal/:accountID', async (request, reply) => {
+      const account = accountParam(context, request);
+      void reply.header('Content-Type', 'application/x-ndjson; charset=utf-8');
+      return reply.send(Readable.from(exportLines(account.log)));
+    });
+  };

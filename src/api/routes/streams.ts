@@ -27,43 +27,55 @@ function streamHeaders(reply: FastifyReply): OutgoingHttpHeaders {
  * The transaction and pricing streams (NDJSON over a never-ending 200 response), served by the
  * same server as the REST endpoints.
  */
-export const streamRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => async (app) => {
-  const registry = new StreamRegistry(context);
-  app.addHook('preClose', async () => registry.closeAll());
+export const streamRoutes =
+  (context: ApiContext): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const registry = new StreamRegistry(context);
+    app.addHook('preClose', async () => registry.closeAll());
 
-  app.get('/accounts/:accountID/transactions/stream', { schema: { params: AccountParams } }, async (request, reply) => {
-    const account = accountOf(request);
-    if (registry.full) throw TOO_MANY_STREAMS();
-    const format = request.v20Format ?? 'RFC3339';
-    const client = registry.open(reply.raw, streamHeaders(reply), () =>
-      JSON.stringify({ type: 'HEARTBEAT', lastTransactionID: String(account.state.lastTransactionID), time: formatDateTime(context.engine.now, format) }));
-    registry.followTransactions(account.id, client, format);
-    return reply;
-  });
+    app.get('/accounts/:accountID/transactions/stream', { schema: { params: AccountParams } }, async (request, reply) => {
+      const account = accountOf(request);
+      if (registry.full) throw TOO_MANY_STREAMS();
+      const format = request.v20Format ?? 'RFC3339';
+      const client = registry.open(reply.raw, streamHeaders(reply), () =>
+        JSON.stringify({
+          type: 'HEARTBEAT',
+          lastTransactionID: String(account.state.lastTransactionID),
+          time: formatDateTime(context.engine.now, format),
+        }),
+      );
+      registry.followTransactions(account.id, client, format);
+      return reply;
+    });
 
-  app.get('/accounts/:accountID/pricing/stream', {
-    schema: {
-      params: AccountParams,
-      querystring: Type.Object({
-        instruments: Type.String({ maxLength: 10_000 }),
-        snapshot: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
-        includeHomeConversions: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
-      }),
-    },
-  }, async (request, reply) => {
-    accountOf(request);
-    const instruments = parseInstruments(context.engine, request.query.instruments, 'instruments');
-    if (registry.full) throw TOO_MANY_STREAMS();
-    const format = request.v20Format ?? 'RFC3339';
-    const client = registry.open(reply.raw, streamHeaders(reply), () =>
-      JSON.stringify({ type: 'HEARTBEAT', time: formatDateTime(context.engine.now, format) }));
-    if (request.query.snapshot !== 'false') {
-      for (const name of instruments) {
-        const quote = context.market.latest(name);
-        if (quote !== undefined) client.push(JSON.stringify(clientPrice(quote, format)));
-      }
-    }
-    registry.followPrices(instruments, client, format);
-    return reply;
-  });
-};
+    app.get(
+      '/accounts/:accountID/pricing/stream',
+      {
+        schema: {
+          params: AccountParams,
+          querystring: Type.Object({
+            instruments: Type.String({ maxLength: 10_000 }),
+            snapshot: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+            includeHomeConversions: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+          }),
+        },
+      },
+      async (request, reply) => {
+        accountOf(request);
+        const instruments = parseInstruments(context.engine, request.query.instruments, 'instruments');
+        if (registry.full) throw TOO_MANY_STREAMS();
+        const format = request.v20Format ?? 'RFC3339';
+        const client = registry.open(reply.raw, streamHeaders(reply), () =>
+          JSON.stringify({ type: 'HEARTBEAT', time: formatDateTime(context.engine.now, format) }),
+        );
+        if (request.query.snapshot !== 'false') {
+          for (const name of instruments) {
+            const quote = context.market.latest(name);
+            if (quote !== undefined) client.push(JSON.stringify(clientPrice(quote, format)));
+          }
+        }
+        registry.followPrices(instruments, client, format);
+        return reply;
+      },
+    );
+  };

@@ -5,15 +5,25 @@ import type { ApiContext } from '../context.js';
 import { callOf, sendV20 } from '../http-call.js';
 import { OutcomeBody, TradeBody, TradesBody, ok } from '../responses.js';
 import {
-  AccountParams, ClientExtensions, CountQuery, Decimal, InstrumentName, Specifier, StopLossDetails, TakeProfitDetails,
-  TrailingStopLossDetails, TransactionId,
+  AccountParams,
+  ClientExtensions,
+  CountQuery,
+  Decimal,
+  InstrumentName,
+  Specifier,
+  StopLossDetails,
+  TakeProfitDetails,
+  TrailingStopLossDetails,
+  TransactionId,
 } from '../schemas.js';
 
 const TradeParams = Type.Object({ accountID: AccountParams.properties.accountID, tradeSpecifier: Specifier });
 
 const TradesQuery = Type.Object({
   ids: Type.Optional(Type.String({ pattern: '^[1-9]\\d{0,15}(,[1-9]\\d{0,15})*$', maxLength: 10_000 })),
-  state: Type.Optional(Type.Union([Type.Literal('OPEN'), Type.Literal('CLOSED'), Type.Literal('CLOSE_WHEN_TRADEABLE'), Type.Literal('ALL')])),
+  state: Type.Optional(
+    Type.Union([Type.Literal('OPEN'), Type.Literal('CLOSED'), Type.Literal('CLOSE_WHEN_TRADEABLE'), Type.Literal('ALL')]),
+  ),
   instrument: Type.Optional(InstrumentName),
   count: Type.Optional(CountQuery),
   beforeID: Type.Optional(TransactionId),
@@ -37,23 +47,47 @@ const SetTradeOrdersBody = Type.Object({
 });
 
 /** Trades endpoints of the v3 API. */
-export const tradeRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => async (app) => {
-  app.get('/accounts/:accountID/trades', { schema: { params: AccountParams, querystring: TradesQuery, response: ok(TradesBody) } }, async (request, reply) =>
-    sendV20(reply, listTrades(callOf(context, request), request.query)));
+export const tradeRoutes =
+  (context: ApiContext): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/accounts/:accountID/trades',
+      { schema: { params: AccountParams, querystring: TradesQuery, response: ok(TradesBody) } },
+      async (request, reply) => sendV20(reply, listTrades(callOf(context, request), request.query)),
+    );
 
-  app.get('/accounts/:accountID/openTrades', { schema: { params: AccountParams, response: ok(TradesBody) } }, async (request, reply) =>
-    sendV20(reply, listOpenTrades(callOf(context, request))));
+    app.get('/accounts/:accountID/openTrades', { schema: { params: AccountParams, response: ok(TradesBody) } }, async (request, reply) =>
+      sendV20(reply, listOpenTrades(callOf(context, request))),
+    );
 
-  app.get('/accounts/:accountID/trades/:tradeSpecifier', { schema: { params: TradeParams, response: ok(TradeBody) } }, async (request, reply) =>
-    sendV20(reply, getTrade(callOf(context, request), request.params.tradeSpecifier)));
+    app.get(
+      '/accounts/:accountID/trades/:tradeSpecifier',
+      { schema: { params: TradeParams, response: ok(TradeBody) } },
+      async (request, reply) => sendV20(reply, getTrade(callOf(context, request), request.params.tradeSpecifier)),
+    );
 
-  app.put('/accounts/:accountID/trades/:tradeSpecifier/close', { schema: { params: TradeParams, body: CloseTradeBody, response: ok(OutcomeBody) } }, async (request, reply) =>
-    sendV20(reply, closeTrade(callOf(context, request), request.params.tradeSpecifier, request.body)));
+    app.put(
+      '/accounts/:accountID/trades/:tradeSpecifier/close',
+      { schema: { params: TradeParams, body: CloseTradeBody, response: ok(OutcomeBody) } },
+      async (request, reply) => sendV20(reply, closeTrade(callOf(context, request), request.params.tradeSpecifier, request.body)),
+    );
 
-  app.put('/accounts/:accountID/trades/:tradeSpecifier/clientExtensions', {
-    schema: { params: TradeParams, body: Type.Object({ clientExtensions: Type.Optional(ClientExtensions) }), response: ok(OutcomeBody) },
-  }, async (request, reply) => sendV20(reply, setTradeClientExtensions(callOf(context, request), request.params.tradeSpecifier, request.body)));
+    app.put(
+      '/accounts/:accountID/trades/:tradeSpecifier/clientExtensions',
+      {
+        schema: {
+          params: TradeParams,
+          body: Type.Object({ clientExtensions: Type.Optional(ClientExtensions) }),
+          response: ok(OutcomeBody),
+        },
+      },
+      async (request, reply) =>
+        sendV20(reply, setTradeClientExtensions(callOf(context, request), request.params.tradeSpecifier, request.body)),
+    );
 
-  app.put('/accounts/:accountID/trades/:tradeSpecifier/orders', { schema: { params: TradeParams, body: SetTradeOrdersBody, response: ok(OutcomeBody) } }, async (request, reply) =>
-    sendV20(reply, setTradeOrders(callOf(context, request), request.params.tradeSpecifier, request.body)));
-};
+    app.put(
+      '/accounts/:accountID/trades/:tradeSpecifier/orders',
+      { schema: { params: TradeParams, body: SetTradeOrdersBody, response: ok(OutcomeBody) } },
+      async (request, reply) => sendV20(reply, setTradeOrders(callOf(context, request), request.params.tradeSpecifier, request.body)),
+    );
+  };

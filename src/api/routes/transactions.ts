@@ -16,19 +16,47 @@ const TransactionsQuery = Type.Object({
 });
 
 /** Transactions endpoints of the v3 API (the stream is in streams.ts). */
-export const transactionRoutes = (context: ApiContext): FastifyPluginAsyncTypebox => async (app) => {
-  app.get('/accounts/:accountID/transactions', { schema: { params: AccountParams, querystring: TransactionsQuery, response: ok(TransactionPagesBody) } }, async (request, reply) =>
-    sendV20(reply, listTransactionPages(callOf(context, request), request.query)));
+export const transactionRoutes =
+  (context: ApiContext): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/accounts/:accountID/transactions',
+      { schema: { params: AccountParams, querystring: TransactionsQuery, response: ok(TransactionPagesBody) } },
+      async (request, reply) => sendV20(reply, listTransactionPages(callOf(context, request), request.query)),
+    );
 
-  app.get('/accounts/:accountID/transactions/idrange', {
-    schema: { params: AccountParams, querystring: Type.Object({ from: TransactionId, to: TransactionId, type: TypeQuery }), response: ok(TransactionsBody) },
-  }, async (request, reply) => sendV20(reply, getTransactionRange(callOf(context, request), request.query)));
+    app.get(
+      '/accounts/:accountID/transactions/idrange',
+      {
+        schema: {
+          params: AccountParams,
+          querystring: Type.Object({ from: TransactionId, to: TransactionId, type: TypeQuery }),
+          response: ok(TransactionsBody),
+        },
+      },
+      async (request, reply) => sendV20(reply, getTransactionRange(callOf(context, request), request.query)),
+    );
 
-  app.get('/accounts/:accountID/transactions/sinceid', {
-    schema: { params: AccountParams, querystring: Type.Object({ id: Type.String({ pattern: '^(0|[1-9]\\d{0,15})$' }), type: TypeQuery }), response: ok(TransactionsBody) },
-  }, async (request, reply) => sendV20(reply, getTransactionsSince(callOf(context, request), request.query)));
+    app.get(
+      '/accounts/:accountID/transactions/sinceid',
+      {
+        schema: {
+          params: AccountParams,
+          querystring: Type.Object({ id: Type.String({ pattern: '^(0|[1-9]\\d{0,15})$' }), type: TypeQuery }),
+          response: ok(TransactionsBody),
+        },
+      },
+      async (request, reply) => sendV20(reply, getTransactionsSince(callOf(context, request), request.query)),
+    );
 
-  app.get('/accounts/:accountID/transactions/:transactionID', {
-    schema: { params: Type.Object({ accountID: AccountParams.properties.accountID, transactionID: TransactionId }), response: ok(TransactionBody) },
-  }, async (request, reply) => sendV20(reply, getTransaction(callOf(context, request), request.params.transactionID)));
-};
+    app.get(
+      '/accounts/:accountID/transactions/:transactionID',
+      {
+        schema: {
+          params: Type.Object({ accountID: AccountParams.properties.accountID, transactionID: TransactionId }),
+          response: ok(TransactionBody),
+        },
+      },
+      async (request, reply) => sendV20(reply, getTransaction(callOf(context, request), request.params.transactionID)),
+    );
+  };

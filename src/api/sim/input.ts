@@ -54,9 +54,11 @@ function parseTime(value: unknown, field: string): Micros {
 
 /** Every tick of a push, checked before any is applied: one bad tick and none is. */
 export function parseTicks(body: unknown, engine: Engine, stamp: Micros): Tick[] {
-  if (!isObject(body) || !Array.isArray(body['ticks'])) throw invalid('ticks', 'expected {"ticks": [{"instrument", "time", "bid", "ask"}, ...]}');
+  if (!isObject(body) || !Array.isArray(body['ticks']))
+    throw invalid('ticks', 'expected {"ticks": [{"instrument", "time", "bid", "ask"}, ...]}');
   const list = body['ticks'] as unknown[];
-  if (list.length > SIM_LIMITS.ticksPerPush) throw invalid('ticks', `at most ${SIM_LIMITS.ticksPerPush} ticks per push, got ${list.length}`);
+  if (list.length > SIM_LIMITS.ticksPerPush)
+    throw invalid('ticks', `at most ${SIM_LIMITS.ticksPerPush} ticks per push, got ${list.length}`);
   let previous = engine.now;
   const ticks: Tick[] = [];
   list.forEach((raw, i) => {
@@ -66,7 +68,8 @@ export function parseTicks(body: unknown, engine: Engine, stamp: Micros): Tick[]
       if (!['instrument', 'time', 'bid', 'ask', 'closeoutBid', 'closeoutAsk'].includes(key)) throw invalid(`${at}.${key}`, 'unknown field');
     }
     const instrument = raw['instrument'];
-    if (typeof instrument !== 'string' || !engine.instruments.has(instrument)) throw invalid(`${at}.instrument`, 'not an instrument of this server');
+    if (typeof instrument !== 'string' || !engine.instruments.has(instrument))
+      throw invalid(`${at}.instrument`, 'not an instrument of this server');
     const time = raw['time'] === undefined ? Math.max(stamp, previous) : parseTime(raw['time'], `${at}.time`);
     if (time < previous) {
       const what = i === 0 ? 'the simulated clock' : 'the previous tick';

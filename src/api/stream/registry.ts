@@ -145,9 +145,10 @@ export class StreamRegistry {
     let rfc: string | undefined;
     let unix: string | undefined;
     for (const l of listeners) {
-      const line = l.format === 'UNIX'
-        ? (unix ??= JSON.stringify(clientPrice(quote, 'UNIX')))
-        : (rfc ??= JSON.stringify(clientPrice(quote, 'RFC3339')));
+      const line =
+        l.format === 'UNIX'
+          ? (unix ??= JSON.stringify(clientPrice(quote, 'UNIX')))
+          : (rfc ??= JSON.stringify(clientPrice(quote, 'RFC3339')));
       l.client.push(line);
     }
   }
@@ -157,9 +158,7 @@ function fanOutTransaction(listeners: ReadonlySet<Listener>, tx: Transaction): v
   let rfc: string | undefined;
   let unix: string | undefined;
   for (const l of listeners) {
-    const line = l.format === 'UNIX'
-      ? (unix ??= JSON.stringify(toUnixDatetimes(tx)))
-      : (rfc ??= serializeTransaction(tx));
+    const line = l.format === 'UNIX' ? (unix ??= JSON.stringify(toUnixDatetimes(tx))) : (rfc ??= serializeTransaction(tx));
     l.client.push(line);
   }
 }

@@ -21,7 +21,11 @@ function errorText(error: unknown): string {
  * Runs compressed chunks through a push-style fflate decompressor and yields what it produced
  * after each push; fflate calls back synchronously, so nothing is buffered beyond one chunk.
  */
-function* decompress(input: Iterable<Uint8Array>, make: (sink: (data: Uint8Array) => void) => { push(chunk: Uint8Array, final: boolean): void }, what: string): Generator<Uint8Array> {
+function* decompress(
+  input: Iterable<Uint8Array>,
+  make: (sink: (data: Uint8Array) => void) => { push(chunk: Uint8Array, final: boolean): void },
+  what: string,
+): Generator<Uint8Array> {
   const out: Uint8Array[] = [];
   const decoder = make((data) => {
     if (data.length > 0) out.push(data);
@@ -60,7 +64,14 @@ function* inflateWhole(input: Uint8Array, inflate: (data: Uint8Array) => Buffer,
   for (let at = 0; at < data.length; at += chunkSize) yield data.subarray(at, at + chunkSize);
 }
 
-function inflateEntry(fd: number, offset: number, length: number, what: string, chunkSize: number, wholeLimit: number): Iterable<Uint8Array> {
+function inflateEntry(
+  fd: number,
+  offset: number,
+  length: number,
+  what: string,
+  chunkSize: number,
+  wholeLimit: number,
+): Iterable<Uint8Array> {
   if (length <= wholeLimit) return inflateWhole(readExact(fd, offset, length), (data) => inflateRawSync(data), what, chunkSize);
   return decompress(readFileRange(fd, offset, length, chunkSize), (sink) => new Inflate((chunk) => sink(chunk)), what);
 }
@@ -68,13 +79,17 @@ function inflateEntry(fd: number, offset: number, length: number, what: string, 
 function* zipEntryChunks(fd: number, size: number, file: string, chunkSize: number, wholeLimit: number): Generator<Uint8Array> {
   const entry = findSingleZipEntry(fd, size, file);
   const what = `${file} (${entry.name})`;
-  const data = entry.method === 0 ? readFileRange(fd, entry.dataOffset, entry.compressedSize, chunkSize) : inflateEntry(fd, entry.dataOffset, entry.compressedSize, what, chunkSize, wholeLimit);
+  const data =
+    entry.method === 0
+      ? readFileRange(fd, entry.dataOffset, entry.compressedSize, chunkSize)
+      : inflateEntry(fd, entry.dataOffset, entry.compressedSize, what, chunkSize, wholeLimit);
   let total = 0;
   for (const chunk of data) {
     total += chunk.length;
     yield chunk;
   }
-  if (total !== entry.uncompressedSize) throw new Error(`${file} (${entry.name}): entry is ${total} bytes, directory says ${entry.uncompressedSize}`);
+  if (total !== entry.uncompressedSize)
+    throw new Error(`${file} (${entry.name}): entry is ${total} bytes, directory says ${entry.uncompressedSize}`);
 }
 
 /**
@@ -100,7 +115,11 @@ export function decompressedSize(file: string): number {
  * about `chunkSize`. The file is closed when iteration ends, also when the consumer stops early.
  * `wholeLimit` exists so tests can force the streaming path on small files.
  */
-export function* readByteChunks(file: string, chunkSize: number = DEFAULT_CHUNK_SIZE, wholeLimit: number = WHOLE_INFLATE_LIMIT): Generator<Uint8Array> {
+export function* readByteChunks(
+  file: string,
+  chunkSize: number = DEFAULT_CHUNK_SIZE,
+  wholeLimit: number = WHOLE_INFLATE_LIMIT,
+): Generator<Uint8Array> {
   const fd = openSync(file, 'r');
   try {
     const size = fstatSync(fd).size;

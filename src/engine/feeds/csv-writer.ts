@@ -60,7 +60,8 @@ export function writeTicksCsv(file: string, ticks: Iterable<Tick>, opts: CsvWrit
     let lines: string[] = [closeouts ? 'time,instrument,bid,ask,closeoutBid,closeoutAsk' : 'time,instrument,bid,ask'];
     for (const tick of ticks) {
       let line = `${formatRfc3339(tick.time)},${tick.instrument},${price(tick.instrument, tick.bid)},${price(tick.instrument, tick.ask)}`;
-      if (closeouts) line += `,${price(tick.instrument, tick.closeoutBid ?? tick.bid)},${price(tick.instrument, tick.closeoutAsk ?? tick.ask)}`;
+      if (closeouts)
+        line += `,${price(tick.instrument, tick.closeoutBid ?? tick.bid)},${price(tick.instrument, tick.closeoutAsk ?? tick.ask)}`;
       lines.push(line);
       written += 1;
       if (lines.length >= LINES_PER_WRITE) {

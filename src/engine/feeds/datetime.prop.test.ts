@@ -16,9 +16,17 @@ const rfc3339 = fc
     minute: fc.integer({ min: 0, max: 61 }),
     second: fc.integer({ min: 0, max: 61 }),
     fraction: fc.option(fc.stringMatching(/^\d{1,10}$/), { nil: undefined }),
-    zone: fc.oneof(fc.constant('Z'), fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 60 })).map(([s, h, m]) => `${s}${pad(h, 2)}:${pad(m, 2)}`)),
+    zone: fc.oneof(
+      fc.constant('Z'),
+      fc
+        .tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 60 }))
+        .map(([s, h, m]) => `${s}${pad(h, 2)}:${pad(m, 2)}`),
+    ),
   })
-  .map((p) => `${pad(p.year, 4)}-${pad(p.month, 2)}-${pad(p.day, 2)}T${pad(p.hour, 2)}:${pad(p.minute, 2)}:${pad(p.second, 2)}${p.fraction === undefined ? '' : `.${p.fraction}`}${p.zone}`);
+  .map(
+    (p) =>
+      `${pad(p.year, 4)}-${pad(p.month, 2)}-${pad(p.day, 2)}T${pad(p.hour, 2)}:${pad(p.minute, 2)}:${pad(p.second, 2)}${p.fraction === undefined ? '' : `.${p.fraction}`}${p.zone}`,
+  );
 
 function span(parse: (text: string, start: number, end: number) => number, text: string): number {
   // Embedded in a line, as the parsers see it.
@@ -45,7 +53,14 @@ describe('parseRfc3339Span', () => {
   });
 
   it('rejects times without a zone and malformed text', () => {
-    for (const bad of ['2014-05-01T00:00:00', '2014-05-01T00:00:00.Z', '2014-02-30T00:00:00Z', '2014-05-01X00:00:00Z', '2014-05-01T00:00:00Zjunk', '2014-5-01T00:00:00Z']) {
+    for (const bad of [
+      '2014-05-01T00:00:00',
+      '2014-05-01T00:00:00.Z',
+      '2014-02-30T00:00:00Z',
+      '2014-05-01X00:00:00Z',
+      '2014-05-01T00:00:00Zjunk',
+      '2014-5-01T00:00:00Z',
+    ]) {
       expect(span(parseRfc3339Span, bad), bad).toBeNaN();
     }
   });

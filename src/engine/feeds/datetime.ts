@@ -68,7 +68,8 @@ const UPPER_Z = 90;
 export function parseRfc3339Span(text: string, start: number, end: number): Micros {
   if (end - start < 20) return Number.NaN;
   const s = start;
-  if (charAt(text, s + 4) !== DASH || charAt(text, s + 7) !== DASH || charAt(text, s + 13) !== COLON || charAt(text, s + 16) !== COLON) return Number.NaN;
+  if (charAt(text, s + 4) !== DASH || charAt(text, s + 7) !== DASH || charAt(text, s + 13) !== COLON || charAt(text, s + 16) !== COLON)
+    return Number.NaN;
   const sep = charAt(text, s + 10);
   if (sep !== UPPER_T && sep !== SPACE) return Number.NaN;
   const year = parseDigits(text, s, s + 4);

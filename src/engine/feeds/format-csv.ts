@@ -41,7 +41,14 @@ const ALIASES: Readonly<Record<string, keyof Omit<Layout, 'fields'>>> = {
 };
 
 function layoutFromHeader(names: readonly string[], hasInstrumentOption: boolean): Layout {
-  const columns: Record<keyof Omit<Layout, 'fields'>, number> = { time: -1, instrument: -1, bid: -1, ask: -1, closeoutBid: -1, closeoutAsk: -1 };
+  const columns: Record<keyof Omit<Layout, 'fields'>, number> = {
+    time: -1,
+    instrument: -1,
+    bid: -1,
+    ask: -1,
+    closeoutBid: -1,
+    closeoutAsk: -1,
+  };
   names.forEach((name, index) => {
     const key = ALIASES[name];
     if (key === undefined) return;
@@ -50,8 +57,10 @@ function layoutFromHeader(names: readonly string[], hasInstrumentOption: boolean
   });
   const required: (keyof typeof columns)[] = hasInstrumentOption ? ['time', 'bid', 'ask'] : ['time', 'instrument', 'bid', 'ask'];
   const missing = required.filter((key) => columns[key] === -1);
-  if (missing.length > 0) throw new LineError(`header lacks column(s) ${missing.join(', ')}${hasInstrumentOption ? '' : ' (or pass the instrument option)'}`);
-  if ((columns.closeoutBid === -1) !== (columns.closeoutAsk === -1)) throw new LineError('header must name both closeoutBid and closeoutAsk, or neither');
+  if (missing.length > 0)
+    throw new LineError(`header lacks column(s) ${missing.join(', ')}${hasInstrumentOption ? '' : ' (or pass the instrument option)'}`);
+  if ((columns.closeoutBid === -1) !== (columns.closeoutAsk === -1))
+    throw new LineError('header must name both closeoutBid and closeoutAsk, or neither');
   return { fields: names.length, ...columns };
 }
 
@@ -75,13 +84,25 @@ export function createCsvParser(_file: string, opts: FeedOptions): LineParser {
       layout = DEFAULT_LAYOUT;
     }
     if (count !== layout.fields) {
-      throw new LineError(layout === DEFAULT_LAYOUT ? `expected 4 fields (time,instrument,bid,ask), got ${count}; closeout columns need a header` : `expected ${layout.fields} fields as in the header, got ${count}`);
+      throw new LineError(
+        layout === DEFAULT_LAYOUT
+          ? `expected 4 fields (time,instrument,bid,ask), got ${count}; closeout columns need a header`
+          : `expected ${layout.fields} fields as in the header, got ${count}`,
+      );
     }
     const time = parseCsvTime(text, from(layout.time), to(layout.time));
     if (Number.isNaN(time)) throw new LineError(TIME_RULE);
     // A named column wins over the option: the option only fills in for a missing column.
-    const instrument = layout.instrument === -1 ? (fixedInstrument as string) : interner.intern(text, from(layout.instrument), to(layout.instrument));
+    const instrument =
+      layout.instrument === -1 ? (fixedInstrument as string) : interner.intern(text, from(layout.instrument), to(layout.instrument));
     if (layout.closeoutBid === -1) return makeTick(instrument, time, number(text, layout.bid), number(text, layout.ask));
-    return makeTick(instrument, time, number(text, layout.bid), number(text, layout.ask), number(text, layout.closeoutBid), number(text, layout.closeoutAsk));
+    return makeTick(
+      instrument,
+      time,
+      number(text, layout.bid),
+      number(text, layout.ask),
+      number(text, layout.closeoutBid),
+      number(text, layout.closeoutAsk),
+    );
   };
 }

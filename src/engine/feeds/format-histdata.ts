@@ -20,7 +20,8 @@ export function histdataInstrument(file: string, opts: FeedOptions): string {
   if (opts.instrument !== undefined) return checkInstrumentOption(opts.instrument);
   const code = /DAT_ASCII_([A-Z]{6})_T/i.exec(basename(file))?.[1];
   const name = code === undefined ? undefined : instrumentFromPairCode(code);
-  if (name === undefined) throw new Error(`${file}: cannot tell the instrument from the file name (DAT_ASCII_EURUSD_T_YYYYMM.csv); pass the instrument option`);
+  if (name === undefined)
+    throw new Error(`${file}: cannot tell the instrument from the file name (DAT_ASCII_EURUSD_T_YYYYMM.csv); pass the instrument option`);
   return name;
 }
 
@@ -30,9 +31,14 @@ export function parseHistdataTime(text: string, start: number, end: number): Mic
   const date = parseDigits(text, start, start + 8);
   const clock = parseDigits(text, start + 9, end);
   if (date < 0 || clock < 0) return Number.NaN;
-  const year = Math.floor(date / 10_000), month = Math.floor(date / 100) % 100, day = date % 100;
-  const millis = clock % 1000, seconds = Math.floor(clock / 1000);
-  const hour = Math.floor(seconds / 10_000), minute = Math.floor(seconds / 100) % 100, second = seconds % 100;
+  const year = Math.floor(date / 10_000),
+    month = Math.floor(date / 100) % 100,
+    day = date % 100;
+  const millis = clock % 1000,
+    seconds = Math.floor(clock / 1000);
+  const hour = Math.floor(seconds / 10_000),
+    minute = Math.floor(seconds / 100) % 100,
+    second = seconds % 100;
   return utcMicros(year, month, day, hour, minute, second, millis * 1000) + EST_TO_UTC;
 }
 
@@ -44,7 +50,13 @@ export function createHistdataParser(file: string, opts: FeedOptions): LineParse
     if (count < 3 || count > 4) throw new LineError('expected fields: YYYYMMDD HHMMSSmmm,bid,ask[,volume]');
     const time = parseHistdataTime(text, bounds[0] as number, bounds[1] as number);
     if (Number.isNaN(time)) throw new LineError('time must be YYYYMMDD HHMMSSmmm (EST)');
-    if (count === 4 && !(parseDecimal(text, bounds[6] as number, bounds[7] as number) >= 0)) throw new LineError('volume must be a non-negative number');
-    return makeTick(instrument, time, parseDecimal(text, bounds[2] as number, bounds[3] as number), parseDecimal(text, bounds[4] as number, bounds[5] as number));
+    if (count === 4 && !(parseDecimal(text, bounds[6] as number, bounds[7] as number) >= 0))
+      throw new LineError('volume must be a non-negative number');
+    return makeTick(
+      instrument,
+      time,
+      parseDecimal(text, bounds[2] as number, bounds[3] as number),
+      parseDecimal(text, bounds[4] as number, bounds[5] as number),
+    );
   };
 }

@@ -19,8 +19,11 @@ const FIELDS = 'expected 3 fields: ms_since_midnight,bid,ask';
 /** Midnight UTC of the YYYYMMDD date in a LEAN file name. */
 export function leanFileDate(file: string): number {
   const m = DATE_IN_NAME_RE.exec(basename(file));
-  const year = Number(m?.[1]), month = Number(m?.[2]), day = Number(m?.[3]);
-  if (!m || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) throw new Error(`${file}: a LEAN file name must start with its date as YYYYMMDD (e.g. 20140501_quote.zip)`);
+  const year = Number(m?.[1]),
+    month = Number(m?.[2]),
+    day = Number(m?.[3]);
+  if (!m || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
+    throw new Error(`${file}: a LEAN file name must start with its date as YYYYMMDD (e.g. 20140501_quote.zip)`);
   return daysFromCivil(year, month, day) * MICROS_PER_DAY;
 }
 

@@ -28,14 +28,22 @@ export function createTruefxParser(file: string, opts: FeedOptions): LineParser 
   let first = true;
   return (text, start, end) => {
     const count = splitFields(text, start, end, bounds, 3);
-    const t0 = bounds[0] as number, t1 = bounds[1] as number;
+    const t0 = bounds[0] as number,
+      t1 = bounds[1] as number;
     const time = count === 3 ? parseRfc3339Span(text, t0, t1) : Number.NaN;
     const isFirst = first;
     first = false;
     if (Number.isNaN(time)) {
       if (isFirst && headerNames(text, start, end, bounds, 3) !== null) return null;
-      throw new LineError(count === 3 ? 'timestamp must look like 2013-01-01 22:00:00.295000+00:00' : 'expected 3 fields: timestamp,bid,ask');
+      throw new LineError(
+        count === 3 ? 'timestamp must look like 2013-01-01 22:00:00.295000+00:00' : 'expected 3 fields: timestamp,bid,ask',
+      );
     }
-    return makeTick(instrument, time, parseDecimal(text, bounds[2] as number, bounds[3] as number), parseDecimal(text, bounds[4] as number, bounds[5] as number));
+    return makeTick(
+      instrument,
+      time,
+      parseDecimal(text, bounds[2] as number, bounds[3] as number),
+      parseDecimal(text, bounds[4] as number, bounds[5] as number),
+    );
   };
 }

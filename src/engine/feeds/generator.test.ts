@@ -37,7 +37,9 @@ describe('generateTicks', () => {
     const first = [...ticks];
     expect([...ticks]).toEqual(first);
     let emitted: Tick[] = [];
-    generatedTicks$(base).pipe(toArray()).subscribe((v) => (emitted = v));
+    generatedTicks$(base)
+      .pipe(toArray())
+      .subscribe((v) => (emitted = v));
     expect(emitted).toEqual(first);
   });
 
@@ -47,7 +49,8 @@ describe('generateTicks', () => {
     let previous = DEFAULT_GENERATOR_START;
     for (const t of ticks) {
       const precision = catalogue.get(t.instrument)?.displayPrecision ?? 5;
-      if (!(Number.isSafeInteger(t.time) && t.time >= previous && t.bid < t.ask && t.bid > 0)) throw new Error(`bad tick ${JSON.stringify(t)}`);
+      if (!(Number.isSafeInteger(t.time) && t.time >= previous && t.bid < t.ask && t.bid > 0))
+        throw new Error(`bad tick ${JSON.stringify(t)}`);
       if (decimals(t.bid) > precision || decimals(t.ask) > precision) throw new Error(`off-grid price ${JSON.stringify(t)}`);
       previous = t.time;
     }

@@ -28,7 +28,10 @@ export class InstrumentInterner {
 }
 
 const OTHER_CURRENCIES = ['XAU', 'XAG', 'HKD', 'SGD', 'CNH', 'MXN', 'ZAR', 'TRY', 'NOK', 'SEK', 'DKK', 'PLN', 'HUF', 'CZK', 'THB'];
-const CURRENCIES: ReadonlySet<string> = new Set([...DEFAULT_INSTRUMENTS.flatMap((spec) => [baseCurrency(spec.name), quoteCurrency(spec.name)]), ...OTHER_CURRENCIES]);
+const CURRENCIES: ReadonlySet<string> = new Set([
+  ...DEFAULT_INSTRUMENTS.flatMap((spec) => [baseCurrency(spec.name), quoteCurrency(spec.name)]),
+  ...OTHER_CURRENCIES,
+]);
 
 /**
  * `usdjpy` or `USDJPY` -> `USD_JPY`. Both halves must be known currency codes, so that an
@@ -36,7 +39,8 @@ const CURRENCIES: ReadonlySet<string> = new Set([...DEFAULT_INSTRUMENTS.flatMap(
  */
 export function instrumentFromPairCode(code: string): string | undefined {
   const upper = code.toUpperCase();
-  const base = upper.slice(0, 3), quote = upper.slice(3);
+  const base = upper.slice(0, 3),
+    quote = upper.slice(3);
   return upper.length === 6 && CURRENCIES.has(base) && CURRENCIES.has(quote) ? `${base}_${quote}` : undefined;
 }
 

@@ -15,7 +15,12 @@ export type LineParser = (text: string, start: number, end: number, line: number
  * FeedParseError naming the file and the 1-based line number, so bad data is never skipped.
  * `onBytes` hears of each block once its lines are parsed (see FeedOptions.onBytes).
  */
-export function* parseTickLines(file: string, parser: LineParser, chunkSize: number = DEFAULT_CHUNK_SIZE, onBytes?: (bytes: number) => void): Generator<Tick> {
+export function* parseTickLines(
+  file: string,
+  parser: LineParser,
+  chunkSize: number = DEFAULT_CHUNK_SIZE,
+  onBytes?: (bytes: number) => void,
+): Generator<Tick> {
   let line = 0;
   for (const text of readTextBlocks(file, chunkSize)) {
     const length = text.length;

@@ -42,8 +42,17 @@ class PushedMerge {
   private started = false;
   private draining = false;
 
-  constructor(private readonly subscriber: Subscriber<Tick>, count: number) {
-    this.slots = Array.from({ length: count }, (_, index) => ({ index, queue: new Fifo<Tick>(), iterator: undefined, done: false, queued: false }));
+  constructor(
+    private readonly subscriber: Subscriber<Tick>,
+    count: number,
+  ) {
+    this.slots = Array.from({ length: count }, (_, index) => ({
+      index,
+      queue: new Fifo<Tick>(),
+      iterator: undefined,
+      done: false,
+      queued: false,
+    }));
   }
 
   private advance(slot: Slot): void {

@@ -7,11 +7,13 @@ import { mergeByTime$ } from './merge-observable.js';
 import { ticksFromArray$ } from './observable.js';
 
 /** Sources with time-ordered ticks from a narrow range, so equal times across sources are common. */
-const sourcesArb = fc.array(fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 15 }), { maxLength: 6 }).map((sources) =>
-  sources.map((times, s) =>
-    [...times].sort((a, b) => a - b).map((time, p): Tick => ({ instrument: 'EUR_USD', time, bid: s + 1, ask: s + 1 + p / 100 })),
-  ),
-);
+const sourcesArb = fc
+  .array(fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 15 }), { maxLength: 6 })
+  .map((sources) =>
+    sources.map((times, s) =>
+      [...times].sort((a, b) => a - b).map((time, p): Tick => ({ instrument: 'EUR_USD', time, bid: s + 1, ask: s + 1 + p / 100 })),
+    ),
+  );
 
 /** The specification: a stable sort by time of the concatenation (source index, then position). */
 function expected(sources: readonly Tick[][]): Tick[] {
@@ -50,39 +52,44 @@ describe('mergeByTime (property)', () => {
 
   it('mergeByTime$ gives the same whatever the interleaving of pushed, pulled and synchronous sources', () => {
     fc.assert(
-      fc.property(sourcesArb, fc.array(fc.nat(), { maxLength: 120 }), fc.array(fc.constantFrom('push', 'pull', 'sync'), { minLength: 6, maxLength: 6 }), (sources, schedule, kinds) => {
-        const subjects = sources.map(() => new Subject<Tick>());
-        const inputs = sources.map((ticks, i) => {
-          const kind = kinds[i];
-          if (kind === 'pull') return ticksFromArray$(ticks);
-          if (kind === 'sync') return from(ticks); // rxjs's own from(): not pullable, pushes all at once
-          return subjects[i] as Subject<Tick>;
-        });
-        const result = collect(mergeByTime$(inputs));
-        const pushed = sources.map((_, i) => kinds[i] === 'push');
-        const next = sources.map(() => 0);
-        const open = () => sources.map((_, i) => i).filter((i) => pushed[i] && next[i] !== -1);
-        const step = (i: number): void => {
-          const ticks = sources[i] as Tick[];
-          const subject = subjects[i] as Subject<Tick>;
-          const at = next[i] as number;
-          if (at < ticks.length) {
-            subject.next(ticks[at] as Tick);
-            next[i] = at + 1;
-          } else {
-            subject.complete();
-            next[i] = -1;
+      fc.property(
+        sourcesArb,
+        fc.array(fc.nat(), { maxLength: 120 }),
+        fc.array(fc.constantFrom('push', 'pull', 'sync'), { minLength: 6, maxLength: 6 }),
+        (sources, schedule, kinds) => {
+          const subjects = sources.map(() => new Subject<Tick>());
+          const inputs = sources.map((ticks, i) => {
+            const kind = kinds[i];
+            if (kind === 'pull') return ticksFromArray$(ticks);
+            if (kind === 'sync') return from(ticks); // rxjs's own from(): not pullable, pushes all at once
+            return subjects[i] as Subject<Tick>;
+          });
+          const result = collect(mergeByTime$(inputs));
+          const pushed = sources.map((_, i) => kinds[i] === 'push');
+          const next = sources.map(() => 0);
+          const open = () => sources.map((_, i) => i).filter((i) => pushed[i] && next[i] !== -1);
+          const step = (i: number): void => {
+            const ticks = sources[i] as Tick[];
+            const subject = subjects[i] as Subject<Tick>;
+            const at = next[i] as number;
+            if (at < ticks.length) {
+              subject.next(ticks[at] as Tick);
+              next[i] = at + 1;
+            } else {
+              subject.complete();
+              next[i] = -1;
+            }
+          };
+          for (const pick of schedule) {
+            const candidates = open();
+            if (candidates.length === 0) break;
+            step(candidates[pick % candidates.length] as number);
           }
-        };
-        for (const pick of schedule) {
-          const candidates = open();
-          if (candidates.length === 0) break;
-          step(candidates[pick % candidates.length] as number);
-        }
-        for (let candidates = open(); candidates.length > 0; candidates = open()) step(candidates[0] as number);
-        expect(result.completed).toBe(true);
-        expect(result.values).toEqual(expected(sources));
-      }),
+          for (let candidates = open(); candidates.length > 0; candidates = open()) step(candidates[0] as number);
+          expect(result.completed).toBe(true);
+          expect(result.values).toEqual(expected(sources));
+        },
+      ),
       { numRuns: 300 },
     );
   });

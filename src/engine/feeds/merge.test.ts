@@ -63,7 +63,10 @@ describe('mergeByTime$', () => {
     const live = new Subject<Tick>();
     const out: number[] = [];
     let completed = false;
-    mergeByTime$([live, ticksFromArray$([tick(2), tick(5)])]).subscribe({ next: (t) => out.push(t.time), complete: () => (completed = true) });
+    mergeByTime$([live, ticksFromArray$([tick(2), tick(5)])]).subscribe({
+      next: (t) => out.push(t.time),
+      complete: () => (completed = true),
+    });
     expect(out).toEqual([]); // the live source might still send something earlier
     live.next(tick(3));
     expect(out).toEqual([2, 3]); // 3 could go as soon as both sources had a value in hand

@@ -16,7 +16,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function collect<T>(source: Observable<T>): { values: T[]; error: unknown; completed: boolean } {
   const result = { values: [] as T[], error: undefined as unknown, completed: false };
-  source.subscribe({ next: (v) => result.values.push(v), error: (e: unknown) => (result.error = e), complete: () => (result.completed = true) });
+  source.subscribe({
+    next: (v) => result.values.push(v),
+    error: (e: unknown) => (result.error = e),
+    complete: () => (result.completed = true),
+  });
   return result;
 }
 

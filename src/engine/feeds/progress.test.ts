@@ -15,7 +15,10 @@ function write(name: string, data: string | Uint8Array): string {
   return file;
 }
 
-const LINES = Array.from({ length: 3000 }, (_, i) => `${1_704_153_600 + i},EUR_USD,1.1${String(i % 1000).padStart(3, '0')},1.1${String((i % 1000) + 1).padStart(3, '0')}`);
+const LINES = Array.from(
+  { length: 3000 },
+  (_, i) => `${1_704_153_600 + i},EUR_USD,1.1${String(i % 1000).padStart(3, '0')},1.1${String((i % 1000) + 1).padStart(3, '0')}`,
+);
 const TEXT = `time,instrument,bid,ask\n${LINES.join('\n')}\n`;
 
 describe('progress of a tick file: decompressedSize and onBytes', () => {

@@ -36,7 +36,15 @@ function parseError(run: () => unknown): FeedParseError {
 
 describe('csv', () => {
   it('reads headerless time,instrument,bid,ask with any time rule', () => {
-    const file = write('plain.csv', ['2014-05-01T00:00:00.292Z,EUR_USD,1.38676,1.38686', '1398902401,USD_JPY,102.1,102.12', '1398902401500,EUR_USD,1.38676,1.38687', '1398902402.25,EUR_USD,1.3867,1.3868'].join('\n'));
+    const file = write(
+      'plain.csv',
+      [
+        '2014-05-01T00:00:00.292Z,EUR_USD,1.38676,1.38686',
+        '1398902401,USD_JPY,102.1,102.12',
+        '1398902401500,EUR_USD,1.38676,1.38687',
+        '1398902402.25,EUR_USD,1.3867,1.3868',
+      ].join('\n'),
+    );
     expect(read(file, { format: 'csv' })).toEqual([
       { instrument: 'EUR_USD', time: us('2014-05-01T00:00:00.292Z'), bid: 1.38676, ask: 1.38686 },
       { instrument: 'USD_JPY', time: us('2014-05-01T00:00:01Z'), bid: 102.1, ask: 102.12 },
@@ -46,19 +54,29 @@ describe('csv', () => {
   });
 
   it('skips a header, which may reorder columns, add closeouts and carry extra columns', () => {
-    const file = write('header.csv', 'ask,Bid,volume,instrument,time,closeoutBid,closeoutAsk\r\n1.1,1.0,5,EUR_USD,2020-01-01T00:00:00Z,0.99,1.11\r\n');
-    expect(read(file)).toEqual([{ instrument: 'EUR_USD', time: us('2020-01-01T00:00:00Z'), bid: 1.0, ask: 1.1, closeoutBid: 0.99, closeoutAsk: 1.11 }]);
+    const file = write(
+      'header.csv',
+      'ask,Bid,volume,instrument,time,closeoutBid,closeoutAsk\r\n1.1,1.0,5,EUR_USD,2020-01-01T00:00:00Z,0.99,1.11\r\n',
+    );
+    expect(read(file)).toEqual([
+      { instrument: 'EUR_USD', time: us('2020-01-01T00:00:00Z'), bid: 1.0, ask: 1.1, closeoutBid: 0.99, closeoutAsk: 1.11 },
+    ]);
   });
 
   it('takes the instrument from the options when the header has no instrument column', () => {
     const file = write('no-instrument.csv', 'time,bid,ask,spare\n1577836800000,1.1,1.2,x\n');
-    expect(read(file, { format: 'csv', instrument: 'GBP_USD' })).toEqual([{ instrument: 'GBP_USD', time: us('2020-01-01T00:00:00Z'), bid: 1.1, ask: 1.2 }]);
+    expect(read(file, { format: 'csv', instrument: 'GBP_USD' })).toEqual([
+      { instrument: 'GBP_USD', time: us('2020-01-01T00:00:00Z'), bid: 1.1, ask: 1.2 },
+    ]);
     expect(() => read(file, { format: 'csv' })).toThrow(/header lacks column\(s\) instrument/);
   });
 
   it('lets locked and crossed quotes through, in file order for equal times', () => {
     const file = write('crossed.csv', 'time,instrument,bid,ask\n1577836800,EUR_USD,1.2,1.1\n1577836800,EUR_USD,1.15,1.15\n');
-    expect(read(file).map((t) => [t.bid, t.ask])).toEqual([[1.2, 1.1], [1.15, 1.15]]);
+    expect(read(file).map((t) => [t.bid, t.ask])).toEqual([
+      [1.2, 1.1],
+      [1.15, 1.15],
+    ]);
   });
 
   it('skips empty lines but still counts them in error line numbers', () => {
@@ -100,10 +118,13 @@ describe('csv', () => {
 
 describe('ndjson', () => {
   it('reads flat objects with RFC3339 or UNIX times and numeric or string prices', () => {
-    const file = write('ticks.ndjson', [
-      '{"instrument":"EUR_USD","time":"2020-01-01T00:00:00.5Z","bid":1.1,"ask":"1.2"}',
-      '{"instrument":"EUR_USD","time":"1577836801.000001","bid":"1.1","ask":1.2,"closeoutBid":"1.09","closeoutAsk":1.21}',
-    ].join('\n'));
+    const file = write(
+      'ticks.ndjson',
+      [
+        '{"instrument":"EUR_USD","time":"2020-01-01T00:00:00.5Z","bid":1.1,"ask":"1.2"}',
+        '{"instrument":"EUR_USD","time":"1577836801.000001","bid":"1.1","ask":1.2,"closeoutBid":"1.09","closeoutAsk":1.21}',
+      ].join('\n'),
+    );
     expect(read(file)).toEqual([
       { instrument: 'EUR_USD', time: us('2020-01-01T00:00:00.500Z'), bid: 1.1, ask: 1.2 },
       { instrument: 'EUR_USD', time: us('2020-01-01T00:00:01Z') + 1, bid: 1.1, ask: 1.2, closeoutBid: 1.09, closeoutAsk: 1.21 },
@@ -111,11 +132,23 @@ describe('ndjson', () => {
   });
 
   it('reads lines recorded from the v20 pricing stream and skips heartbeats', () => {
-    const file = write('stream.jsonl', [
-      '{"type":"HEARTBEAT","time":"2020-01-01T00:00:00.000000000Z"}',
-      '{"type":"PRICE","instrument":"USD_JPY","time":"2020-01-01T00:00:00.123456789Z","bids":[{"price":"108.123","liquidity":1000000}],"asks":[{"price":"108.133","liquidity":1000000}],"closeoutBid":"108.120","closeoutAsk":"108.136","tradeable":true}',
-    ].join('\r\n'));
-    expect(read(file)).toEqual([{ instrument: 'USD_JPY', time: us('2020-01-01T00:00:00.123Z') + 456, bid: 108.123, ask: 108.133, closeoutBid: 108.12, closeoutAsk: 108.136 }]);
+    const file = write(
+      'stream.jsonl',
+      [
+        '{"type":"HEARTBEAT","time":"2020-01-01T00:00:00.000000000Z"}',
+        '{"type":"PRICE","instrument":"USD_JPY","time":"2020-01-01T00:00:00.123456789Z","bids":[{"price":"108.123","liquidity":1000000}],"asks":[{"price":"108.133","liquidity":1000000}],"closeoutBid":"108.120","closeoutAsk":"108.136","tradeable":true}',
+      ].join('\r\n'),
+    );
+    expect(read(file)).toEqual([
+      {
+        instrument: 'USD_JPY',
+        time: us('2020-01-01T00:00:00.123Z') + 456,
+        bid: 108.123,
+        ask: 108.133,
+        closeoutBid: 108.12,
+        closeoutAsk: 108.136,
+      },
+    ]);
   });
 
   it('fills a missing instrument from the options', () => {
@@ -150,7 +183,7 @@ describe('lean', () => {
     ]);
   });
 
-  it('takes the instrument from the options, the inner csv name or LEAN\'s pair folder', () => {
+  it("takes the instrument from the options, the inner csv name or LEAN's pair folder", () => {
     const inner = write('20140502_nzdusd_tick_quote.csv', text);
     expect(read(inner)[0]).toMatchObject({ instrument: 'NZD_USD', time: us('2014-05-02T00:00:00.292Z') });
     const inFolder = write('nzdusd/20140501_quote.zip', zipSync({ 'x.csv': strToU8(text) }));
@@ -198,7 +231,9 @@ describe('truefx', () => {
 
   it('rejects a bad timestamp, also on the first line when it is not a header', () => {
     expect(() => read(write('eurusd-bad.csv', 'timestamp,bid,ask\n2013-01-01 22:00:00,1.1,1.2'))).toThrow(/:2: timestamp must look like/);
-    expect(() => read(write('eurusd-bad2.csv', '2013-13-01 22:00:00Z,1.1,1.2'), { format: 'truefx' })).toThrow(/:1: timestamp must look like/);
+    expect(() => read(write('eurusd-bad2.csv', '2013-13-01 22:00:00Z,1.1,1.2'), { format: 'truefx' })).toThrow(
+      /:1: timestamp must look like/,
+    );
   });
 });
 
@@ -216,8 +251,12 @@ describe('histdata', () => {
     const other = write('quotes.txt', '20200101 170000065,1.1212,1.12172,0');
     expect(() => read(other, { format: 'histdata' })).toThrow(/pass the instrument option/);
     expect(read(other, { format: 'histdata', instrument: 'EUR_USD' })).toHaveLength(1);
-    expect(() => read(write('h1.txt', '20200101 240000000,1.1,1.2,0'), { format: 'histdata', instrument: 'EUR_USD' })).toThrow(/:1: time must be YYYYMMDD HHMMSSmmm/);
-    expect(() => read(write('h2.txt', '20200101 170000065,1.1,1.2,x'), { format: 'histdata', instrument: 'EUR_USD' })).toThrow(/:1: volume must be/);
+    expect(() => read(write('h1.txt', '20200101 240000000,1.1,1.2,0'), { format: 'histdata', instrument: 'EUR_USD' })).toThrow(
+      /:1: time must be YYYYMMDD HHMMSSmmm/,
+    );
+    expect(() => read(write('h2.txt', '20200101 170000065,1.1,1.2,x'), { format: 'histdata', instrument: 'EUR_USD' })).toThrow(
+      /:1: volume must be/,
+    );
   });
 });
 

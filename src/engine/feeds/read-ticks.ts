@@ -22,7 +22,8 @@ const PARSERS: Readonly<Record<FeedFormat, (file: string, opts: FeedOptions) => 
  * iterated more than once; each pass opens the file again, and stopping early closes it.
  */
 export function readTicks(file: string, opts: FeedOptions = {}): Iterable<Tick> {
-  if (opts.format !== undefined && !FEED_FORMATS.includes(opts.format)) throw new Error(`unknown tick file format ${JSON.stringify(opts.format)}; expected one of ${FEED_FORMATS.join(', ')}`);
+  if (opts.format !== undefined && !FEED_FORMATS.includes(opts.format))
+    throw new Error(`unknown tick file format ${JSON.stringify(opts.format)}; expected one of ${FEED_FORMATS.join(', ')}`);
   return {
     [Symbol.iterator]: () => {
       const format = opts.format ?? detectFormat(file);

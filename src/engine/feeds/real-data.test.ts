@@ -23,13 +23,29 @@ if (!available) console.warn(`real tick data not found at ${DATA}: skipping the 
 const us = (iso: string): number => Date.parse(iso) * 1000;
 
 const LEAN_ROWS: Readonly<Record<string, number>> = {
-  '20140501': 24_179, '20140502': 49_341, '20140504': 1_164, '20140505': 25_177, '20140506': 44_864, '20140507': 41_367, '20140508': 87_833,
-  '20140509': 47_634, '20140511': 2_643, '20140512': 30_642, '20140513': 61_784, '20140514': 46_110, '20140515': 70_165,
+  '20140501': 24_179,
+  '20140502': 49_341,
+  '20140504': 1_164,
+  '20140505': 25_177,
+  '20140506': 44_864,
+  '20140507': 41_367,
+  '20140508': 87_833,
+  '20140509': 47_634,
+  '20140511': 2_643,
+  '20140512': 30_642,
+  '20140513': 61_784,
+  '20140514': 46_110,
+  '20140515': 70_165,
 };
 
 describe.skipIf(!available)(`real data in ${DATA}`, () => {
   const leanDir = join(DATA, 'lean-oanda-eurusd');
-  const leanFiles = available ? readdirSync(leanDir).filter((f) => f.endsWith('_quote.zip')).sort().map((f) => join(leanDir, f)) : [];
+  const leanFiles = available
+    ? readdirSync(leanDir)
+        .filter((f) => f.endsWith('_quote.zip'))
+        .sort()
+        .map((f) => join(leanDir, f))
+    : [];
 
   it('reads all 13 LEAN OANDA EUR/USD zips: 532,903 ticks, per-file counts, times monotone within the day', () => {
     expect(leanFiles).toHaveLength(13);
@@ -41,7 +57,8 @@ describe.skipIf(!available)(`real data in ${DATA}`, () => {
       let previous = day;
       let ordered = true;
       for (const tick of readTicks(file)) {
-        if (tick.time < previous || tick.time >= day + 86_400_000_000 || tick.instrument !== 'EUR_USD' || !(tick.bid < tick.ask)) ordered = false;
+        if (tick.time < previous || tick.time >= day + 86_400_000_000 || tick.instrument !== 'EUR_USD' || !(tick.bid < tick.ask))
+          ordered = false;
         previous = tick.time;
         count += 1;
       }

@@ -65,7 +65,8 @@ function findDirectory(fd: number, fileSize: number, file: string): Directory {
   if (directory.entries !== MARK16 && directory.size !== MARK32 && directory.offset !== MARK32) return directory;
   // Zip64: a locator just before the classic record points at the 64-bit one.
   const locator = readExact(fd, tailStart + at - 20, 20);
-  if (locator.length < 20 || locator.readUInt32LE(0) !== ZIP64_LOCATOR_SIGNATURE) fail(file, 'corrupt zip64 end of central directory locator');
+  if (locator.length < 20 || locator.readUInt32LE(0) !== ZIP64_LOCATOR_SIGNATURE)
+    fail(file, 'corrupt zip64 end of central directory locator');
   const record = readExact(fd, readUInt64(locator, 8, file), 56);
   if (record.length < 56 || record.readUInt32LE(0) !== ZIP64_EOCD_SIGNATURE) fail(file, 'corrupt zip64 end of central directory record');
   return { entries: readUInt64(record, 32, file), size: readUInt64(record, 40, file), offset: readUInt64(record, 48, file) };
@@ -121,9 +122,11 @@ export function findSingleZipEntry(fd: number, fileSize: number, file: string): 
   const files = readCentralDirectory(fd, findDirectory(fd, fileSize, file), file).filter((entry) => !entry.name.endsWith('/'));
   const [entry, extra] = files;
   if (entry === undefined) return fail(file, 'zip archive holds no file');
-  if (extra !== undefined) fail(file, `zip archive holds ${files.length} files (${files.map((f) => f.name).join(', ')}); expected exactly one`);
+  if (extra !== undefined)
+    fail(file, `zip archive holds ${files.length} files (${files.map((f) => f.name).join(', ')}); expected exactly one`);
   if (entry.flags & 1) fail(file, `zip entry ${entry.name} is encrypted`);
-  if (entry.method !== 0 && entry.method !== 8) fail(file, `zip entry ${entry.name} uses compression method ${entry.method}; only stored (0) and deflate (8) are supported`);
+  if (entry.method !== 0 && entry.method !== 8)
+    fail(file, `zip entry ${entry.name} uses compression method ${entry.method}; only stored (0) and deflate (8) are supported`);
   const local = readExact(fd, entry.localOffset, 30);
   if (local.length < 30 || local.readUInt32LE(0) !== LOCAL_SIGNATURE) fail(file, 'corrupt zip local header');
   return {

@@ -91,7 +91,11 @@ const FORMAT_CHECKS: readonly { readonly name: string; readonly startsWith: stri
   { name: 'DecimalNumber', startsWith: 'A decimal number encoded as a string', re: DECIMAL },
   { name: 'PriceValue', startsWith: 'A decimal number encodes as a string', re: DECIMAL },
   { name: 'Currency', startsWith: 'A string containing an ISO 4217 currency', re: /^[A-Z]{3}$/ },
-  { name: 'AccountID', startsWith: '"-"-delimited string with format "{siteID}-{divisionID}-{userID}-{accountNumber}"', re: /^\d{3}-\d{3}-\d{1,12}-\d{3}$/ },
+  {
+    name: 'AccountID',
+    startsWith: '"-"-delimited string with format "{siteID}-{divisionID}-{userID}-{accountNumber}"',
+    re: /^\d{3}-\d{3}-\d{1,12}-\d{3}$/,
+  },
 ];
 /** Format sentence -> short name, for messages. */
 const FORMAT_NAMES = new Map<string, string>();
@@ -169,9 +173,10 @@ for (const text of formats) {
 }
 
 function describeError(e: ErrorObject, body: unknown): string {
-  const what = e.keyword === 'format'
-    ? `is not a ${FORMAT_NAMES.get(String(e.params['format'])) ?? 'valid value'}${/\(in \w+\)$/.exec(e.message ?? '')?.[0].replace('(', ' (') ?? ''}`
-    : `${e.message ?? e.keyword}${e.keyword === 'enum' ? ` ${JSON.stringify(e.params['allowedValues'])}` : ''}`;
+  const what =
+    e.keyword === 'format'
+      ? `is not a ${FORMAT_NAMES.get(String(e.params['format'])) ?? 'valid value'}${/\(in \w+\)$/.exec(e.message ?? '')?.[0].replace('(', ' (') ?? ''}`
+      : `${e.message ?? e.keyword}${e.keyword === 'enum' ? ` ${JSON.stringify(e.params['allowedValues'])}` : ''}`;
   return `${e.instancePath || '(root)'} ${what}: ${JSON.stringify(pointerGet(body, e.instancePath))?.slice(0, 200)}`;
 }
 
@@ -192,20 +197,37 @@ function describeErrors(errors: readonly ErrorObject[], body: unknown): string[]
 ajv.addKeyword({
   keyword: 'v20Subtype',
   errors: true,
-  validate: function validateSubtype(this: unknown, base: 'Order' | 'Transaction', data: unknown, _parent: unknown, cxt?: { instancePath: string }): boolean {
+  validate: function validateSubtype(
+    this: unknown,
+    base: 'Order' | 'Transaction',
+    data: unknown,
+    _parent: unknown,
+    cxt?: { instancePath: string },
+  ): boolean {
     const self = validateSubtype as unknown as { errors?: Partial<ErrorObject>[] | null };
     if (data === null || typeof data !== 'object' || Array.isArray(data)) return true;
     const type = (data as Record<string, unknown>)['type'];
     const name = subtypeDefinition(base, type);
     const at = cxt?.instancePath ?? '';
     if (name === undefined) {
-      self.errors = [{ keyword: 'v20Subtype', instancePath: `${at}/type`, params: { base, type }, message: `no ${base} definition for type ${JSON.stringify(type)}` }];
+      self.errors = [
+        {
+          keyword: 'v20Subtype',
+          instancePath: `${at}/type`,
+          params: { base, type },
+          message: `no ${base} definition for type ${JSON.stringify(type)}`,
+        },
+      ];
       return false;
     }
     const validate = ajv.getSchema(`${SPEC_ID}#/definitions/${name}`);
     if (validate === undefined) throw new Error(`definition ${name} did not compile`);
     if (validate(data)) return true;
-    self.errors = (validate.errors ?? []).map((e: ErrorObject) => ({ ...e, instancePath: `${at}${e.instancePath}`, message: `${e.message ?? ''} (in ${name})` }));
+    self.errors = (validate.errors ?? []).map((e: ErrorObject) => ({
+      ...e,
+      instancePath: `${at}${e.instancePath}`,
+      message: `${e.message ?? ''} (in ${name})`,
+    }));
     return false;
   },
 });
@@ -297,9 +319,15 @@ export function responseContract(method: string, template: string, status: numbe
   let source = `paths[${specPath(template)}].${method.toLowerCase()}.responses.${status}`;
   let response = op.responses[String(status)] ?? op.responses['default'];
   if (response === undefined) {
-    if (status < 400) throw new Error(`the spec documents no ${status} for ${method.toUpperCase()} ${specPath(template)} (documented: ${Object.keys(op.responses).join(', ')})`);
+    if (status < 400)
+      throw new Error(
+        `the spec documents no ${status} for ${method.toUpperCase()} ${specPath(template)} (documented: ${Object.keys(op.responses).join(', ')})`,
+      );
     response = spec.responses[String(status)] ?? { schema: GENERIC_ERROR };
-    source = spec.responses[String(status)] !== undefined ? `responses.${status} (not listed for the operation)` : 'generic v20 error shape (status not in spec)';
+    source =
+      spec.responses[String(status)] !== undefined
+        ? `responses.${status} (not listed for the operation)`
+        : 'generic v20 error shape (status not in spec)';
   }
   response = resolveResponse(response);
   const schema = response.schema ?? (status >= 400 ? GENERIC_ERROR : { type: 'object' });
@@ -339,7 +367,9 @@ export function expectConformsTo(method: string, pathTemplate: string, status: n
   const problems = conformanceErrors(method, pathTemplate, status, body);
   if (problems.length > 0) {
     const contract = responseContract(method, pathTemplate, status);
-    throw new Error(`${method.toUpperCase()} ${pathTemplate} ${status} does not conform to ${contract.source}:\n  ${problems.join('\n  ')}\nbody: ${JSON.stringify(body).slice(0, 2000)}`);
+    throw new Error(
+      `${method.toUpperCase()} ${pathTemplate} ${status} does not conform to ${contract.source}:\n  ${problems.join('\n  ')}\nbody: ${JSON.stringify(body).slice(0, 2000)}`,
+    );
   }
 }
 
@@ -374,7 +404,9 @@ export function expectDefinition(name: string, value: unknown): void {
   if (v(value)) return;
   const problems = describeErrors(v.errors ?? [], value);
   if (problems.length === 0) return;
-  throw new Error(`value does not conform to definitions.${name}:\n  ${problems.join('\n  ')}\nvalue: ${JSON.stringify(value).slice(0, 2000)}`);
+  throw new Error(
+    `value does not conform to definitions.${name}:\n  ${problems.join('\n  ')}\nvalue: ${JSON.stringify(value).slice(0, 2000)}`,
+  );
 }
 
 export function expectTransactionStreamLine(line: unknown): void {
@@ -382,7 +414,8 @@ export function expectTransactionStreamLine(line: unknown): void {
   if (type === 'HEARTBEAT') {
     expectDefinition('TransactionHeartbeat', line);
     const hb = line as Record<string, unknown>;
-    if (typeof hb['lastTransactionID'] !== 'string' || typeof hb['time'] !== 'string') throw new Error(`heartbeat without lastTransactionID/time: ${JSON.stringify(line)}`);
+    if (typeof hb['lastTransactionID'] !== 'string' || typeof hb['time'] !== 'string')
+      throw new Error(`heartbeat without lastTransactionID/time: ${JSON.stringify(line)}`);
   } else {
     expectDefinition('Transaction', line);
   }
@@ -400,7 +433,8 @@ export function specOperations(): { method: HttpMethod; template: string }[] {
   const out: { method: HttpMethod; template: string }[] = [];
   for (const [p, ops] of Object.entries(spec.paths)) {
     for (const m of Object.keys(ops)) {
-      if (['get', 'post', 'put', 'patch', 'delete'].includes(m)) out.push({ method: m.toUpperCase() as HttpMethod, template: `${spec.basePath}${p}` });
+      if (['get', 'post', 'put', 'patch', 'delete'].includes(m))
+        out.push({ method: m.toUpperCase() as HttpMethod, template: `${spec.basePath}${p}` });
     }
   }
   return out;

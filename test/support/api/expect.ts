@@ -14,7 +14,13 @@ export interface ExpectV20Options {
 }
 
 /** Status, RequestID, JSON Content-Type, and the body against the spec for method+template+status. */
-export function expectV20(res: Sent, method: string, template: string, status: number, options: ExpectV20Options = {}): Record<string, unknown> {
+export function expectV20(
+  res: Sent,
+  method: string,
+  template: string,
+  status: number,
+  options: ExpectV20Options = {},
+): Record<string, unknown> {
   expect(res.status, `${method} ${template}: ${res.text.slice(0, 1500)}`).toBe(status);
   expect(res.headers['requestid'], 'RequestID header').toMatch(/^\S+$/);
   expect(String(res.headers['content-type']), 'Content-Type').toMatch(/^application\/json(;|$)/);

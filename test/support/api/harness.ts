@@ -51,8 +51,10 @@ export interface TestSetup {
 /** An engine with the setup's accounts and the API over it, then the setup's quotes. */
 export async function startTestApi(setup: TestSetup): Promise<{ app: App; engine: Engine }> {
   const engine = createEngine({
-    accounts: setup.accounts, start: setup.start ?? T0,
-    ...(setup.seed === undefined ? {} : { seed: setup.seed }), ...(setup.journal === undefined ? {} : { journal: setup.journal }),
+    accounts: setup.accounts,
+    start: setup.start ?? T0,
+    ...(setup.seed === undefined ? {} : { seed: setup.seed }),
+    ...(setup.journal === undefined ? {} : { journal: setup.journal }),
   });
   const app = await buildApp({ engine, tokens: setup.tokens ?? [{ token: TOKEN, accounts: '*' }], ...setup.api });
   for (const q of setup.quotes ?? []) engine.pushTick(q);
@@ -69,7 +71,10 @@ export async function createTestApi(options: TestApiOptions = {}): Promise<TestA
       { id: OTHER, currency: 'EUR', balance: '50000' },
     ],
     seed: 1,
-    tokens: [{ token: TOKEN, accounts: '*' }, { token: OTHER_TOKEN, accounts: [OTHER] }],
+    tokens: [
+      { token: TOKEN, accounts: '*' },
+      { token: OTHER_TOKEN, accounts: [OTHER] },
+    ],
     api: { adminToken: ADMIN_TOKEN, heartbeatMs: 50, ...rest, ...(baseUrl === null ? {} : { baseUrl }) },
     quotes: START_QUOTES.map((q) => ({ ...q, time: (t += 1) })),
   });
@@ -95,7 +100,12 @@ export type JsonBody = Record<string, any>;
 export interface Harness {
   engine: Engine;
   app: App;
-  request(method: InjectOptions['method'], url: string, body?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse & { json(): JsonBody }>;
+  request(
+    method: InjectOptions['method'],
+    url: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<LightMyRequestResponse & { json(): JsonBody }>;
   quote(instrument: string, bid: number, ask: number): void;
 }
 
@@ -106,8 +116,14 @@ export const HARNESS_TOKEN = 'test-token';
 export async function harness(options: Partial<ApiOptions> = {}): Promise<Harness> {
   let clock = T0;
   const { app, engine } = await startTestApi({
-    accounts: [{ id: ACCOUNT, currency: 'USD' }, { id: SECOND_ACCOUNT, currency: 'EUR', hedgingEnabled: true }],
-    tokens: [{ token: HARNESS_TOKEN, accounts: '*' }, { token: 'only-other', accounts: [SECOND_ACCOUNT] }],
+    accounts: [
+      { id: ACCOUNT, currency: 'USD' },
+      { id: SECOND_ACCOUNT, currency: 'EUR', hedgingEnabled: true },
+    ],
+    tokens: [
+      { token: HARNESS_TOKEN, accounts: '*' },
+      { token: 'only-other', accounts: [SECOND_ACCOUNT] },
+    ],
     api: options,
   });
   const quote = (instrument: string, bid: number, ask: number): void => {
@@ -152,7 +168,8 @@ export async function send(app: App, method: NonNullable<InjectOptions['method']
   if (token !== null) headers['authorization'] = `Bearer ${token}`;
   const inject: InjectOptions = { method, url, headers: { ...headers, ...options.headers } };
   if (options.payload !== undefined) {
-    inject.payload = typeof options.payload === 'string' || Buffer.isBuffer(options.payload) ? options.payload : JSON.stringify(options.payload);
+    inject.payload =
+      typeof options.payload === 'string' || Buffer.isBuffer(options.payload) ? options.payload : JSON.stringify(options.payload);
     const contentType = options.contentType === undefined ? 'application/json' : options.contentType;
     const given = Object.keys(inject.headers ?? {}).some((h) => h.toLowerCase() === 'content-type');
     if (contentType !== null && !given) (inject.headers as Record<string, string>)['content-type'] = contentType;
