@@ -87,6 +87,18 @@ export function openEngineStream(engine: Engine, name: string, accountId: string
     published.push(tx);
     collector.add(`${lineOf(tx, format)}\n`);
   });
+  return streamOf(name, accountId, format, collector, published, () => subscription.unsubscribe());
+}
+
+/** A ScenarioStream over collected lines; `stop` detaches its source before the collector ends. */
+function streamOf(
+  name: string,
+  accountId: string,
+  format: 'RFC3339' | 'UNIX',
+  collector: LineCollector,
+  published: Transaction[],
+  stop: () => void,
+): ScenarioStream {
   return {
     name,
     accountId,
@@ -96,7 +108,7 @@ export function openEngineStream(engine: Engine, name: string, accountId: string
     cursor: 0,
     waitFor: (count) => collector.waitFor(count),
     close: () => {
-      subscription.unsubscribe();
+      stop();
       collector.end();
     },
   };
@@ -136,20 +148,10 @@ export function openHttpStream(
       res.on('error', () => collector.end());
       resolve({
         ok: true,
-        stream: {
-          name,
-          accountId,
-          format,
-          lines: collector.lines,
-          published,
-          cursor: 0,
-          waitFor: (count) => collector.waitFor(count),
-          close: () => {
-            subscription?.unsubscribe();
-            req.destroy();
-            collector.end();
-          },
-        },
+        stream: streamOf(name, accountId, format, collector, published, () => {
+          subscription?.unsubscribe();
+          req.destroy();
+        }),
       });
     });
     req.on('error', (err) => {
