@@ -1,6 +1,7 @@
 import { Decimal, isDecimalString } from '../domain/decimal.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import type { Tick } from '../domain/tick.js';
+import { toPriceInt } from '../domain/price.js';
 import { nextNewYorkFivePm, parseDateTime, type Micros } from '../domain/time.js';
 import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import type { Transaction } from '../domain/transactions.js';
@@ -195,10 +196,10 @@ export class Account {
       this.lastBook = undefined;
     }
     const scale = slot.scale;
-    slot.bid = Math.round(tick.bid * scale);
-    slot.ask = Math.round(tick.ask * scale);
-    slot.closeoutBid = tick.closeoutBid === undefined ? slot.bid : Math.round(tick.closeoutBid * scale);
-    slot.closeoutAsk = tick.closeoutAsk === undefined ? slot.ask : Math.round(tick.closeoutAsk * scale);
+    slot.bid = toPriceInt(tick.bid, scale);
+    slot.ask = toPriceInt(tick.ask, scale);
+    slot.closeoutBid = tick.closeoutBid === undefined ? slot.bid : toPriceInt(tick.closeoutBid, scale);
+    slot.closeoutAsk = tick.closeoutAsk === undefined ? slot.ask : toPriceInt(tick.closeoutAsk, scale);
     slot.time = tick.time;
     slot.known = true;
     if (book === undefined) {
