@@ -1,6 +1,7 @@
 import { Decimal, isDecimalString } from '../domain/decimal.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import type { Tick } from '../domain/tick.js';
+import { quoteBook } from '../domain/liquidity.js';
 import { toPriceInt } from '../domain/price.js';
 import { nextNewYorkFivePm, parseDateTime, type Micros } from '../domain/time.js';
 import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
@@ -200,6 +201,9 @@ export class Account {
     slot.ask = toPriceInt(tick.ask, scale);
     slot.closeoutBid = tick.closeoutBid === undefined ? slot.bid : toPriceInt(tick.closeoutBid, scale);
     slot.closeoutAsk = tick.closeoutAsk === undefined ? slot.ask : toPriceInt(tick.closeoutAsk, scale);
+    // Levels only when the quote has them: a quote without them costs a compare or two here.
+    if (tick.bids !== undefined || tick.asks !== undefined) slot.book = quoteBook(tick, scale);
+    else if (slot.book !== undefined) slot.book = undefined;
     slot.time = tick.time;
     slot.known = true;
     if (book === undefined) {

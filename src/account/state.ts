@@ -1,5 +1,6 @@
 import { ZERO, type Decimal } from '../domain/decimal.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
+import type { QuoteBook } from '../domain/liquidity.js';
 import type { Micros } from '../domain/time.js';
 import type { ClientExtensions, OrderTransaction, OrderType } from '../domain/transactions.js';
 import type { Direction, PriceSource } from '../matching/fill-rules.js';
@@ -20,6 +21,8 @@ export interface PriceSlot {
   known: boolean;
   /** 10^displayPrecision of the instrument, cached for the quote path. */
   scale: number;
+  /** The last quote's liquidity levels on the grid; undefined when it had none (unlimited liquidity). */
+  book: QuoteBook | undefined;
 }
 
 export interface OrderRecord {
@@ -207,6 +210,7 @@ export function priceSlot(state: AccountState, instrument: string): PriceSlot {
       closeoutAsk: 0,
       time: 0,
       known: false,
+      book: undefined,
       scale: 10 ** instrumentSpec(state, instrument).displayPrecision,
     };
     state.prices.set(instrument, slot);
