@@ -15,7 +15,7 @@ import { evolve } from './evolve.js';
 import { cancelOrder } from './fill.js';
 import { decideDailyFinancing } from './financing.js';
 import type { InstrumentTriggers } from '../matching/trigger-index.js';
-import { emptyAccountState, isAccountId, priceSlot, type AccountConfig, type AccountState, type PriceSlot } from './state.js';
+import { emptyAccountState, isAccountId, priceSlot, refreshSession, type AccountConfig, type AccountState, type PriceSlot } from './state.js';
 import { moveTrailingStops } from './trailing-stops.js';
 import { executeTriggered } from './trigger.js';
 
@@ -206,6 +206,10 @@ export class Account {
     else if (slot.book !== undefined) slot.book = undefined;
     slot.time = tick.time;
     slot.known = true;
+    // A quote in closed hours is recorded (prices show it, not tradeable) but triggers nothing:
+    // resting orders wait for the first quote of the next session (market-hours.ts).
+    if (tick.time >= slot.sessionUntil) refreshSession(slot, tick.time);
+    if (!slot.tradeable) return;
     if (book === undefined) {
       book = state.index.peekBook(instrument);
       if (book === undefined) return;

@@ -1,6 +1,7 @@
 import { ZERO, type Decimal } from '../domain/decimal.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import type { QuoteBook } from '../domain/liquidity.js';
+import { MarketCalendar } from '../domain/market-hours.js';
 import type { Micros } from '../domain/time.js';
 import type { ClientExtensions, OrderTransaction, OrderType } from '../domain/transactions.js';
 import type { Direction, PriceSource } from '../matching/fill-rules.js';
@@ -23,6 +24,15 @@ export interface PriceSlot {
   scale: number;
   /** The last quote's liquidity levels on the grid; undefined when it had none (unlimited liquidity). */
   book: QuoteBook | undefined;
+  /** Whether the market was open at the last quote's time (market-hours.ts). */
+  tradeable: boolean;
+  /**
+   * Until when the last quote's market state holds: for a tradeable quote the end of its session,
+   * so `now < sessionUntil` says the quote is still a live price. One compare on the quote path.
+   */
+  sessionUntil: Micros;
+  /** The instrument's trading calendar, with this slot's own cache. */
+  readonly calendar: MarketCalendar;
 }
 
 export interface OrderRecord {
@@ -203,6 +213,7 @@ export function positionOf(state: AccountState, instrument: string): PositionRec
 export function priceSlot(state: AccountState, instrument: string): PriceSlot {
   let slot = state.prices.get(instrument);
   if (slot === undefined) {
+    const spec = instrumentSpec(state, instrument);
     slot = {
       bid: 0,
       ask: 0,
@@ -211,11 +222,28 @@ export function priceSlot(state: AccountState, instrument: string): PriceSlot {
       time: 0,
       known: false,
       book: undefined,
-      scale: 10 ** instrumentSpec(state, instrument).displayPrecision,
+      scale: 10 ** spec.displayPrecision,
+      tradeable: false,
+      sessionUntil: Number.NEGATIVE_INFINITY,
+      calendar: new MarketCalendar(spec.marketHours),
     };
     state.prices.set(instrument, slot);
   }
   return slot;
+}
+
+/** Records the market state at a quote's time `t`; called when `t` reaches `slot.sessionUntil`. */
+export function refreshSession(slot: PriceSlot, t: Micros): void {
+  slot.tradeable = slot.calendar.openAt(t);
+  slot.sessionUntil = slot.calendar.changeAfter(t);
+}
+
+/**
+ * Whether an order can fill at `now` on the slot's quote: there is one, it was quoted while the
+ * market was open, and the market has not closed since (a Friday quote is no price on Sunday).
+ */
+export function isTradeableAt(slot: PriceSlot | undefined, now: Micros): boolean {
+  return slot !== undefined && slot.known && slot.tradeable && now < slot.sessionUntil;
 }
 
 export function instrumentSpec(state: AccountState, instrument: string): InstrumentSpec {

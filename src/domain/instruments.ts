@@ -1,3 +1,5 @@
+import type { MarketHoursSpec } from './market-hours.js';
+
 /**
  * Instrument specifications in the shape of v20's Instrument resource, with OANDA-like values for
  * the 28 major and cross FX pairs. Configs may override fields or add instruments.
@@ -25,6 +27,8 @@ export interface InstrumentSpec {
     readonly shortRate: string;
     readonly financingDaysOfWeek: readonly FinancingDay[];
   };
+  /** When the instrument trades (market-hours.ts); absent: the run's default, else the FX week. Not part of v20's Instrument. */
+  readonly marketHours?: MarketHoursSpec;
 }
 
 export type InstrumentOverride = Partial<Omit<InstrumentSpec, 'name'>> & { readonly name: string };
