@@ -151,6 +151,36 @@ function parseRateParts(text: string): RateParts | null {
   return numerator === null || numerator <= 0 ? null : { numerator, decimals };
 }
 
+/** The integer route's reductions: their total quote P/L in points, realized P/L at 4 decimals, and amounts; null if unsafe. */
+function integerReductions(
+  plan: FillPlan,
+  fillInt: number,
+  precision: number,
+  spread2: number,
+): { quotePLPoints: number; pl4: number; reductions: ReductionAmounts[] | undefined } | null {
+  const sign = plan.isBuy ? 1 : -1;
+  let quotePLPoints = 0;
+  let pl4 = 0;
+  let reductions: ReductionAmounts[] | undefined;
+  for (const r of plan.reductions) {
+    const open = parsePriceInt(r.trade.price, precision);
+    if (open === null) return null;
+    const points = (r.trade.unitsInt > 0 ? fillInt - open : open - fillInt) * r.unitsInt;
+    if (!Number.isSafeInteger(points)) return null;
+    const realized = toAccountUnits(points, precision);
+    if (!Number.isSafeInteger(realized)) return null;
+    quotePLPoints += points;
+    pl4 += realized;
+    (reductions ??= []).push({
+      units: String(r.unitsInt * sign),
+      realizedPL: formatScaled(realized, 4),
+      halfSpreadCost: formatScaled(scaledRound4(r.unitsInt * spread2, precision, 2), 4),
+    });
+  }
+  if (!Number.isSafeInteger(quotePLPoints) || !Number.isSafeInteger(pl4)) return null;
+  return { quotePLPoints, pl4, reductions };
+}
+
 /**
  * The same amounts on safe integers, for whole units in an instrument quoted in the home
  * currency; null as soon as a step would leave the safe integers.
@@ -173,26 +203,10 @@ export function integerAmounts(state: AccountState, plan: FillPlan, quote: FillQ
     margin4 = scaledRound4(opening * sum2 * parts.numerator, precision + parts.decimals, 2);
     if (Number.isNaN(margin4)) return null;
   }
+  const closed = integerReductions(plan, fillInt, precision, spread2);
+  if (closed === null) return null;
+  const { quotePLPoints, pl4, reductions } = closed;
   const sign = plan.isBuy ? 1 : -1;
-  let quotePLPoints = 0;
-  let pl4 = 0;
-  let reductions: ReductionAmounts[] | undefined;
-  for (const r of plan.reductions) {
-    const open = parsePriceInt(r.trade.price, precision);
-    if (open === null) return null;
-    const points = (r.trade.unitsInt > 0 ? fillInt - open : open - fillInt) * r.unitsInt;
-    if (!Number.isSafeInteger(points)) return null;
-    const realized = toAccountUnits(points, precision);
-    if (!Number.isSafeInteger(realized)) return null;
-    quotePLPoints += points;
-    pl4 += realized;
-    (reductions ??= []).push({
-      units: String(r.unitsInt * sign),
-      realizedPL: formatScaled(realized, 4),
-      halfSpreadCost: formatScaled(scaledRound4(r.unitsInt * spread2, precision, 2), 4),
-    });
-  }
-  if (!Number.isSafeInteger(quotePLPoints) || !Number.isSafeInteger(pl4)) return null;
   let accountBalance = state.balanceText;
   if (pl4 !== 0) {
     const balance4 = parseScaled(state.balanceText, 4);

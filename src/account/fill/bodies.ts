@@ -32,19 +32,7 @@ export function cancelOrder(
 export function tradeReduce(trade: TradeRecord, a: ReductionAmounts, price: string): TradeReduce {
   const clientTradeID = trade.clientExtensions?.id;
   const { units, realizedPL, halfSpreadCost } = a;
-  if (clientTradeID === undefined) {
-    return {
-      tradeID: String(trade.id),
-      units,
-      price,
-      realizedPL,
-      financing: '0.0000',
-      baseFinancing: '0.00000000000000',
-      guaranteedExecutionFee: '0.0000',
-      quoteGuaranteedExecutionFee: '0',
-      halfSpreadCost,
-    };
-  }
+  // clientTradeID in the literal even when undefined (left out when printed): one shape for all.
   return {
     tradeID: String(trade.id),
     clientTradeID,
@@ -56,7 +44,7 @@ export function tradeReduce(trade: TradeRecord, a: ReductionAmounts, price: stri
     guaranteedExecutionFee: '0.0000',
     quoteGuaranteedExecutionFee: '0',
     halfSpreadCost,
-  };
+  } as TradeReduce;
 }
 
 export function tradeOpen(order: OrderRecord, tradeID: string, a: OpeningAmounts, price: string): TradeOpen {
@@ -97,56 +85,33 @@ export function emitFill(
   const fullPrice = fillPrice(memo, slot, precision);
   const homeConversionFactors = conversionFactors(memo, a.quoteFactor, baseFactor);
   const { units, requestedUnits, price, pl, quotePL, accountBalance, quoteFactor } = a;
-  // Two literals, not one with clientOrderID set afterwards: v20 prints clientOrderID right after
-  // orderID, responses print the object in key order, and each literal keeps one object shape on
-  // the hot path (a spread or a later insert would cost an allocation or a shape change per fill).
-  const body: Record<string, unknown> =
-    clientOrderID === undefined
-      ? {
-          type: 'ORDER_FILL',
-          orderID,
-          instrument: order.instrument,
-          units,
-          requestedUnits,
-          price,
-          fullVWAP: price,
-          fullPrice,
-          reason: req.reason,
-          pl,
-          quotePL,
-          financing: '0.0000',
-          baseFinancing: '0.00000000000000',
-          commission: '0.0000',
-          guaranteedExecutionFee: '0.0000',
-          quoteGuaranteedExecutionFee: '0',
-          accountBalance,
-          gainQuoteHomeConversionFactor: quoteFactor,
-          lossQuoteHomeConversionFactor: quoteFactor,
-          homeConversionFactors,
-        }
-      : {
-          type: 'ORDER_FILL',
-          orderID,
-          clientOrderID,
-          instrument: order.instrument,
-          units,
-          requestedUnits,
-          price,
-          fullVWAP: price,
-          fullPrice,
-          reason: req.reason,
-          pl,
-          quotePL,
-          financing: '0.0000',
-          baseFinancing: '0.00000000000000',
-          commission: '0.0000',
-          guaranteedExecutionFee: '0.0000',
-          quoteGuaranteedExecutionFee: '0',
-          accountBalance,
-          gainQuoteHomeConversionFactor: quoteFactor,
-          lossQuoteHomeConversionFactor: quoteFactor,
-          homeConversionFactors,
-        };
+  // One literal, clientOrderID in it even when undefined: v20 prints clientOrderID right after
+  // orderID, and every fill keeps one object shape on the hot path (a spread or a later insert
+  // would cost an allocation or a shape change per fill). An undefined member is left out by the
+  // serializer and by JSON.stringify alike.
+  const body: Record<string, unknown> = {
+    type: 'ORDER_FILL',
+    orderID,
+    clientOrderID,
+    instrument: order.instrument,
+    units,
+    requestedUnits,
+    price,
+    fullVWAP: price,
+    fullPrice,
+    reason: req.reason,
+    pl,
+    quotePL,
+    financing: '0.0000',
+    baseFinancing: '0.00000000000000',
+    commission: '0.0000',
+    guaranteedExecutionFee: '0.0000',
+    quoteGuaranteedExecutionFee: '0',
+    accountBalance,
+    gainQuoteHomeConversionFactor: quoteFactor,
+    lossQuoteHomeConversionFactor: quoteFactor,
+    homeConversionFactors,
+  };
   if (trades.tradeOpened !== undefined) body['tradeOpened'] = trades.tradeOpened;
   if (trades.tradesClosed !== undefined) body['tradesClosed'] = trades.tradesClosed;
   if (trades.tradeReduced !== undefined) body['tradeReduced'] = trades.tradeReduced;
