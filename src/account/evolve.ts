@@ -14,6 +14,8 @@ import type {
   Transaction,
   TransferFundsTransaction,
   DailyFinancingTransaction,
+  MarginCallExtendTransaction,
+  MarginCallTransaction,
 } from '../domain/transactions.js';
 import type { JournalEntry, TrailingStopValueRecord } from '../domain/journal-entry.js';
 import { ORDER_TYPE_RULES, isEntryType, orderTypeOfTransaction, type OrderType } from '../domain/order-types.js';
@@ -35,6 +37,8 @@ export function evolve(state: AccountState, entry: JournalEntry): AccountState {
     throw new Error(`journal gap: transaction ${entry.id} after ${state.lastTransactionID}`);
   }
   state.lastTransactionID = id;
+  // Any transaction may move the margin levels (fills, funds, financing, rates): check them at the next quote.
+  state.marginStale = true;
   return evolveTransaction(state, entry);
 }
 
@@ -64,6 +68,10 @@ function evolveTransaction(state: AccountState, tx: Transaction): AccountState {
       return evolveTradeExtensions(state, tx);
     case 'DAILY_FINANCING':
       return evolveFinancing(state, tx);
+    case 'MARGIN_CALL_ENTER':
+    case 'MARGIN_CALL_EXTEND':
+    case 'MARGIN_CALL_EXIT':
+      return evolveMarginCall(state, tx);
     // Rejections change nothing but the transaction counter.
     case 'MARKET_ORDER_REJECT':
     case 'LIMIT_ORDER_REJECT':
@@ -112,10 +120,27 @@ function evolveCreate(state: AccountState, tx: CreateTransaction): AccountState 
 
 function evolveTransfer(state: AccountState, tx: TransferFundsTransaction): AccountState {
   if (tx.accountBalance !== undefined) setBalance(state, tx.accountBalance);
+  state.marginCloseoutBlocked = false;
   return state;
 }
 
+/** The margin call state, rebuilt from its transactions alone, so a replayed account shows what the live one did. */
+function evolveMarginCall(state: AccountState, tx: MarginCallTransaction | MarginCallExtendTransaction): AccountState {
+  if (tx.type === 'MARGIN_CALL_ENTER') state.marginCall = { enterTime: tx.time, extensionCount: 0, lastExtensionTime: undefined };
+  else if (tx.type === 'MARGIN_CALL_EXIT') state.marginCall = undefined;
+  else if (tx.type === 'MARGIN_CALL_EXTEND' && state.marginCall !== undefined) {
+    state.marginCall.extensionCount = tx.extensionNumber;
+    state.marginCall.lastExtensionTime = tx.time;
+  }
+  return state;
+}
+
+function isMarginCloseout(order: OrderRecord): boolean {
+  return order.create.reason === 'MARGIN_CLOSEOUT';
+}
+
 function evolveConfigure(state: AccountState, tx: ClientConfigureTransaction): AccountState {
+  state.marginCloseoutBlocked = false;
   if (tx.alias !== undefined) state.alias = tx.alias;
   if (tx.marginRate !== undefined) state.marginRate = tx.marginRate;
   return state;
@@ -196,6 +221,8 @@ function evolveCancel(state: AccountState, tx: OrderCancelTransaction): AccountS
   order.cancellingTransactionID = tx.id;
   order.cancelledTime = tx.time;
   if (tx.replacedByOrderID !== undefined) order.replacedByOrderID = tx.replacedByOrderID;
+  // A margin closeout that could not fill is not tried again until the book or the funds change.
+  if (isMarginCloseout(order)) state.marginCloseoutBlocked = true;
   finishOrder(state, order);
   return state;
 }
@@ -228,6 +255,7 @@ function evolveTradeExtensions(state: AccountState, tx: TradeClientExtensionsMod
 
 function evolveFinancing(state: AccountState, tx: DailyFinancingTransaction): AccountState {
   setBalance(state, tx.accountBalance);
+  state.marginCloseoutBlocked = false;
   const total = new Decimal(tx.financing);
   state.financing = state.financing.plus(total);
   for (const pf of tx.positionFinancings) {
@@ -249,6 +277,7 @@ function evolveFill(state: AccountState, tx: OrderFillTransaction): AccountState
   order.state = transitionOrder(order.type, order.state, 'FILL');
   order.fillingTransactionID = tx.id;
   order.filledTime = tx.time;
+  if (!isMarginCloseout(order)) state.marginCloseoutBlocked = false;
   const position = positionOf(state, tx.instrument);
   const closed = tx.tradesClosed;
   if (closed !== undefined) for (const reduce of closed) reduceTrade(state, reduce, tx, true);

@@ -33,6 +33,12 @@ export interface PriceSlot {
   sessionUntil: Micros;
   /** The instrument's trading calendar, with this slot's own cache. */
   readonly calendar: MarketCalendar;
+  /**
+   * The band of bid + ask inside which this price cannot move the account across a margin level
+   * (account/margin-watch.ts); infinite when the instrument does not matter to the margin.
+   */
+  marginLow: number;
+  marginHigh: number;
 }
 
 export interface OrderRecord {
@@ -114,6 +120,17 @@ export interface AccountConfig {
   readonly hedgingEnabled?: boolean;
   readonly marginRate?: string;
   readonly balance?: string;
+  /** Whether a margin closeout closes the account's positions (default true; account/margin-call.ts). */
+  readonly marginCloseout?: boolean;
+  /** The division whose margin rates the account uses (domain/margin-presets.ts); default: the catalogue's. */
+  readonly marginPreset?: string;
+}
+
+/** The margin call an account is in: from MARGIN_CALL_ENTER until MARGIN_CALL_EXIT. */
+export interface MarginCallState {
+  readonly enterTime: string;
+  extensionCount: number;
+  lastExtensionTime: string | undefined;
 }
 
 export interface AccountState {
@@ -124,6 +141,14 @@ export interface AccountState {
   hedgingEnabled: boolean;
   /** Client override of the margin rate; undefined until configured. */
   marginRate: string | undefined;
+  /** The margin call the account is in, if it is in one. */
+  marginCall: MarginCallState | undefined;
+  /** Whether a margin closeout closes positions: the account's setting (like hedgingEnabled, not journaled). */
+  marginCloseoutEnabled: boolean;
+  /** A margin closeout failed to close everything: no new attempt until a fill, transfer, configuration or financing. */
+  marginCloseoutBlocked: boolean;
+  /** Set by evolve on every transaction: the margin levels are checked again at the next quote. */
+  marginStale: boolean;
   createdTime: string;
   balance: Decimal;
   /** Float shadow of the balance for the quick margin pre-check. */
@@ -173,6 +198,10 @@ export function emptyAccountState(id: string, instruments: ReadonlyMap<string, I
     alias: '',
     hedgingEnabled: false,
     marginRate: undefined,
+    marginCall: undefined,
+    marginCloseoutEnabled: true,
+    marginCloseoutBlocked: false,
+    marginStale: true,
     createdTime: '',
     balance: ZERO,
     balanceFloat: 0,
@@ -226,6 +255,8 @@ export function priceSlot(state: AccountState, instrument: string): PriceSlot {
       tradeable: false,
       sessionUntil: Number.NEGATIVE_INFINITY,
       calendar: new MarketCalendar(spec.marketHours),
+      marginLow: Number.NEGATIVE_INFINITY,
+      marginHigh: Number.POSITIVE_INFINITY,
     };
     state.prices.set(instrument, slot);
   }

@@ -64,6 +64,8 @@ export interface OrderTransaction extends TransactionHeader {
   longPositionCloseout?: { instrument: string; units: string };
   shortPositionCloseout?: { instrument: string; units: string };
   reason?: string;
+  /** MARKET orders of a margin closeout (reason MARGIN_CLOSEOUT): why the closeout happened. */
+  marginCloseout?: { reason: 'MARGIN_CHECK_VIOLATION' | 'REGULATORY_MARGIN_CALL_VIOLATION' | 'REGULATORY_MARGIN_CHECK_VIOLATION' };
   clientExtensions?: ClientExtensions;
   takeProfitOnFill?: TakeProfitDetails;
   stopLossOnFill?: StopLossDetails;
@@ -219,6 +221,17 @@ export interface DailyFinancingTransaction extends TransactionHeader {
   }[];
 }
 
+/** MARGIN_CALL_ENTER / MARGIN_CALL_EXIT (no fields of their own) and MARGIN_CALL_EXTEND (OANDA's definitions). */
+export interface MarginCallTransaction extends TransactionHeader {
+  type: 'MARGIN_CALL_ENTER' | 'MARGIN_CALL_EXIT';
+}
+
+export interface MarginCallExtendTransaction extends TransactionHeader {
+  type: 'MARGIN_CALL_EXTEND';
+  /** 1 for the first extension of the current margin call. */
+  extensionNumber: number;
+}
+
 export type Transaction =
   | OrderTransaction
   | OrderFillTransaction
@@ -229,6 +242,8 @@ export type Transaction =
   | ClientConfigureTransaction
   | TransferFundsTransaction
   | CreateTransaction
-  | DailyFinancingTransaction;
+  | DailyFinancingTransaction
+  | MarginCallTransaction
+  | MarginCallExtendTransaction;
 
 export type TransactionType = Transaction['type'];
