@@ -1,3 +1,4 @@
+import { DEFAULT_HOME_CONVERSION_FEE } from '../domain/conversion.js';
 import { ZERO, type Decimal } from '../domain/decimal.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import type { QuoteBook } from '../domain/liquidity.js';
@@ -120,6 +121,8 @@ export interface AccountConfig {
   readonly hedgingEnabled?: boolean;
   readonly marginRate?: string;
   readonly balance?: string;
+  /** The home-currency conversion fee, e.g. "0.005" (domain/conversion.ts; default 0.5 %). */
+  readonly homeConversionFee?: string;
   /** Whether a margin closeout closes the account's positions (default true; account/margin-call.ts). */
   readonly marginCloseout?: boolean;
   /** The division whose margin rates the account uses (domain/margin-presets.ts); default: the catalogue's. */
@@ -141,6 +144,8 @@ export interface AccountState {
   hedgingEnabled: boolean;
   /** Client override of the margin rate; undefined until configured. */
   marginRate: string | undefined;
+  /** The home-currency conversion fee f (account/home-currency.ts): the account's setting, not journaled. */
+  homeConversionFee: string;
   /** The margin call the account is in, if it is in one. */
   marginCall: MarginCallState | undefined;
   /** Whether a margin closeout closes positions: the account's setting (like hedgingEnabled, not journaled). */
@@ -198,6 +203,7 @@ export function emptyAccountState(id: string, instruments: ReadonlyMap<string, I
     alias: '',
     hedgingEnabled: false,
     marginRate: undefined,
+    homeConversionFee: DEFAULT_HOME_CONVERSION_FEE,
     marginCall: undefined,
     marginCloseoutEnabled: true,
     marginCloseoutBlocked: false,
