@@ -10,7 +10,7 @@ import type {
 import { watchedSource, watchedValue2, type TriggerCondition } from '../matching/fill-rules.js';
 import { shaped } from '../domain/transaction-json.js';
 import { ENTRY_ORDER_JSON } from '../domain/transaction-shapes.js';
-import { isOrderType } from '../domain/order-types.js';
+import { isOrderType, ORDER_TYPE_RULES, type DependentOrderType, type OrderType } from '../domain/order-types.js';
 import { checkClientExtensions } from '../orders/client-extensions.js';
 import { checkOrderRequest, type CheckedOrder, type OrderRequest } from '../orders/request.js';
 import type { Batch } from './batch.js';
@@ -20,6 +20,22 @@ import { isCrossedNow, stopLossPriceFromDistance } from './placement.js';
 import { findOrder, findTrade } from './specifiers.js';
 import type { AccountState, OrderRecord, PriceSlot, TradeRecord } from './state.js';
 import { executeTriggered } from './trigger.js';
+
+/** The trade's slot holding its dependent order of each type (one of each per trade). */
+export const TRADE_SLOT = {
+  TAKE_PROFIT: 'takeProfitOrderID',
+  STOP_LOSS: 'stopLossOrderID',
+  TRAILING_STOP_LOSS: 'trailingStopLossOrderID',
+} as const satisfies Record<DependentOrderType, keyof TradeRecord>;
+
+function isDependent(type: OrderType): type is DependentOrderType {
+  return ORDER_TYPE_RULES[type].kind === 'DEPENDENT';
+}
+
+/** A client can reach the order (cancel, replace, modify): pending and of a cancellable type. */
+function isClientPending(order: OrderRecord | undefined): order is OrderRecord {
+  return order !== undefined && order.state === 'PENDING' && ORDER_TYPE_RULES[order.type].cancellable;
+}
 
 const NOT_FOUND_REASONS: ReadonlySet<string> = new Set(['ORDER_DOESNT_EXIST', 'TRADE_DOESNT_EXIST']);
 
@@ -36,14 +52,21 @@ export function accepted(b: Batch, response: Record<string, Transaction>): Outco
 }
 
 function addFillResult(response: Record<string, Transaction>, result: FillResult, cancelKey: string): void {
-  if (result.kind === 'filled') response['orderFillTransaction'] = result.fill;
-  else response[cancelKey] = result.cancel;
+  if (result.kind === 'cancelled') {
+    response[cancelKey] = result.cancel;
+    return;
+  }
+  response['orderFillTransaction'] = result.fill;
+  // A resting order filled in part is reissued for the rest (fill/reissue.ts; v3-interface section 4.1).
+  const reissue = result.reissue;
+  if (reissue?.reissued !== undefined) response['orderReissueTransaction'] = reissue.reissued;
+  if (reissue?.rejected !== undefined) response['orderReissueRejectTransaction'] = reissue.rejected;
 }
 
 /** Account-level checks an otherwise valid order must pass; a reason string refuses it. */
 function accountRefusal(
   b: Batch,
-  type: string,
+  type: OrderType,
   clientOrderId: string | undefined,
   clientTradeId: string | undefined,
   tradeId: number | undefined,
@@ -55,13 +78,12 @@ function accountRefusal(
     if (holder !== undefined && holder !== replaces?.id) return 'CLIENT_ORDER_ID_ALREADY_EXISTS';
   }
   if (clientTradeId !== undefined && state.clientTradeIds.has(clientTradeId)) return 'CLIENT_TRADE_ID_ALREADY_EXISTS';
-  if (type !== 'MARKET' && replaces === undefined && state.pendingCount >= LIMITS.pendingOrdersPerAccount)
+  if (ORDER_TYPE_RULES[type].trigger !== null && replaces === undefined && state.pendingCount >= LIMITS.pendingOrdersPerAccount)
     return 'PENDING_ORDERS_ALLOWED_EXCEEDED';
-  if (tradeId !== undefined) {
+  if (tradeId !== undefined && isDependent(type)) {
     const trade = state.trades.get(tradeId);
     if (trade === undefined || trade.state !== 'OPEN') return 'TRADE_DOESNT_EXIST';
-    const existing =
-      type === 'TAKE_PROFIT' ? trade.takeProfitOrderID : type === 'STOP_LOSS' ? trade.stopLossOrderID : trade.trailingStopLossOrderID;
+    const existing = trade[TRADE_SLOT[type]];
     if (existing !== undefined && existing !== replaces?.id) return `${type}_ORDER_ALREADY_EXISTS`;
   }
   if (replaces !== undefined && replaces.tradeId !== undefined && tradeId !== replaces.tradeId) return 'REPLACING_TRADE_ID_INVALID';
@@ -86,11 +108,11 @@ function openTradeOf(state: AccountState, request: OrderRequest): TradeRecord | 
  */
 function creationBody(
   state: AccountState,
+  type: OrderType,
   request: OrderRequest,
   order: CheckedOrder,
   tradeId: number | undefined,
 ): Record<string, unknown> {
-  const type = request.type;
   // Object.assign keeps one hidden class for every order of a shape; a spread makes one per object.
   // An entry order's members come in one order (the echo's, then the fields below): it prints
   // through its shape; a dependent order's echo is reordered below, so it prints through JSON.stringify.
@@ -102,7 +124,7 @@ function creationBody(
     const clientTradeId = trade?.clientExtensions?.id;
     if (clientTradeId !== undefined) body['clientTradeID'] = clientTradeId;
   }
-  if (type === 'STOP_LOSS' && order.distanceInt !== undefined && tradeId !== undefined) {
+  if (ORDER_TYPE_RULES[type].threshold === 'PRICE_OR_DISTANCE' && order.distanceInt !== undefined && tradeId !== undefined) {
     const trade = state.trades.get(tradeId);
     const precision = state.instruments.get(order.instrument ?? '')?.displayPrecision ?? 5;
     if (trade !== undefined) body['price'] = stopLossPriceFromDistance(trade, request.distance as string, precision);
@@ -117,7 +139,7 @@ function creationBody(
     for (const k of Object.keys(body)) delete body[k];
     Object.assign(body, reordered);
   }
-  if (type === 'MARKET_IF_TOUCHED') {
+  if (ORDER_TYPE_RULES[type].trigger === 'TOUCHED') {
     const slot = state.prices.get(order.instrument as string) as PriceSlot;
     const isBuy = order.units?.isPositive() ?? true;
     const source = watchedSource(isBuy, order.triggerCondition as TriggerCondition);
@@ -160,7 +182,7 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
     return { transactions: [], response, invalid: { errorMessage: "Invalid value specified for 'order.type'" } };
   }
   const type = request.type;
-  const dependent = type === 'TAKE_PROFIT' || type === 'STOP_LOSS' || type === 'TRAILING_STOP_LOSS';
+  const dependent = isDependent(type);
   const trade = dependent ? openTradeOf(state, request) : undefined;
   const tradeId = trade?.id;
   const checked = checkOrderRequest(type, request, state.instruments, trade?.instrument, b.now, state.memo.decimals);
@@ -169,7 +191,7 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
   if (dependent && tradeId === undefined) return rejectWith(b, response, replaces, 'TRADE_DOESNT_EXIST', order.echo);
   const refusal = accountRefusal(b, type, order.clientExtensions?.id, order.tradeClientExtensions?.id, tradeId, replaces);
   if (refusal !== null) return rejectWith(b, response, replaces, refusal, order.echo);
-  if (type === 'MARKET_IF_TOUCHED' && state.prices.get(order.instrument as string)?.known !== true) {
+  if (ORDER_TYPE_RULES[type].trigger === 'TOUCHED' && state.prices.get(order.instrument as string)?.known !== true) {
     // Without a market there is no side to touch from: v20 needs a price to create an MIT.
     // Checked before a replaced order is cancelled, so a refused replacement changes nothing.
     return rejectWith(b, response, replaces, 'INSTRUMENT_PRICE_UNKNOWN', order.echo);
@@ -181,7 +203,7 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
     response['orderCancelTransaction'] = cancel;
     cancellingTransactionID = cancel.id;
   }
-  const body = creationBody(state, request, order, tradeId);
+  const body = creationBody(state, type, request, order, tradeId);
   body['reason'] = replaces === undefined ? 'CLIENT_ORDER' : 'REPLACEMENT';
   if (replaces !== undefined) {
     body['replacesOrderID'] = String(replaces.id);
@@ -192,9 +214,7 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
   const record = state.orders.get(Number(create.id)) as OrderRecord;
   const cancelKey = replaces === undefined ? 'orderCancelTransaction' : 'replacingOrderCancelTransaction';
 
-  if (type === 'MARKET') {
-    addFillResult(response, executeTriggered(b, record), cancelKey);
-  } else if (isCrossedNow(state, record)) {
+  if (ORDER_TYPE_RULES[type].trigger === null || isCrossedNow(state, record)) {
     addFillResult(response, executeTriggered(b, record), cancelKey);
   } else if (order.timeInForce === 'FOK' || order.timeInForce === 'IOC') {
     response[cancelKey] = cancelOrder(b, record, 'TIME_IN_FORCE_EXPIRED');
@@ -202,17 +222,21 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
   return accepted(b, response);
 }
 
+/** The ORDER_CANCEL_REJECT of a cancel or replace that names no order a client can reach. */
+function refuseMissingOrder(b: Batch, specifier: string, order: OrderRecord | undefined): Outcome {
+  const response: Record<string, Transaction> = {};
+  const body: Record<string, unknown> = { type: 'ORDER_CANCEL_REJECT' };
+  if (order !== undefined) body['orderID'] = String(order.id);
+  if (specifier.startsWith('@')) body['clientOrderID'] = specifier.slice(1);
+  body['rejectReason'] = 'ORDER_DOESNT_EXIST';
+  response['orderCancelRejectTransaction'] = b.emit<OrderCancelRejectTransaction>(body as never);
+  return rejected(b, response, 'ORDER_DOESNT_EXIST');
+}
+
 export function decideCancelOrder(b: Batch, specifier: string): Outcome {
   const order = findOrder(b.state, specifier);
+  if (!isClientPending(order)) return refuseMissingOrder(b, specifier, order);
   const response: Record<string, Transaction> = {};
-  if (order === undefined || order.state !== 'PENDING' || order.type === 'MARKET') {
-    const body: Record<string, unknown> = { type: 'ORDER_CANCEL_REJECT' };
-    if (order !== undefined) body['orderID'] = String(order.id);
-    if (specifier.startsWith('@')) body['clientOrderID'] = specifier.slice(1);
-    body['rejectReason'] = 'ORDER_DOESNT_EXIST';
-    response['orderCancelRejectTransaction'] = b.emit<OrderCancelRejectTransaction>(body as never);
-    return rejected(b, response, 'ORDER_DOESNT_EXIST');
-  }
   const extra = specifier.startsWith('@') ? { clientOrderID: specifier.slice(1) } : {};
   response['orderCancelTransaction'] = cancelOrder(b, order, 'CLIENT_REQUEST', extra);
   return accepted(b, response);
@@ -220,15 +244,7 @@ export function decideCancelOrder(b: Batch, specifier: string): Outcome {
 
 export function decideReplaceOrder(b: Batch, specifier: string, request: OrderRequest): Outcome {
   const order = findOrder(b.state, specifier);
-  if (order === undefined || order.state !== 'PENDING' || order.type === 'MARKET') {
-    const response: Record<string, Transaction> = {};
-    const body: Record<string, unknown> = { type: 'ORDER_CANCEL_REJECT' };
-    if (order !== undefined) body['orderID'] = String(order.id);
-    if (specifier.startsWith('@')) body['clientOrderID'] = specifier.slice(1);
-    body['rejectReason'] = 'ORDER_DOESNT_EXIST';
-    response['orderCancelRejectTransaction'] = b.emit<OrderCancelRejectTransaction>(body as never);
-    return rejected(b, response, 'ORDER_DOESNT_EXIST');
-  }
+  if (!isClientPending(order)) return refuseMissingOrder(b, specifier, order);
   return decideCreateOrder(b, request, order);
 }
 
@@ -249,7 +265,7 @@ export function decideModifyOrderExtensions(
   if (ce.ok && ce.value !== undefined) body['clientExtensionsModify'] = ce.value;
   if (tce.ok && tce.value !== undefined) body['tradeClientExtensionsModify'] = tce.value;
   let reason: string | null = null;
-  if (order === undefined || order.state !== 'PENDING' || order.type === 'MARKET') reason = 'ORDER_DOESNT_EXIST';
+  if (!isClientPending(order)) reason = 'ORDER_DOESNT_EXIST';
   else if (!ce.ok) reason = ce.reason;
   else if (!tce.ok) reason = tce.reason;
   else if (ce.value === undefined && tce.value === undefined) reason = 'CLIENT_EXTENSIONS_DATA_MISSING';

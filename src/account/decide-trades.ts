@@ -1,22 +1,51 @@
 import { Decimal, formatUnits, isDecimalString } from '../domain/decimal.js';
-import type { OrderTransaction, TradeClientExtensionsModifyTransaction, Transaction } from '../domain/transactions.js';
+import type { ClientExtensions, OrderTransaction, TradeClientExtensionsModifyTransaction, Transaction } from '../domain/transactions.js';
 import { checkClientExtensions } from '../orders/client-extensions.js';
 import type { Batch } from './batch.js';
 import type { Outcome } from './commands.js';
-import { decideCreateOrder, accepted, rejected } from './decide-orders.js';
+import { decideCreateOrder, accepted, rejected, TRADE_SLOT } from './decide-orders.js';
+import { isEntryType, ORDER_TYPES, type DependentOrderType } from '../domain/order-types.js';
 import { cancelOrder, fillOrCancel } from './fill.js';
 import { findTrade } from './specifiers.js';
-import type { OrderRecord } from './state.js';
+import type { OrderRecord, TradeRecord } from './state.js';
 
 function marketRejectBody(fields: Record<string, unknown>, reason: string): Record<string, unknown> {
   return { type: 'MARKET_ORDER_REJECT', ...fields, rejectReason: reason };
 }
 
+/**
+ * Fills (or cancels) the REDUCE_ONLY FOK market order a close created, and puts the outcome under
+ * `<prefix>FillTransaction` or `<prefix>CancelTransaction` of the response.
+ */
+function fillClose(
+  b: Batch,
+  response: Record<string, Transaction>,
+  prefix: string,
+  create: OrderTransaction,
+  units: Decimal,
+  target: { reason: string; closeTradeId: number } | { reason: string; closeSide: 'long' | 'short' },
+): void {
+  const order = b.state.orders.get(Number(create.id)) as OrderRecord;
+  const result = fillOrCancel(b, { order, units, ...target, positionFill: 'REDUCE_ONLY' });
+  if (result.kind === 'filled') response[`${prefix}FillTransaction`] = result.fill;
+  else response[`${prefix}CancelTransaction`] = result.cancel;
+}
+
+/** The units a trade close asks for ('ALL' or a positive decimal within the trade), or the reason to refuse. */
+function closeTradeUnits(b: Batch, trade: TradeRecord, unitsText: unknown): Decimal | string {
+  if (unitsText === 'ALL') return trade.currentUnits.abs();
+  if (!isDecimalString(unitsText) || new Decimal(unitsText).lessThanOrEqualTo(0)) return 'UNITS_INVALID';
+  const units = new Decimal(unitsText);
+  const spec = b.state.instruments.get(trade.instrument);
+  if (spec !== undefined && units.decimalPlaces() > spec.tradeUnitsPrecision) return 'UNITS_PRECISION_EXCEEDED';
+  if (units.greaterThan(trade.currentUnits.abs())) return 'CLOSE_TRADE_UNITS_EXCEED_TRADE_SIZE';
+  return units;
+}
+
 /** Closes all or part of a trade with a REDUCE_ONLY FOK market order (reason TRADE_CLOSE). */
 export function decideCloseTrade(b: Batch, specifier: string, unitsArg: unknown): Outcome {
-  const state = b.state;
   const response: Record<string, Transaction> = {};
-  const trade = findTrade(state, specifier);
+  const trade = findTrade(b.state, specifier);
   const unitsText = unitsArg === undefined ? 'ALL' : unitsArg;
   const refuse = (reason: string, fields: Record<string, unknown>): Outcome => {
     response['orderRejectTransaction'] = b.emit<OrderTransaction>(marketRejectBody(fields, reason) as never);
@@ -26,38 +55,15 @@ export function decideCloseTrade(b: Batch, specifier: string, unitsArg: unknown)
   if (trade === undefined || trade.state !== 'OPEN') {
     return refuse('TRADE_DOESNT_EXIST', { timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'TRADE_CLOSE', tradeClose });
   }
-  const spec = state.instruments.get(trade.instrument);
-  let units: Decimal;
-  if (unitsText === 'ALL') {
-    units = trade.currentUnits.abs();
-  } else if (!isDecimalString(unitsText) || new Decimal(unitsText).lessThanOrEqualTo(0)) {
-    return refuse('UNITS_INVALID', {
+  const units = closeTradeUnits(b, trade, unitsText);
+  if (typeof units === 'string') {
+    return refuse(units, {
       instrument: trade.instrument,
       timeInForce: 'FOK',
       positionFill: 'REDUCE_ONLY',
       reason: 'TRADE_CLOSE',
       tradeClose,
     });
-  } else {
-    units = new Decimal(unitsText);
-    if (spec !== undefined && units.decimalPlaces() > spec.tradeUnitsPrecision) {
-      return refuse('UNITS_PRECISION_EXCEEDED', {
-        instrument: trade.instrument,
-        timeInForce: 'FOK',
-        positionFill: 'REDUCE_ONLY',
-        reason: 'TRADE_CLOSE',
-        tradeClose,
-      });
-    }
-    if (units.greaterThan(trade.currentUnits.abs())) {
-      return refuse('CLOSE_TRADE_UNITS_EXCEED_TRADE_SIZE', {
-        instrument: trade.instrument,
-        timeInForce: 'FOK',
-        positionFill: 'REDUCE_ONLY',
-        reason: 'TRADE_CLOSE',
-        tradeClose,
-      });
-    }
   }
   const signed = trade.currentUnits.isPositive() ? units.negated() : units;
   const closeInfo: Record<string, unknown> = { tradeID: String(trade.id) };
@@ -73,17 +79,59 @@ export function decideCloseTrade(b: Batch, specifier: string, unitsArg: unknown)
     tradeClose: closeInfo,
   } as never);
   response['orderCreateTransaction'] = create;
-  const order = state.orders.get(Number(create.id)) as OrderRecord;
-  const result = fillOrCancel(b, {
-    order,
-    units: signed,
-    reason: 'MARKET_ORDER_TRADE_CLOSE',
-    closeTradeId: trade.id,
-    positionFill: 'REDUCE_ONLY',
-  });
-  if (result.kind === 'filled') response['orderFillTransaction'] = result.fill;
-  else response['orderCancelTransaction'] = result.cancel;
+  fillClose(b, response, 'order', create, signed, { reason: 'MARKET_ORDER_TRADE_CLOSE', closeTradeId: trade.id });
   return accepted(b, response);
+}
+
+type Side = 'long' | 'short';
+interface SidePlan {
+  readonly key: Side;
+  readonly units: Decimal;
+  readonly text: string;
+  readonly clientExtensions: ClientExtensions | undefined;
+}
+interface SideRefusal {
+  readonly key: Side;
+  readonly reason: string;
+  readonly units: unknown;
+}
+
+/** What each requested side of a position close takes ('ALL' or part of it), or the first refusal. */
+function planSides(
+  b: Batch,
+  instrument: string,
+  requested: readonly { key: Side; arg: unknown }[],
+  extensions: { long?: unknown; short?: unknown },
+): SidePlan[] | SideRefusal {
+  const position = b.state.positions.get(instrument);
+  const plans: { key: Side; units: Decimal; text: string }[] = [];
+  for (const s of requested) {
+    const side = s.key === 'long' ? position?.long : position?.short;
+    const held = side?.units.abs() ?? new Decimal(0);
+    if (held.isZero()) return { key: s.key, reason: 'CLOSEOUT_POSITION_DOESNT_EXIST', units: s.arg };
+    if (s.arg === 'ALL') {
+      plans.push({ key: s.key, units: held, text: 'ALL' });
+      continue;
+    }
+    if (!isDecimalString(s.arg) || new Decimal(s.arg).lessThanOrEqualTo(0))
+      return { key: s.key, reason: 'CLOSEOUT_POSITION_PARTIAL_UNITS_MISSING', units: s.arg };
+    const units = new Decimal(s.arg);
+    if (units.greaterThan(held)) return { key: s.key, reason: 'CLOSEOUT_POSITION_UNITS_EXCEED_POSITION_SIZE', units: s.arg };
+    plans.push({ key: s.key, units, text: s.arg });
+  }
+  const clientExtensions = {
+    long: checkClientExtensions(extensions.long, 'CLIENT_ORDER'),
+    short: checkClientExtensions(extensions.short, 'CLIENT_ORDER'),
+  };
+  const out: SidePlan[] = [];
+  for (const plan of plans) {
+    const ce = clientExtensions[plan.key];
+    if (!ce.ok) return { key: plan.key, reason: ce.reason, units: plan.text };
+    if (ce.value?.id !== undefined && b.state.clientOrderIds.has(ce.value.id))
+      return { key: plan.key, reason: 'CLIENT_ORDER_ID_ALREADY_EXISTS', units: plan.text };
+    out.push({ ...plan, clientExtensions: ce.value });
+  }
+  return out;
 }
 
 /** Closes one or both sides of a position, oldest trade first (reason POSITION_CLOSEOUT). */
@@ -94,15 +142,13 @@ export function decideClosePosition(
   shortUnits: unknown,
   extensions: { long?: unknown; short?: unknown } = {},
 ): Outcome {
-  const state = b.state;
   const response: Record<string, Transaction> = {};
-  const position = state.positions.get(instrument);
-  const sides: { key: 'long' | 'short'; arg: unknown }[] = [
+  const sides: { key: Side; arg: unknown }[] = [
     { key: 'long', arg: longUnits },
     { key: 'short', arg: shortUnits },
   ];
   const requested = sides.filter((s) => s.arg !== undefined && s.arg !== 'NONE');
-  const refuse = (side: 'long' | 'short', reason: string, units: unknown): Outcome => {
+  const refuse = (side: Side, reason: string, units: unknown): Outcome => {
     const closeout = { instrument, units: String(units) };
     const body = marketRejectBody(
       { instrument, timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'POSITION_CLOSEOUT', [`${side}PositionCloseout`]: closeout },
@@ -111,36 +157,12 @@ export function decideClosePosition(
     response[`${side}OrderRejectTransaction`] = b.emit<OrderTransaction>(body as never);
     return rejected(b, response, reason);
   };
-  if (!state.instruments.has(instrument)) return refuse('long', 'INSTRUMENT_UNKNOWN', longUnits ?? 'ALL');
+  if (!b.state.instruments.has(instrument)) return refuse('long', 'INSTRUMENT_UNKNOWN', longUnits ?? 'ALL');
   if (requested.length === 0) return refuse('long', 'CLOSEOUT_POSITION_INCOMPLETE_SPECIFICATION', longUnits ?? 'NONE');
-  const plans: { key: 'long' | 'short'; units: Decimal; text: string }[] = [];
-  for (const s of requested) {
-    const side = s.key === 'long' ? position?.long : position?.short;
-    const held = side?.units.abs() ?? new Decimal(0);
-    if (held.isZero()) return refuse(s.key, 'CLOSEOUT_POSITION_DOESNT_EXIST', s.arg);
-    if (s.arg === 'ALL') {
-      plans.push({ key: s.key, units: held, text: 'ALL' });
-      continue;
-    }
-    if (!isDecimalString(s.arg) || new Decimal(s.arg).lessThanOrEqualTo(0))
-      return refuse(s.key, 'CLOSEOUT_POSITION_PARTIAL_UNITS_MISSING', s.arg);
-    const units = new Decimal(s.arg);
-    if (units.greaterThan(held)) return refuse(s.key, 'CLOSEOUT_POSITION_UNITS_EXCEED_POSITION_SIZE', s.arg);
-    plans.push({ key: s.key, units, text: s.arg });
-  }
-  const clientExtensions = {
-    long: checkClientExtensions(extensions.long, 'CLIENT_ORDER'),
-    short: checkClientExtensions(extensions.short, 'CLIENT_ORDER'),
-  };
-  for (const plan of plans) {
-    const ce = clientExtensions[plan.key];
-    if (!ce.ok) return refuse(plan.key, ce.reason, plan.text);
-    if (ce.value?.id !== undefined && state.clientOrderIds.has(ce.value.id))
-      return refuse(plan.key, 'CLIENT_ORDER_ID_ALREADY_EXISTS', plan.text);
-  }
+  const plans = planSides(b, instrument, requested, extensions);
+  if (!Array.isArray(plans)) return refuse(plans.key, plans.reason, plans.units);
   for (const plan of plans) {
     const signed = plan.key === 'long' ? plan.units.negated() : plan.units;
-    const ce = clientExtensions[plan.key];
     const create = b.emit<OrderTransaction>({
       type: 'MARKET_ORDER',
       instrument,
@@ -149,19 +171,10 @@ export function decideClosePosition(
       positionFill: 'REDUCE_ONLY',
       reason: 'POSITION_CLOSEOUT',
       [`${plan.key}PositionCloseout`]: { instrument, units: plan.text },
-      ...(ce.ok && ce.value !== undefined ? { clientExtensions: ce.value } : {}),
+      ...(plan.clientExtensions !== undefined ? { clientExtensions: plan.clientExtensions } : {}),
     } as never);
     response[`${plan.key}OrderCreateTransaction`] = create;
-    const order = state.orders.get(Number(create.id)) as OrderRecord;
-    const result = fillOrCancel(b, {
-      order,
-      units: signed,
-      reason: 'MARKET_ORDER_POSITION_CLOSEOUT',
-      closeSide: plan.key,
-      positionFill: 'REDUCE_ONLY',
-    });
-    if (result.kind === 'filled') response[`${plan.key}OrderFillTransaction`] = result.fill;
-    else response[`${plan.key}OrderCancelTransaction`] = result.cancel;
+    fillClose(b, response, `${plan.key}Order`, create, signed, { reason: 'MARKET_ORDER_POSITION_CLOSEOUT', closeSide: plan.key });
   }
   return accepted(b, response);
 }
@@ -191,11 +204,19 @@ export function decideModifyTradeExtensions(b: Batch, specifier: string, clientE
   return accepted(b, response);
 }
 
-const DEPENDENT_KINDS = [
-  { arg: 'takeProfit', type: 'TAKE_PROFIT', key: 'takeProfit', field: 'takeProfitOrderID' },
-  { arg: 'stopLoss', type: 'STOP_LOSS', key: 'stopLoss', field: 'stopLossOrderID' },
-  { arg: 'trailingStopLoss', type: 'TRAILING_STOP_LOSS', key: 'trailingStopLoss', field: 'trailingStopLossOrderID' },
-] as const;
+type DependentKey = 'takeProfit' | 'stopLoss' | 'trailingStopLoss';
+
+/** TAKE_PROFIT -> takeProfit: the request member and response key prefix of a dependent type. */
+function camelOf(type: DependentOrderType): DependentKey {
+  return type.toLowerCase().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) as DependentKey;
+}
+
+/** The dependent order types in the table's order, with their request member and trade slot. */
+const DEPENDENT_KINDS = ORDER_TYPES.filter((t): t is DependentOrderType => !isEntryType(t)).map((type) => ({
+  type,
+  key: camelOf(type),
+  field: TRADE_SLOT[type],
+}));
 
 /**
  * PUT trades/{id}/orders: for each kind sent, an object creates or replaces the trade's dependent
@@ -212,13 +233,13 @@ export function decideSetTradeOrders(
   const trade = findTrade(state, specifier);
   if (trade === undefined || trade.state !== 'OPEN') {
     // The reject names the first kind the request asked for.
-    const kind = DEPENDENT_KINDS.find((k) => args[k.arg] !== undefined) ?? DEPENDENT_KINDS[0];
+    const kind = DEPENDENT_KINDS.find((k) => args[k.key] !== undefined) ?? (DEPENDENT_KINDS[0] as (typeof DEPENDENT_KINDS)[number]);
     const body = { type: `${kind.type}_ORDER_REJECT`, tradeID: specifier, reason: 'CLIENT_ORDER', rejectReason: 'TRADE_DOESNT_EXIST' };
     response[`${kind.key}OrderRejectTransaction`] = b.emit<OrderTransaction>(body as never);
     return rejected(b, response, 'TRADE_DOESNT_EXIST');
   }
   for (const kind of DEPENDENT_KINDS) {
-    const value = args[kind.arg];
+    const value = args[kind.key];
     if (value === undefined) continue;
     const existingId = trade[kind.field];
     const existing = existingId === undefined ? undefined : state.orders.get(existingId);
