@@ -1,6 +1,7 @@
 import { Decimal, ZERO } from '../domain/decimal.js';
 import { quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
 import { scaleOf } from '../domain/price.js';
+import { factorTexts, homeRate, midToHome, toHome } from './home-currency.js';
 import type { AccountState, PositionRecord, PriceSlot, TradeRecord } from './state.js';
 
 /**
@@ -29,25 +30,11 @@ function knownSlot(state: AccountState, instrument: string): PriceSlot | undefin
 }
 
 /**
- * Factor that turns an amount in `currency` into the account currency, from the mid price of the
- * pair that links them (either way round). Null when no linking pair has a price yet.
+ * Mid factor that turns an amount in `currency` into the account currency, through the chain of
+ * quoted pairs that links them (account/home-currency.ts). Null when no chain has a price yet.
  */
 export function currencyToHome(state: AccountState, currency: string): Decimal | null {
-  const home = state.currency;
-  if (currency === home) return ONE;
-  const direct = state.memo.pairName(currency, home);
-  const directSpec = state.instruments.get(direct);
-  if (directSpec !== undefined) {
-    const slot = knownSlot(state, direct);
-    if (slot !== undefined) return midDecimal(slot, directSpec.displayPrecision);
-  }
-  const inverse = state.memo.pairName(home, currency);
-  const inverseSpec = state.instruments.get(inverse);
-  if (inverseSpec !== undefined) {
-    const slot = knownSlot(state, inverse);
-    if (slot !== undefined) return ONE.dividedBy(midDecimal(slot, inverseSpec.displayPrecision));
-  }
-  return null;
+  return midToHome(state, currency);
 }
 
 const ONE = new Decimal(1);
@@ -90,26 +77,30 @@ const ZERO_VALUATION: PositionValuation = {
   marginUsed: ZERO,
 };
 
+/**
+ * A position at the latest quote. Unrealized P/L converts like realized P/L: each side's net P/L
+ * (and the mid-priced closeout P/L) at the gain or loss rate by its sign (facts sheet §10, §14);
+ * position value and margin at mid.
+ */
 export function valuePosition(state: AccountState, position: PositionRecord): PositionValuation {
   const { long, short } = position;
   if (long.units.isZero() && short.units.isZero()) return ZERO_VALUATION;
   const spec = state.instruments.get(position.instrument);
   const slot = knownSlot(state, position.instrument);
-  const factor = quoteHomeFactor(state, position.instrument);
-  if (spec === undefined || slot === undefined || factor === null) return ZERO_VALUATION;
+  const rate = homeRate(state, quoteCurrency(position.instrument));
+  if (spec === undefined || slot === undefined || rate === null) return ZERO_VALUATION;
   const p = spec.displayPrecision;
   const bid = intToDecimal(slot.bid, p);
   const ask = intToDecimal(slot.ask, p);
   const mid = midDecimal(slot, p);
   // Longs close at the bid, shorts at the ask; short units and cost are negative.
-  const longUPL = long.units.times(bid).minus(long.cost).times(factor);
-  const shortUPL = short.units.times(ask).minus(short.cost).times(factor);
-  const closeoutUPL = long.units.plus(short.units).times(mid).minus(long.cost.plus(short.cost)).times(factor);
-  const longValue = long.units.abs().times(mid).times(factor);
-  const shortValue = short.units.abs().times(mid).times(factor);
-  const rate = effectiveMarginRate(state, spec);
+  const longUPL = toHome(long.units.times(bid).minus(long.cost), rate);
+  const shortUPL = toHome(short.units.times(ask).minus(short.cost), rate);
+  const closeoutUPL = toHome(long.units.plus(short.units).times(mid).minus(long.cost.plus(short.cost)), rate);
+  const longValue = long.units.abs().times(mid).times(rate.mid);
+  const shortValue = short.units.abs().times(mid).times(rate.mid);
   // Hedged sides are margined on the larger side only.
-  const marginUsed = Decimal.max(longValue, shortValue).times(rate);
+  const marginUsed = Decimal.max(longValue, shortValue).times(effectiveMarginRate(state, spec));
   return {
     longUnrealizedPL: longUPL,
     shortUnrealizedPL: shortUPL,
@@ -135,6 +126,9 @@ export interface AccountValuation {
   withdrawalLimit: Decimal;
 }
 
+/** 0.0001, the smallest amount of account currency: the least closeout NAV the margin percents divide by. */
+const PERCENT_NAV_FLOOR = new Decimal('0.0001');
+
 export function valueAccount(state: AccountState): AccountValuation {
   let unrealizedPL = ZERO;
   let closeoutUPL = ZERO;
@@ -151,7 +145,11 @@ export function valueAccount(state: AccountState): AccountValuation {
   const NAV = state.balance.plus(unrealizedPL);
   const closeoutNAV = state.balance.plus(closeoutUPL);
   const marginAvailable = NAV.minus(marginUsed);
-  const percentBase = closeoutNAV.greaterThan(0) ? closeoutNAV : null;
+  // The percents divide by the closeout NAV floored at the smallest account amount: they grow
+  // without bound as that NAV falls towards zero and stay there below it, never snapping back to 1
+  // (an account past closeout must keep showing it: margin-call.ts acts on them).
+  const percentBase = Decimal.max(closeoutNAV, PERCENT_NAV_FLOOR);
+  const noMargin = marginUsed.isZero();
   return {
     unrealizedPL,
     NAV,
@@ -162,9 +160,9 @@ export function valueAccount(state: AccountState): AccountValuation {
     marginCloseoutNAV: closeoutNAV,
     marginCloseoutMarginUsed: marginUsed,
     marginCloseoutPositionValue: positionValue,
-    marginCloseoutPercent: percentBase === null ? (marginUsed.isZero() ? ZERO : ONE) : marginUsed.times(0.5).dividedBy(percentBase),
+    marginCloseoutPercent: noMargin ? ZERO : marginUsed.times(0.5).dividedBy(percentBase),
     marginCallMarginUsed: marginUsed,
-    marginCallPercent: percentBase === null ? (marginUsed.isZero() ? ZERO : ONE) : marginUsed.dividedBy(percentBase),
+    marginCallPercent: noMargin ? ZERO : marginUsed.dividedBy(percentBase),
     withdrawalLimit: marginAvailable.greaterThan(0) ? marginAvailable : ZERO,
   };
 }
@@ -173,10 +171,10 @@ export function tradeUnrealizedPL(state: AccountState, trade: TradeRecord): Deci
   if (trade.state !== 'OPEN') return ZERO;
   const spec = state.instruments.get(trade.instrument);
   const slot = knownSlot(state, trade.instrument);
-  const factor = quoteHomeFactor(state, trade.instrument);
-  if (spec === undefined || slot === undefined || factor === null) return ZERO;
+  const rate = homeRate(state, quoteCurrency(trade.instrument));
+  if (spec === undefined || slot === undefined || rate === null) return ZERO;
   const close = intToDecimal(trade.currentUnits.isPositive() ? slot.bid : slot.ask, spec.displayPrecision);
-  return close.minus(trade.priceDecimal).times(trade.currentUnits).times(factor);
+  return toHome(close.minus(trade.priceDecimal).times(trade.currentUnits), rate);
 }
 
 export function tradeMarginUsed(state: AccountState, trade: TradeRecord): Decimal {
@@ -195,7 +193,7 @@ export function currencyToHomeFloat(state: AccountState, currency: string): numb
   if (direct !== undefined) return (direct.bid + direct.ask) / (2 * direct.scale);
   const inverse = knownSlot(state, state.memo.pairName(home, currency));
   if (inverse !== undefined) return (2 * inverse.scale) / (inverse.bid + inverse.ask);
-  return Number.NaN;
+  return midToHome(state, currency)?.toNumber() ?? Number.NaN;
 }
 
 /**
@@ -226,32 +224,7 @@ export function approxMarginAvailable(state: AccountState): number {
   return state.balanceFloat + unrealized - margin;
 }
 
-/**
- * The conversion factor as fills print it (8 decimals, "1" for the home currency). A direct pair
- * is formatted from its integer quote; only an inverse pair needs a Decimal division.
- */
+/** The mid conversion factor as prices print it (8 decimals, "1" for the home currency). */
 export function factorText(state: AccountState, currency: string): string | null {
-  const home = state.currency;
-  if (currency === home) return '1';
-  const direct = knownSlot(state, state.memo.pairName(currency, home));
-  if (direct !== undefined) {
-    const sum = direct.bid + direct.ask;
-    // Fills in a row convert at the same quote: keep the last text.
-    const last = state.memo.lastFactor;
-    if (last !== undefined && last.slot === direct && last.sum === sum) return last.text;
-    const precision = Math.round(Math.log10(direct.scale));
-    if (precision <= 7) {
-      // mid = (bid + ask) / 2 = (bid + ask) × 5 at one more decimal
-      const text = formatMidTimesFive(sum, precision + 1) + '0'.repeat(8 - (precision + 1));
-      state.memo.lastFactor = { slot: direct, sum, text };
-      return text;
-    }
-  }
-  const factor = currencyToHome(state, currency);
-  return factor === null ? null : factor.toFixed(8);
-}
-
-function formatMidTimesFive(sum: number, decimals: number): string {
-  const digits = String(sum * 5).padStart(decimals + 1, '0');
-  return `${digits.slice(0, digits.length - decimals)}.${digits.slice(digits.length - decimals)}`;
+  return factorTexts(state, currency)?.mid ?? null;
 }
