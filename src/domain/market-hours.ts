@@ -94,6 +94,11 @@ export class MarketCalendar {
     this.closures = compileClosures(spec);
   }
 
+  /** Throws the message of a malformed spec (a config check before the run starts). */
+  static check(spec: MarketHoursSpec | undefined): void {
+    new MarketCalendar(spec).openAt(0);
+  }
+
   /** Whether the instrument trades at `t`. */
   openAt(t: Micros): boolean {
     if (t < this.from || t >= this.until) this.compute(t);
@@ -107,6 +112,11 @@ export class MarketCalendar {
   changeAfter(t: Micros): Micros {
     if (t < this.from || t >= this.until) this.compute(t);
     return this.until;
+  }
+
+  /** Until when a quote at `t` is a tradeable price: its session's end, or -Infinity in closed hours. */
+  tradeableUntil(t: Micros): Micros {
+    return this.openAt(t) ? this.until : Number.NEGATIVE_INFINITY;
   }
 
   /** `t` itself when open, else the reopening: the start of the next session. */

@@ -6,6 +6,7 @@ import type { AccountCommand, Outcome } from '../account/commands.js';
 import type { AccountConfig, AccountState } from '../account/state.js';
 import { buildCatalogue, type InstrumentOverride, type InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
+import { MarketCalendar, type MarketHoursSpec } from '../domain/market-hours.js';
 import type { Tick } from '../domain/tick.js';
 import type { Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
@@ -15,6 +16,8 @@ export interface EngineConfig {
   readonly accounts: readonly AccountConfig[];
   /** Overrides of, or additions to, the 28 FX pairs. */
   readonly instruments?: readonly InstrumentOverride[];
+  /** Trading hours of every instrument without its own `marketHours` (default: the FX week). */
+  readonly marketHours?: MarketHoursSpec;
   /** Recorded with the run; feeds that draw random numbers take it from here. */
   readonly seed?: number | string;
   /** Simulated time the accounts are opened at (default: the first tick's time is not known yet, so 0). */
@@ -67,6 +70,13 @@ export interface Engine {
   openAccount(config: AccountConfig): AccountView;
 }
 
+/** The run's default trading hours for every instrument that has none of its own. */
+function withMarketHours(catalogue: Map<string, InstrumentSpec>, hours: MarketHoursSpec | undefined): Map<string, InstrumentSpec> {
+  if (hours === undefined) return catalogue;
+  for (const [name, spec] of catalogue) if (spec.marketHours === undefined) catalogue.set(name, { ...spec, marketHours: hours });
+  return catalogue;
+}
+
 function digest(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('hex');
 }
@@ -83,13 +93,20 @@ class SimEngine implements Engine {
   private clock: Micros;
 
   constructor(config: EngineConfig) {
-    this.instruments = buildCatalogue(config.instruments ?? []);
+    this.instruments = withMarketHours(buildCatalogue(config.instruments ?? []), config.marketHours);
+    // Compiled once here so that a malformed calendar stops the run before the first quote.
+    for (const spec of this.instruments.values()) MarketCalendar.check(spec.marketHours);
     if (this.instruments.size > LIMITS.instrumentsPerEngine) throw new Error(`at most ${LIMITS.instrumentsPerEngine} instruments`);
     this.journal = config.journal ?? new MemoryJournal();
     this.clock = config.start ?? 0;
     this.info = {
       seed: config.seed ?? 0,
-      configDigest: digest({ accounts: config.accounts, instruments: config.instruments ?? [], seed: config.seed ?? 0 }),
+      configDigest: digest({
+        accounts: config.accounts,
+        instruments: config.instruments ?? [],
+        seed: config.seed ?? 0,
+        ...(config.marketHours === undefined ? {} : { marketHours: config.marketHours }),
+      }),
     };
     for (const accountConfig of config.accounts) this.openAccount(accountConfig);
   }

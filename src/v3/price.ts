@@ -14,6 +14,11 @@ export interface Quote {
   readonly ask: number;
   readonly closeoutBid: number;
   readonly closeoutAsk: number;
+  /**
+   * Until when the quote is a tradeable price: the end of the trading session it was quoted in,
+   * -Infinity for a quote in closed hours (market-hours.ts); absent: always tradeable.
+   */
+  readonly tradeableUntil?: Micros;
 }
 
 /** Where the latest quote of an instrument comes from (the API's market data, an account's prices). */
@@ -21,15 +26,20 @@ export interface QuoteSource {
   latest(instrument: string): Quote | undefined;
 }
 
-/** The v20 ClientPrice of a quote, DateTimes in the client's format. */
-export function clientPrice(quote: Quote, format: DatetimeFormat = 'RFC3339'): Record<string, unknown> {
+/**
+ * The v20 ClientPrice of a quote, DateTimes in the client's format, as seen at `now` (default: the
+ * quote's time): outside trading hours, or once its session has closed, it is not tradeable
+ * (ClientPrice.tradeable and the deprecated status "non-tradeable", oanda-v20-openapi.json).
+ */
+export function clientPrice(quote: Quote, format: DatetimeFormat = 'RFC3339', now: Micros = quote.time): Record<string, unknown> {
   const p = quote.precision;
+  const tradeable = quote.tradeableUntil === undefined || now < quote.tradeableUntil;
   return {
     type: 'PRICE',
     instrument: quote.instrument,
     time: formatDateTime(quote.time, format),
-    status: 'tradeable',
-    tradeable: true,
+    status: tradeable ? 'tradeable' : 'non-tradeable',
+    tradeable,
     bids: [{ price: formatPriceInt(quote.bid, p), liquidity: SHOWN_LIQUIDITY }],
     asks: [{ price: formatPriceInt(quote.ask, p), liquidity: SHOWN_LIQUIDITY }],
     closeoutBid: formatPriceInt(quote.closeoutBid, p),
@@ -50,6 +60,7 @@ export function accountQuote(state: AccountState, instrument: string): Quote | u
     ask: slot.ask,
     closeoutBid: slot.closeoutBid,
     closeoutAsk: slot.closeoutAsk,
+    tradeableUntil: slot.tradeable ? slot.sessionUntil : Number.NEGATIVE_INFINITY,
   };
 }
 
