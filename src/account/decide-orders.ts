@@ -16,17 +16,10 @@ import { checkOrderRequest, type CheckedOrder, type OrderRequest } from '../orde
 import type { Batch } from './batch.js';
 import type { Outcome } from './commands.js';
 import { cancelOrder, type FillResult } from './fill.js';
-import { isCrossedNow, stopLossPriceFromDistance } from './placement.js';
+import { isCrossedNow, stopLossPriceFromDistance, TRADE_SLOT } from './placement.js';
 import { findOrder, findTrade } from './specifiers.js';
 import type { AccountState, OrderRecord, PriceSlot, TradeRecord } from './state.js';
 import { executeTriggered } from './trigger.js';
-
-/** The trade's slot holding its dependent order of each type (one of each per trade). */
-export const TRADE_SLOT = {
-  TAKE_PROFIT: 'takeProfitOrderID',
-  STOP_LOSS: 'stopLossOrderID',
-  TRAILING_STOP_LOSS: 'trailingStopLossOrderID',
-} as const satisfies Record<DependentOrderType, keyof TradeRecord>;
 
 function isDependent(type: OrderType): type is DependentOrderType {
   return ORDER_TYPE_RULES[type].kind === 'DEPENDENT';

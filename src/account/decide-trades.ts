@@ -3,7 +3,8 @@ import type { ClientExtensions, OrderTransaction, TradeClientExtensionsModifyTra
 import { checkClientExtensions } from '../orders/client-extensions.js';
 import type { Batch } from './batch.js';
 import type { Outcome } from './commands.js';
-import { decideCreateOrder, accepted, rejected, TRADE_SLOT } from './decide-orders.js';
+import { decideCreateOrder, accepted, rejected } from './decide-orders.js';
+import { TRADE_SLOT } from './placement.js';
 import { isEntryType, ORDER_TYPES, type DependentOrderType } from '../domain/order-types.js';
 import { cancelOrder, fillOrCancel } from './fill.js';
 import { findTrade } from './specifiers.js';

@@ -5,11 +5,18 @@
  */
 import { Decimal } from '../domain/decimal.js';
 import { formatPriceInt, priceTextToInt } from '../domain/price.js';
-import { ORDER_TYPE_RULES, type TriggerCondition } from '../domain/order-types.js';
+import { ORDER_TYPE_RULES, type DependentOrderType, type TriggerCondition } from '../domain/order-types.js';
 import { Direction, quoteCrosses, triggerDirection, watchedSource } from '../matching/fill-rules.js';
 import { threshold2Of } from '../matching/trigger-index.js';
 import type { AccountState, OrderRecord, TradeRecord } from './state.js';
 import { instrumentSpec } from './state.js';
+
+/** The trade's slot holding its dependent order of each type (one of each per trade). */
+export const TRADE_SLOT = {
+  TAKE_PROFIT: 'takeProfitOrderID',
+  STOP_LOSS: 'stopLossOrderID',
+  TRAILING_STOP_LOSS: 'trailingStopLossOrderID',
+} as const satisfies Record<DependentOrderType, keyof TradeRecord>;
 
 /** A price of an order (checked when the order was created) on the instrument's integer grid. */
 function priceToInt(state: AccountState, instrument: string, price: string): number {

@@ -5,7 +5,7 @@ import { ON_FILL_ORDER_JSON } from '../../domain/transaction-shapes.js';
 import type { ClientExtensions, OrderCancelTransaction, OrderTransaction } from '../../domain/transactions.js';
 import { orderCrossedAt } from '../../matching/fill-rules.js';
 import type { Batch } from '../batch.js';
-import { stopLossPriceFromDistance } from '../placement.js';
+import { stopLossPriceFromDistance, TRADE_SLOT } from '../placement.js';
 import type { AccountState, OrderRecord, PriceSlot, TradeRecord } from '../state.js';
 import { cancelOrder } from './bodies.js';
 
@@ -64,12 +64,13 @@ export function onFillCancelReason(
   return null;
 }
 
+/** The trade slots in the order-type table's order (TP, SL, TSL): the order their cancels are written in. */
+const DEPENDENT_SLOTS = Object.values(TRADE_SLOT);
+
 /** Dependent orders of trades a fill closed in full go with them (LINKED_TRADE_CLOSED). */
 export function cancelDependents(b: Batch, closed: readonly TradeRecord[], out: OrderCancelTransaction[]): void {
   for (const trade of closed) {
-    cancelDependent(b, trade.takeProfitOrderID, out);
-    cancelDependent(b, trade.stopLossOrderID, out);
-    cancelDependent(b, trade.trailingStopLossOrderID, out);
+    for (const slot of DEPENDENT_SLOTS) cancelDependent(b, trade[slot], out);
   }
 }
 
