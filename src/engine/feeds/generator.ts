@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import { buildCatalogue, type InstrumentSpec, isInstrumentName } from '../../domain/instruments.js';
+import { MarketCalendar } from '../../domain/market-hours.js';
 import { createRandom, type Random } from '../../domain/random.js';
 import type { Tick } from '../../domain/tick.js';
 import type { Micros } from '../../domain/time.js';
@@ -11,7 +12,8 @@ import { pairProfile } from './pair-profiles.js';
  * walk scaled by the real time between its ticks (so volatility per day does not depend on the
  * tick rate); the quoted mid adds small independent noise on top, which makes ticks move as
  * real ones do without inflating the daily range. Spreads vary around the pair's typical width
- * and now and then widen for a short burst, as around news. Ticks arrive as a Poisson stream.
+ * and now and then widen for a short burst, as around news. Ticks arrive as a Poisson stream,
+ * only while the instrument trades (its `marketHours` in the catalogue, default the FX week).
  */
 export interface GeneratorOptions {
   readonly seed: number | string;
@@ -42,6 +44,8 @@ interface WalkState {
   readonly spreadPips: number;
   readonly volPerRootMicro: number;
   readonly noise: number;
+  /** The instrument's trading hours: no quote falls in closed hours. */
+  readonly calendar: MarketCalendar;
   fair: number;
   lastTime: Micros;
   burstLeft: number;
@@ -60,6 +64,7 @@ function initialState(instrument: string, catalogue: ReadonlyMap<string, Instrum
     spreadPips: profile.spreadPips,
     volPerRootMicro: profile.volatility / Math.sqrt(MICROS_PER_YEAR),
     noise: (NOISE_PIPS * 10 ** pipLocation) / profile.mid,
+    calendar: new MarketCalendar(spec?.marketHours),
     fair: profile.mid,
     lastTime: start,
     burstLeft: 0,
@@ -121,8 +126,11 @@ function* walk(opts: GeneratorOptions): Generator<Tick> {
   for (let n = 0; n < count; n += 1) {
     // Exponential gaps rounded to whole microseconds: zero gaps happen, as in real feeds.
     time += Math.round(-mean * Math.log(1 - random.nextFloat()));
-    if (time > end) return;
     const state = states.length === 1 ? (states[0] as WalkState) : (states[random.nextInt(states.length)] as WalkState);
+    // A tick that would fall in closed hours comes at the reopening instead; the walk runs on
+    // through the closed time, so the first quote of a session gaps as real ones do.
+    time = state.calendar.nextOpen(time);
+    if (time > end) return;
     yield nextTick(state, time, random);
   }
 }
