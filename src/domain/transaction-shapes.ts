@@ -177,3 +177,23 @@ export const ENTRY_ORDER_JSON: TransactionSerializer = transaction(
 /** The quote a fill took and its conversion factors, printed once for every fill that shares them. */
 export const FILL_PRICE_JSON = compileShape(FILL_PRICE);
 export const HOME_CONVERSION_FACTORS_JSON = compileShape(HOME_CONVERSION_FACTORS);
+
+/** MARGIN_CALL_ENTER and MARGIN_CALL_EXIT: no fields of their own (OANDA's definitions). */
+export const MARGIN_CALL_JSON: TransactionSerializer = transaction({ type: 'text' }, []);
+
+/** MARGIN_CALL_EXTEND: the number of the extension, an integer (OANDA's definitions). */
+export const MARGIN_CALL_EXTEND_JSON: TransactionSerializer = transaction({ type: 'text', extensionNumber: 'number' }, []);
+
+/** A MARKET order of a margin closeout (account/margin-call.ts), in the member order of a position closeout's. */
+export const MARGIN_CLOSEOUT_ORDER_JSON: TransactionSerializer = transaction(
+  {
+    type: 'text',
+    instrument: 'text',
+    units: 'digits',
+    timeInForce: 'text',
+    positionFill: 'text',
+    reason: 'text',
+    marginCloseout: object({ reason: 'text' }),
+  },
+  [],
+);
