@@ -18,6 +18,7 @@ import type { InstrumentTriggers } from '../matching/trigger-index.js';
 import { emptyAccountState, isAccountId, priceSlot, refreshSession, type AccountConfig, type AccountState, type PriceSlot } from './state.js';
 import { moveTrailingStops } from './trailing-stops.js';
 import { executeTriggered } from './trigger.js';
+import { decideMarginCallExtension, decideMarginCheck, marginCheckNeeded } from './margin-call.js';
 
 /** Where an account's journal lines go: its transactions, with any trailing stop levels among them. */
 export type TransactionSink = (entries: readonly JournalEntry[]) => void;
@@ -126,6 +127,7 @@ export class Account {
     const state = emptyAccountState(config.id, instruments);
     state.currency = config.currency;
     state.hedgingEnabled = config.hedgingEnabled ?? false;
+    state.marginCloseoutEnabled = config.marginCloseout ?? true;
     return state;
   }
 
@@ -146,6 +148,8 @@ export class Account {
     this.advance(now);
     const b = new Batch(this.state, now, requestID);
     const outcome = decideIn(b, command);
+    // A command can end a margin call (a close, a deposit): its MARGIN_CALL_EXIT joins the command's batch.
+    if (this.state.marginCall !== undefined) decideMarginCheck(b);
     this.record(b);
     return outcome;
   }
@@ -192,6 +196,8 @@ export class Account {
         if (!state.instruments.has(instrument)) return;
         slot = priceSlot(state, instrument);
       }
+      // A first price may value a position or a conversion that had none: the margin levels move.
+      if (!slot.known) state.marginStale = true;
       this.lastInstrument = instrument;
       this.lastSlot = slot;
       this.lastBook = undefined;
@@ -212,28 +218,46 @@ export class Account {
     if (!slot.tradeable) return;
     if (book === undefined) {
       book = state.index.peekBook(instrument);
-      if (book === undefined) return;
-      this.lastBook = book;
+      if (book !== undefined) this.lastBook = book;
     }
+    if (book !== undefined) {
+      const crossed = this.crossed;
+      const moved = this.moved;
+      // Truncating an already empty array still costs tens of nanoseconds: most quotes skip it.
+      if (crossed.length !== 0) crossed.length = 0;
+      if (moved.length !== 0) moved.length = 0;
+      book.collectCrossed(slot.bid, slot.ask, crossed, moved);
+      if (moved.length !== 0) {
+        const records = moveTrailingStops(state, moved, tick.time);
+        if (this.sink !== undefined) this.sink(records);
+      }
+      if (crossed.length !== 0) this.fillCrossed(tick.time);
+    }
+    // The margin levels, after the quote's own fills: two compares unless this price may cross one (margin-watch.ts).
+    const sum = slot.bid + slot.ask;
+    if (state.marginStale || sum < slot.marginLow || sum > slot.marginHigh) this.checkMargin(tick.time);
+  }
+
+  /** Fills (or cancels) the orders a quote crossed, oldest first, each in a batch of its own. */
+  private fillCrossed(now: Micros): void {
+    const state = this.state;
     const crossed = this.crossed;
-    const moved = this.moved;
-    // Truncating an already empty array still costs tens of nanoseconds: most quotes skip it.
-    if (crossed.length !== 0) crossed.length = 0;
-    if (moved.length !== 0) moved.length = 0;
-    book.collectCrossed(slot.bid, slot.ask, crossed, moved);
-    if (moved.length !== 0) {
-      const records = moveTrailingStops(state, moved, tick.time);
-      if (this.sink !== undefined) this.sink(records);
-    }
-    if (crossed.length === 0) return;
     if (crossed.length > 1) crossed.sort((a, b) => a - b);
     for (let i = 0; i < crossed.length; i += 1) {
       const order = state.orders.get(crossed[i] as number);
       if (order === undefined || order.state !== 'PENDING') continue;
-      const b = new Batch(state, tick.time, undefined);
+      const b = new Batch(state, now, undefined);
       executeTriggered(b, order);
       this.record(b);
     }
+  }
+
+  /** Margin call and closeout at the current quotes (margin-call.ts), in a batch of their own. */
+  private checkMargin(now: Micros): void {
+    if (!marginCheckNeeded(this.state)) return;
+    const b = new Batch(this.state, now, undefined);
+    decideMarginCheck(b);
+    this.record(b);
   }
 
   /**
@@ -246,6 +270,7 @@ export class Account {
       this.expireUntil(at);
       const b = new Batch(this.state, at, undefined);
       decideDailyFinancing(b, at);
+      decideMarginCallExtension(b);
       this.record(b);
       this.nextRollover = nextNewYorkFivePm(at);
     }

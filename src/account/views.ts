@@ -200,8 +200,15 @@ export function accountSummaryView(state: AccountState): Json {
     pendingOrderCount: state.pendingCount,
     hedgingEnabled: state.hedgingEnabled,
     ...calculatedFields(state),
-    lastTransactionID: String(state.lastTransactionID),
   });
+  const call = state.marginCall;
+  if (call !== undefined) {
+    // Only while the account is in a margin call (definitions: "Only provided if the Account is in a margin call").
+    view['marginCallEnterTime'] = call.enterTime;
+    view['marginCallExtensionCount'] = call.extensionCount;
+    if (call.lastExtensionTime !== undefined) view['lastMarginCallExtensionTime'] = call.lastExtensionTime;
+  }
+  view['lastTransactionID'] = String(state.lastTransactionID);
   return view;
 }
 

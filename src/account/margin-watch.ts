@@ -1,0 +1,107 @@
+import { baseCurrency, quoteCurrency } from '../domain/instruments.js';
+import type { AccountState, PositionRecord, PriceSlot } from './state.js';
+import { currencyToHomeFloat, effectiveMarginRateText, type AccountValuation } from './valuation.js';
+
+/**
+ * Which quotes can move an account across a margin level, decided once per change instead of a
+ * Decimal valuation per quote. After each exact check (margin-call.ts) every price that matters to
+ * the margin gets a band of bid + ask on its integer grid; a quote inside its band cannot cross a
+ * level, so the quote path costs two compares (Account.onQuote). Any transaction marks the levels
+ * stale (evolve) and the next quote checks them exactly, so fills, funds, financing and rates
+ * need no band of their own.
+ *
+ * Why a band is safe. Both levels are signs of g = closeoutNAV − k × marginUsed (k = 1 for the
+ * margin call, ½ for the closeout), a sum of terms T: the balance, each position's Σunits × mid × F
+ * and Σcost × F (F its quote→home factor) and its margin max(|long|, |short|) × mid × F × rate.
+ * When one mid moves by a relative r, each term it is part of (its own instrument's, or those whose
+ * F it converts) moves by at most |T| × |r| / (1 − |r|), F being the pair's mid or its inverse. So
+ * with D = the distance of g from the nearest level, n the prices that matter and W_i the Σ|T| that
+ * price i is part of, no level is crossed while every price moves by less than r_i, where
+ * W_i × r_i / (1 − r_i) = D / (2n): the half leaves room for float rounding, the conversion fee
+ * and products of moves. A conversion factor is taken to depend on the pairs that name the
+ * position's quote currency or the home currency (direct, inverse, or two hops through any
+ * currency); a price that becomes known for the first time marks the levels stale (Account.onQuote).
+ */
+
+/** The share of the distance to the nearest level that the bands hand out. */
+const SAFETY = 0.5;
+/** Below this margin used (account currency) every quote of a price that matters is checked exactly. */
+const MARGIN_FLOOR = 0.01;
+
+function known(state: AccountState, instrument: string): PriceSlot | undefined {
+  const slot = state.prices.get(instrument);
+  return slot !== undefined && slot.known ? slot : undefined;
+}
+
+function addWeight(weights: Map<string, number>, instrument: string, w: number): void {
+  weights.set(instrument, (weights.get(instrument) ?? 0) + w);
+}
+
+/** Whether a price of `instrument` may take part in converting `quote` into `home`. */
+function converts(instrument: string, quote: string, home: string): boolean {
+  const base = baseCurrency(instrument);
+  const q = quoteCurrency(instrument);
+  return base === quote || q === quote || base === home || q === home;
+}
+
+/** Adds the position's terms to the weights of the prices they depend on; returns Σ|T|. NaN: a price is missing. */
+function weighPosition(state: AccountState, position: PositionRecord, weights: Map<string, number>): number {
+  const { long, short } = position;
+  const slot = known(state, position.instrument);
+  const spec = state.instruments.get(position.instrument);
+  if (slot === undefined || spec === undefined) return 0; // valued at zero until quoted
+  const quote = quoteCurrency(position.instrument);
+  const factor = currencyToHomeFloat(state, quote);
+  if (Number.isNaN(factor)) return 0; // valued at zero until a conversion is quoted (that quote marks the levels stale)
+  const mid = (slot.bid + slot.ask) / (2 * slot.scale);
+  const exposure = Math.abs((long.unitsFloat + short.unitsFloat) * mid * factor);
+  const cost = Math.abs((long.costFloat + short.costFloat) * factor);
+  const rate = state.memo.rateFloatOf(effectiveMarginRateText(state, spec));
+  const margin = Math.max(Math.abs(long.unitsFloat), Math.abs(short.unitsFloat)) * mid * factor * rate;
+  const home = state.currency;
+  if (quote === home) {
+    addWeight(weights, position.instrument, exposure + margin);
+  } else {
+    const all = exposure + cost + margin;
+    addWeight(weights, position.instrument, all);
+    for (const name of state.prices.keys()) {
+      if (name !== position.instrument && converts(name, quote, home) && known(state, name) !== undefined) addWeight(weights, name, all);
+    }
+  }
+  return exposure + cost + margin;
+}
+
+function disarm(state: AccountState): void {
+  for (const slot of state.prices.values()) {
+    slot.marginLow = Number.NEGATIVE_INFINITY;
+    slot.marginHigh = Number.POSITIVE_INFINITY;
+  }
+}
+
+/**
+ * Sets every price's band from the exact valuation `v` just decided on (undefined: the account
+ * holds nothing, so no price matters) and clears the stale mark.
+ */
+export function watchMargin(state: AccountState, v: AccountValuation | undefined): void {
+  state.marginStale = false;
+  disarm(state);
+  if (v === undefined || state.openTradeCount === 0) return;
+  const weights = new Map<string, number>();
+  let terms = Math.abs(state.balanceFloat);
+  for (const position of state.positions.values()) terms += weighPosition(state, position, weights);
+  const used = v.marginCallMarginUsed.toNumber();
+  const nav = v.marginCloseoutNAV.toNumber();
+  const distance = Math.min(Math.abs(nav - used), Math.abs(nav - 0.5 * used));
+  // Float rounding of the terms is far below a millionth of their sum.
+  const budget = used < MARGIN_FLOOR ? 0 : distance * SAFETY - terms * 1e-9;
+  const share = budget / weights.size;
+  for (const [instrument, weight] of weights) {
+    if (weight <= 0) continue; // no term depends on this price
+    const slot = state.prices.get(instrument) as PriceSlot;
+    const sum = slot.bid + slot.ask;
+    const room = share > 0 ? share / weight : 0;
+    const r = room / (1 + room);
+    slot.marginLow = Math.min(sum, Math.ceil(sum * (1 - r)));
+    slot.marginHigh = Math.max(sum, Math.floor(sum * (1 + r)));
+  }
+}
