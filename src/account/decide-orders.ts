@@ -18,7 +18,7 @@ import type { Outcome } from './commands.js';
 import { cancelOrder, type FillResult } from './fill.js';
 import { isCrossedNow, stopLossPriceFromDistance, TRADE_SLOT } from './placement.js';
 import { findOrder, findTrade } from './specifiers.js';
-import type { AccountState, OrderRecord, PriceSlot, TradeRecord } from './state.js';
+import { isTradeableAt, type AccountState, type OrderRecord, type PriceSlot, type TradeRecord } from './state.js';
 import { executeTriggered } from './trigger.js';
 
 function isDependent(type: OrderType): type is DependentOrderType {
@@ -207,10 +207,13 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
   const record = state.orders.get(Number(create.id)) as OrderRecord;
   const cancelKey = replaces === undefined ? 'orderCancelTransaction' : 'replacingOrderCancelTransaction';
 
-  if (ORDER_TYPE_RULES[type].trigger === null || isCrossedNow(state, record)) {
+  // Outside trading hours, or before the session's first quote, an order that can rest rests:
+  // only a tradeable quote triggers it (market-hours.ts); the fill path halts a MARKET order.
+  const live = isTradeableAt(state.prices.get(record.instrument), b.now);
+  if (ORDER_TYPE_RULES[type].trigger === null || (live && isCrossedNow(state, record))) {
     addFillResult(response, executeTriggered(b, record), cancelKey);
   } else if (order.timeInForce === 'FOK' || order.timeInForce === 'IOC') {
-    response[cancelKey] = cancelOrder(b, record, 'TIME_IN_FORCE_EXPIRED');
+    response[cancelKey] = cancelOrder(b, record, live ? 'TIME_IN_FORCE_EXPIRED' : 'MARKET_HALTED');
   }
   return accepted(b, response);
 }
