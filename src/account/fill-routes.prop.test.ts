@@ -113,7 +113,6 @@ const steps = (fractional: boolean): fc.Arbitrary<Step[]> =>
 const INSTRUMENT = 'ABC_USD';
 
 const ORDER = { instrument: 'ABC_USD' } as OrderRecord;
-const ONE = new Decimal(1);
 
 interface Probe {
   /** Probes the integer arithmetic answered (the others left the safe integers or were fractional). */
@@ -130,7 +129,7 @@ function compare(state: AccountState, req: FillRequest, probe: Probe): void {
   if (spec === undefined) throw new Error('no instrument');
   const quote = { fillInt: plan.isBuy ? slot.ask : slot.bid, bid: slot.bid, ask: slot.ask, precision: spec.displayPrecision };
   const rate = { text: effectiveMarginRateText(state, spec), decimal: effectiveMarginRate(state, spec) };
-  const decimal: FillAmounts = decimalAmounts(state, plan, quote, ONE, rate, req.units);
+  const decimal: FillAmounts = decimalAmounts(state, plan, quote, null, rate, req.units);
   const whole = integerAmounts(state, plan, quote, rate);
   probe.all += 1;
   if (whole === null) return;

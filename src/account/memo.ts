@@ -27,6 +27,20 @@ export interface FactorsMemo {
   readonly factors: HomeConversionFactors;
 }
 
+/** A conversion factor as printed: with the fee for gains and for losses, and at mid. */
+export interface FactorTexts {
+  readonly gain: string;
+  readonly loss: string;
+  readonly mid: string;
+}
+
+/** The last HomeConversionFactors of a fill (account/home-currency.ts), with the texts it was printed from. */
+export interface HomeFactorsMemo {
+  readonly quote: FactorTexts;
+  readonly base: FactorTexts;
+  readonly factors: HomeConversionFactors;
+}
+
 /** Distinct margin-rate strings kept parsed (instrument and configured rates: a handful). */
 const RATES_MAX = 1024;
 /** Currencies kept per side of a pair name (an account sees a few dozen at most). */
@@ -48,8 +62,10 @@ export class AccountMemo {
   /** Consecutive fills at an unchanged quote share its printed object (transactions never change). */
   lastQuote: QuoteMemo | undefined = undefined;
   lastFactors: FactorsMemo | undefined = undefined;
-  /** The last conversion factor text formatted from a direct pair's quote. */
-  lastFactor: { slot: object; sum: number; text: string } | undefined = undefined;
+  lastHomeFactors: HomeFactorsMemo | undefined = undefined;
+  /** The last conversion factor texts of a direct pair's quote, at a conversion fee. */
+  lastFactor: { slot: object; sum: number; fee: string; texts: FactorTexts } | undefined = undefined;
+  private readonly fees = new Map<string, { gain: Decimal; loss: Decimal }>();
   private batchMicros = Number.NaN;
   private batchText = '';
 
@@ -68,6 +84,11 @@ export class AccountMemo {
 
   rateDecimalOf(text: string, parse: (text: string) => Decimal): Decimal {
     return remember(this.rateDecimals, text, parse, RATES_MAX);
+  }
+
+  /** The gain and loss multipliers (1 - f, 1 + f) of a conversion fee's text. */
+  feeMultipliersOf(text: string, parse: (text: string) => { gain: Decimal; loss: Decimal }): { gain: Decimal; loss: Decimal } {
+    return remember(this.fees, text, parse, RATES_MAX);
   }
 
   rateFloatOf(text: string): number {

@@ -37,8 +37,6 @@ export function currencyToHome(state: AccountState, currency: string): Decimal |
   return midToHome(state, currency);
 }
 
-const ONE = new Decimal(1);
-
 export function quoteHomeFactor(state: AccountState, instrument: string): Decimal | null {
   return currencyToHome(state, quoteCurrency(instrument));
 }

@@ -1,6 +1,7 @@
 import { Decimal, ZERO, formatAccountUnits, formatFixed, formatUnits } from '../../domain/decimal.js';
 import { formatPriceInt, parsePriceInt } from '../../domain/price.js';
 import { divRoundHalfUp, formatScaled, fractionDigits, parseScaled, pow10 } from '../../domain/scaled-int.js';
+import { HOME_RATE, conversionCost, factorText, homeRateOf, toHome } from '../home-currency.js';
 import type { RateParts } from '../memo.js';
 import type { AccountState } from '../state.js';
 import { intToDecimal } from '../valuation.js';
@@ -25,6 +26,10 @@ export interface ReductionAmounts {
   readonly units: string;
   readonly realizedPL: string;
   readonly halfSpreadCost: string;
+  /** What the conversion fee took from the realized P/L, in home currency (home-currency.ts). */
+  readonly plHomeConversionCost: string;
+  /** All the conversion costs of the reduction (only the P/L's: financing and fees are zero in a fill). */
+  readonly homeConversionCost: string;
 }
 
 export interface OpeningAmounts {
@@ -42,14 +47,32 @@ export interface FillAmounts {
   readonly quotePL: string;
   readonly accountBalance: string;
   readonly halfSpreadCost: string;
-  /** The quote-to-home conversion factor as printed ("1" in the home currency). */
-  readonly quoteFactor: string;
+  /** The quote-to-home conversion factors of gains and losses as printed ("1" in the home currency). */
+  readonly gainQuoteFactor: string;
+  readonly lossQuoteFactor: string;
+  readonly plHomeConversionCost: string;
+  readonly homeConversionCost: string;
   /** One per reduction of the plan, in its order. */
   readonly reductions: readonly ReductionAmounts[];
   readonly opening: OpeningAmounts | undefined;
 }
 
 const NONE: readonly ReductionAmounts[] = Object.freeze([]);
+
+/**
+ * How the conversion costs print. The 2022 capture (facts sheet §11, EUR_USD on a USD account)
+ * shows plHomeConversionCost "0.00000" (the instrument's precision, like quotePL),
+ * baseFinancingHomeConversionCost and homeConversionCost at 14 decimals (like baseFinancing) and
+ * guaranteedExecutionFeeHomeConversionCost "0" (like quoteGuaranteedExecutionFee).
+ */
+export const COST_DECIMALS = 14;
+
+/** "0" at 0..15 decimals: the costs of a fill in an instrument quoted in the home currency. */
+const ZERO_TEXTS: readonly string[] = Object.freeze(Array.from({ length: 16 }, (_, i) => ZERO.toFixed(i)));
+
+function zeroText(decimals: number): string {
+  return ZERO_TEXTS[decimals] ?? ZERO.toFixed(decimals);
+}
 
 /**
  * The amounts of a planned fill. `quoteFactor` null means the instrument is quoted in the home
@@ -69,43 +92,44 @@ export function fillAmounts(
     const whole = integerAmounts(state, plan, quote, rate);
     if (whole !== null) return whole;
   }
-  return decimalAmounts(state, plan, quote, quoteFactor ?? ONE, rate, requestedUnits);
+  return decimalAmounts(state, plan, quote, quoteFactor, rate, requestedUnits);
 }
 
-const ONE = new Decimal(1);
-
-function formatFactor(d: Decimal): string {
-  return d.equals(1) ? '1' : d.toFixed(8);
-}
-
-/** The decimal.js arithmetic: any units, any conversion factor. */
+/** The decimal.js arithmetic: any units, any conversion factor (null: the quote currency is home). */
 export function decimalAmounts(
   state: AccountState,
   plan: FillPlan,
   quote: FillQuote,
-  quoteFactor: Decimal,
+  quoteFactor: Decimal | null,
   rate: MarginRate,
   requestedUnits: Decimal,
 ): FillAmounts {
   const { fillInt, precision } = quote;
+  const home = quoteFactor === null ? HOME_RATE : homeRateOf(state, quoteFactor);
   const sign = plan.isBuy ? 1 : -1;
   const priceStr = formatPriceInt(fillInt, precision);
   const price = intToDecimal(fillInt, precision);
   // |fill − mid| from the integer quote: |2·fill − (bid + ask)| / (2·scale)
-  const spreadPerUnit = new Decimal(Math.abs(2 * fillInt - (quote.bid + quote.ask))).dividedBy(2 * pow10(precision)).times(quoteFactor);
+  const spreadPerUnit = new Decimal(Math.abs(2 * fillInt - (quote.bid + quote.ask))).dividedBy(2 * pow10(precision)).times(home.mid);
   let pl = ZERO;
   let quotePL = ZERO;
+  let cost = ZERO;
   let reductions: ReductionAmounts[] | undefined;
   for (const r of plan.reductions) {
     const perUnit = r.trade.currentUnits.isPositive() ? price.minus(r.trade.priceDecimal) : r.trade.priceDecimal.minus(price);
     const tradeQuotePL = perUnit.times(r.units);
-    const realized = new Decimal(formatAccountUnits(tradeQuotePL.times(quoteFactor)));
+    // Each trade's P/L converts by its own sign: a gain at the gain rate, a loss at the loss rate.
+    const realized = new Decimal(formatAccountUnits(toHome(tradeQuotePL, home)));
+    const tradeCost = conversionCost(tradeQuotePL, home);
     pl = pl.plus(realized);
     quotePL = quotePL.plus(tradeQuotePL);
+    cost = cost.plus(tradeCost);
     (reductions ??= []).push({
       units: formatUnits(r.units.times(sign)),
       realizedPL: formatAccountUnits(realized),
       halfSpreadCost: formatAccountUnits(spreadPerUnit.times(r.units)),
+      plHomeConversionCost: formatFixed(tradeCost, precision),
+      homeConversionCost: formatFixed(tradeCost, COST_DECIMALS),
     });
   }
   const filled = plan.reduced.plus(plan.opening);
@@ -115,7 +139,7 @@ export function decimalAmounts(
     opening = {
       units: formatUnits(plan.opening.times(sign)),
       halfSpreadCost: formatAccountUnits(spreadPerUnit.times(plan.opening)),
-      initialMarginRequired: formatAccountUnits(plan.opening.times(mid).times(quoteFactor).times(rate.decimal)),
+      initialMarginRequired: formatAccountUnits(plan.opening.times(mid).times(home.mid).times(rate.decimal)),
     };
   }
   return {
@@ -126,7 +150,10 @@ export function decimalAmounts(
     quotePL: formatFixed(quotePL, precision),
     accountBalance: pl.isZero() ? state.balanceText : formatAccountUnits(state.balance.plus(pl)),
     halfSpreadCost: formatAccountUnits(spreadPerUnit.times(filled)),
-    quoteFactor: formatFactor(quoteFactor),
+    gainQuoteFactor: factorText(home.gain),
+    lossQuoteFactor: factorText(home.loss),
+    plHomeConversionCost: formatFixed(cost, precision),
+    homeConversionCost: formatFixed(cost, COST_DECIMALS),
     reductions: reductions ?? NONE,
     opening,
   };
@@ -175,6 +202,8 @@ function integerReductions(
       units: String(r.unitsInt * sign),
       realizedPL: formatScaled(realized, 4),
       halfSpreadCost: formatScaled(scaledRound4(r.unitsInt * spread2, precision, 2), 4),
+      plHomeConversionCost: zeroText(precision),
+      homeConversionCost: zeroText(COST_DECIMALS),
     });
   }
   if (!Number.isSafeInteger(quotePLPoints) || !Number.isSafeInteger(pl4)) return null;
@@ -222,7 +251,10 @@ export function integerAmounts(state: AccountState, plan: FillPlan, quote: FillQ
     quotePL: formatScaled(quotePLPoints, precision),
     accountBalance,
     halfSpreadCost: formatScaled(halfSpreadTotal, 4),
-    quoteFactor: '1',
+    gainQuoteFactor: '1',
+    lossQuoteFactor: '1',
+    plHomeConversionCost: zeroText(precision),
+    homeConversionCost: zeroText(COST_DECIMALS),
     reductions: reductions ?? NONE,
     opening:
       opening === 0

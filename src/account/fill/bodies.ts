@@ -5,7 +5,8 @@ import type { Batch } from '../batch.js';
 import type { OrderRecord, PriceSlot, TradeRecord } from '../state.js';
 import type { FillAmounts, OpeningAmounts, ReductionAmounts } from './amounts.js';
 import type { FillRequest } from './plan.js';
-import { conversionFactors, fillPrice } from './quote.js';
+import { homeConversionFactors as homeFactorsOf } from '../home-currency.js';
+import { fillPrice } from './quote.js';
 
 // The transactions of a fill. Each is one object literal (plus the optional fields in v20 order),
 // so every fill of a shape shares one hidden class and stays in fast mode: a body grown field by
@@ -31,8 +32,9 @@ export function cancelOrder(
 
 export function tradeReduce(trade: TradeRecord, a: ReductionAmounts, price: string): TradeReduce {
   const clientTradeID = trade.clientExtensions?.id;
-  const { units, realizedPL, halfSpreadCost } = a;
+  const { units, realizedPL, halfSpreadCost, plHomeConversionCost, homeConversionCost } = a;
   // clientTradeID in the literal even when undefined (left out when printed): one shape for all.
+  // The four conversion costs follow halfSpreadCost, as real 2022 fills print them (facts sheet §5.1, §11).
   return {
     tradeID: String(trade.id),
     clientTradeID,
@@ -44,6 +46,10 @@ export function tradeReduce(trade: TradeRecord, a: ReductionAmounts, price: stri
     guaranteedExecutionFee: '0.0000',
     quoteGuaranteedExecutionFee: '0',
     halfSpreadCost,
+    plHomeConversionCost,
+    baseFinancingHomeConversionCost: '0.00000000000000',
+    guaranteedExecutionFeeHomeConversionCost: '0',
+    homeConversionCost,
   } as TradeReduce;
 }
 
@@ -75,7 +81,7 @@ export function emitFill(
   slot: PriceSlot,
   precision: number,
   a: FillAmounts,
-  baseFactor: string,
+  _baseFactor: string,
   trades: TradeChanges,
 ): OrderFillTransaction {
   const order = req.order;
@@ -83,8 +89,10 @@ export function emitFill(
   const orderID = String(order.id);
   const clientOrderID = req.clientOrderID ?? order.clientExtensions?.id;
   const fullPrice = fillPrice(memo, slot, precision);
-  const homeConversionFactors = conversionFactors(memo, a.quoteFactor, baseFactor);
-  const { units, requestedUnits, price, pl, quotePL, accountBalance, quoteFactor } = a;
+  // The fill path converts only what it can: with a price of the instrument, its base converts too.
+  const homeConversionFactors = homeFactorsOf(b.state, order.instrument);
+  if (homeConversionFactors === null) throw new Error(`fill of ${order.instrument} without a conversion to ${b.state.currency}`);
+  const { units, requestedUnits, price, pl, quotePL, accountBalance } = a;
   // One literal, clientOrderID in it even when undefined: v20 prints clientOrderID right after
   // orderID, and every fill keeps one object shape on the hot path (a spread or a later insert
   // would cost an allocation or a shape change per fill). An undefined member is left out by the
@@ -108,13 +116,17 @@ export function emitFill(
     guaranteedExecutionFee: '0.0000',
     quoteGuaranteedExecutionFee: '0',
     accountBalance,
-    gainQuoteHomeConversionFactor: quoteFactor,
-    lossQuoteHomeConversionFactor: quoteFactor,
+    gainQuoteHomeConversionFactor: a.gainQuoteFactor,
+    lossQuoteHomeConversionFactor: a.lossQuoteFactor,
     homeConversionFactors,
   };
   if (trades.tradeOpened !== undefined) body['tradeOpened'] = trades.tradeOpened;
   if (trades.tradesClosed !== undefined) body['tradesClosed'] = trades.tradesClosed;
   if (trades.tradeReduced !== undefined) body['tradeReduced'] = trades.tradeReduced;
   body['halfSpreadCost'] = a.halfSpreadCost;
+  body['plHomeConversionCost'] = a.plHomeConversionCost;
+  body['baseFinancingHomeConversionCost'] = '0.00000000000000';
+  body['guaranteedExecutionFeeHomeConversionCost'] = '0';
+  body['homeConversionCost'] = a.homeConversionCost;
   return b.emit<OrderFillTransaction>(shaped(body, ORDER_FILL_JSON) as never);
 }
