@@ -59,6 +59,10 @@ const TRADE_REDUCE = object(
     guaranteedExecutionFee: 'digits',
     quoteGuaranteedExecutionFee: 'digits',
     halfSpreadCost: 'digits',
+    plHomeConversionCost: 'digits',
+    baseFinancingHomeConversionCost: 'digits',
+    guaranteedExecutionFeeHomeConversionCost: 'digits',
+    homeConversionCost: 'digits',
   },
   ['clientTradeID'],
 );
@@ -91,6 +95,10 @@ export const ORDER_FILL_JSON: TransactionSerializer = transaction(
     tradesClosed: { array: TRADE_REDUCE },
     tradeReduced: TRADE_REDUCE,
     halfSpreadCost: 'digits',
+    plHomeConversionCost: 'digits',
+    baseFinancingHomeConversionCost: 'digits',
+    guaranteedExecutionFeeHomeConversionCost: 'digits',
+    homeConversionCost: 'digits',
   },
   ['clientOrderID', 'tradeOpened', 'tradesClosed', 'tradeReduced'],
 );

@@ -122,6 +122,11 @@ export interface TradeReduce {
   guaranteedExecutionFee: string;
   quoteGuaranteedExecutionFee: string;
   halfSpreadCost: string;
+  /** The home-currency conversion costs (real 2022 fills, facts sheet §5.1 and §11; account/home-currency.ts). */
+  plHomeConversionCost: string;
+  baseFinancingHomeConversionCost: string;
+  guaranteedExecutionFeeHomeConversionCost: string;
+  homeConversionCost: string;
 }
 
 export interface OrderFillTransaction extends TransactionHeader {
@@ -150,6 +155,10 @@ export interface OrderFillTransaction extends TransactionHeader {
   tradesClosed?: TradeReduce[];
   tradeReduced?: TradeReduce;
   halfSpreadCost: string;
+  plHomeConversionCost: string;
+  baseFinancingHomeConversionCost: string;
+  guaranteedExecutionFeeHomeConversionCost: string;
+  homeConversionCost: string;
 }
 
 export interface OrderCancelTransaction extends TransactionHeader {
@@ -214,11 +223,26 @@ export interface DailyFinancingTransaction extends TransactionHeader {
   financing: string;
   accountBalance: string;
   accountFinancingMode: 'DAILY';
-  positionFinancings: {
-    instrument: string;
-    financing: string;
-    openTradeFinancings: { tradeID: string; financing: string; financingRate: string }[];
-  }[];
+  positionFinancings: PositionFinancing[];
+}
+
+/** One position's daily financing (OANDA's current PositionFinancing and OpenTradeFinancing; facts sheet §5.2). */
+export interface PositionFinancing {
+  instrument: string;
+  financing: string;
+  baseFinancing: string;
+  quoteFinancing: string;
+  homeConversionFactors: HomeConversionFactors;
+  openTradeFinancings: OpenTradeFinancing[];
+  accountFinancingMode: 'DAILY';
+}
+
+export interface OpenTradeFinancing {
+  tradeID: string;
+  financing: string;
+  baseFinancing: string;
+  quoteFinancing: string;
+  financingRate: string;
 }
 
 /** MARGIN_CALL_ENTER / MARGIN_CALL_EXIT (no fields of their own) and MARGIN_CALL_EXTEND (OANDA's definitions). */
