@@ -18,7 +18,7 @@ import type { InstrumentTriggers } from '../matching/trigger-index.js';
 import { emptyAccountState, isAccountId, priceSlot, refreshSession, type AccountConfig, type AccountState, type PriceSlot } from './state.js';
 import { moveTrailingStops } from './trailing-stops.js';
 import { executeTriggered } from './trigger.js';
-import { decideMarginCallExtension, decideMarginCheck, marginCheckNeeded } from './margin-call.js';
+import { decideMarginCallExit, decideMarginCallExtension, decideMarginCheck, marginCheckNeeded } from './margin-call.js';
 
 /** Where an account's journal lines go: its transactions, with any trailing stop levels among them. */
 export type TransactionSink = (entries: readonly JournalEntry[]) => void;
@@ -149,7 +149,7 @@ export class Account {
     const b = new Batch(this.state, now, requestID);
     const outcome = decideIn(b, command);
     // A command can end a margin call (a close, a deposit): its MARGIN_CALL_EXIT joins the command's batch.
-    if (this.state.marginCall !== undefined) decideMarginCheck(b);
+    if (this.state.marginCall !== undefined) decideMarginCallExit(b);
     this.record(b);
     return outcome;
   }

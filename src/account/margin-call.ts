@@ -71,6 +71,17 @@ export function decideMarginCheck(b: Batch): void {
   watchMargin(state, v);
 }
 
+/**
+ * After a client's command during a margin call: the command may have ended it (a close, a
+ * deposit). Only the exit is decided here, in the command's batch; a closeout waits for a quote.
+ */
+export function decideMarginCallExit(b: Batch): void {
+  const state = b.state;
+  if (state.marginCall === undefined) return;
+  const v = valueAccount(state);
+  if (!inMarginCall(v)) emitMarginCall(b, 'MARGIN_CALL_EXIT');
+}
+
 /** At a daily rollover: a margin call still in force is extended once (v20sim's rule, above). */
 export function decideMarginCallExtension(b: Batch): void {
   const call = b.state.marginCall;
