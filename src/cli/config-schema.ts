@@ -92,6 +92,55 @@ const financing = Type.Object(
   { additionalProperties: false, errorMessage: 'must be an object {longRate, shortRate, financingDaysOfWeek}' },
 );
 
+const weeklyTime = (description: string) =>
+  Type.String({
+    pattern: `^(${DAYS.join('|')}) ([01]\\d|2[0-3]):[0-5]\\d$`,
+    description,
+    errorMessage: 'must be a weekday and New York time such as "FRIDAY 17:00", got {value}',
+  });
+
+const rfc3339 = (description: string) =>
+  Type.String({
+    minLength: 20,
+    maxLength: 40,
+    description,
+    errorMessage: 'must be an RFC 3339 time such as 2024-12-25T22:00:00Z, got {value}',
+  });
+
+const marketHours = Type.Object(
+  {
+    weekly: Type.Optional(
+      Type.Union(
+        [
+          Type.Literal('ALWAYS'),
+          Type.Object(
+            { open: weeklyTime('the weekly open, New York time'), close: weeklyTime('the weekly close, New York time') },
+            { additionalProperties: false, errorMessage: 'must be {"open": "SUNDAY 17:00", "close": "FRIDAY 17:00"}' },
+          ),
+        ],
+        {
+          description: 'the weekly session in New York time (default: the FX week, SUNDAY 17:00 to FRIDAY 17:00), or "ALWAYS"',
+          errorMessage: 'must be "ALWAYS" or {"open", "close"}',
+        },
+      ),
+    ),
+    closures: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            from: rfc3339('start of the closure'),
+            to: rfc3339('end of the closure (exclusive)'),
+            name: Type.Optional(text('e.g. Christmas')),
+          },
+          { additionalProperties: false, errorMessage: 'must be {"from", "to", "name"?}' },
+        ),
+        { description: 'closed intervals (holidays)', errorMessage: 'must be an array, got {value}' },
+      ),
+    ),
+  },
+  { additionalProperties: false, description: 'when the instrument trades', errorMessage: 'must be an object {weekly, closures}' },
+);
+
 const instrument = Type.Object(
   {
     name: instrumentName('the instrument, e.g. EUR_USD; a known one is overridden, a new one added'),
@@ -111,6 +160,7 @@ const instrument = Type.Object(
     maximumOrderUnits: Type.Optional(nonNegativeDecimal('in units')),
     marginRate: Type.Optional(nonNegativeDecimal('in (0, 1], e.g. "0.02" for 50:1')),
     financing: Type.Optional(financing),
+    marketHours: Type.Optional(marketHours),
   },
   { additionalProperties: false, errorMessage: 'must be an object with at least a name' },
 );

@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import type { AccountConfig } from '../account/state.js';
 import type { TokenGrant } from '../api/context.js';
 import { buildCatalogue, type InstrumentOverride, type InstrumentSpec } from '../domain/instruments.js';
+import { MarketCalendar } from '../domain/market-hours.js';
 import { LIMITS } from '../domain/limits.js';
 import { parseDateTime, type Micros } from '../domain/time.js';
 import { FEED_FORMATS, type FeedFormat } from '../engine/feeds/index.js';
@@ -176,6 +177,13 @@ function checkInstruments(list: readonly Json[]): { overrides: InstrumentOverrid
   } catch (error) {
     throw new ConfigError('instruments', (error as Error).message);
   }
+  overrides.forEach((o, i) => {
+    try {
+      MarketCalendar.check(o.marketHours);
+    } catch (error) {
+      throw new ConfigError(`instruments[${i}].marketHours`, (error as Error).message);
+    }
+  });
   if (catalogue.size > LIMITS.instrumentsPerEngine)
     throw new ConfigError('instruments', `at most ${LIMITS.instrumentsPerEngine} instruments`);
   return { overrides, catalogue };
