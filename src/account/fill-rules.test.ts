@@ -311,38 +311,31 @@ describe('MARKET_IF_TOUCHED orders', () => {
 });
 
 describe('triggerCondition chooses the watched quote; the fill stays on the default side', () => {
-  // Buy LIMIT at 1.10000 from 1.10010 / 1.10030, then a tick 1.09990 / 1.10010 (mid 1.10000).
-  it.each([
-    ['DEFAULT', false],
-    ['ASK', false],
-    ['BID', true],
-    ['INVERSE', true],
-    ['MID', true],
-  ] as const)('buy LIMIT, %s: fires %s', (condition, fires) => {
-    const resting = given(funded(), quoted(1.1001, 1.1003))
+  // Buy LIMIT at 1.10000 from 1.10010 / 1.10030; at 1.09990 / 1.10010 (mid 1.10000) the BID, MID
+  // and INVERSE conditions have fired but the ask is worse than the limit: no fill, still pending.
+  // At 1.09980 / 1.10000 every condition fills, at the ask, never above the limit.
+  it.each(['DEFAULT', 'ASK', 'BID', 'INVERSE', 'MID'] as const)('buy LIMIT, %s: fills only once the ask reaches its price', (condition) => {
+    given(funded(), quoted(1.1001, 1.1003))
       .when(placeOrder({ type: 'LIMIT', units: '1000', price: '1.10000', triggerCondition: condition }))
       .then({ id: '3', type: 'LIMIT_ORDER', triggerCondition: condition })
-      .when(quote(1.0999, 1.1001));
-    if (fires) resting.then({ id: '4', type: 'ORDER_FILL', price: '1.10010', reason: 'LIMIT_ORDER' });
-    else resting.then();
+      .when(quote(1.0999, 1.1001))
+      .then()
+      .when(quote(1.0998, 1.1))
+      .then({ id: '4', type: 'ORDER_FILL', orderID: '3', price: '1.10000', reason: 'LIMIT_ORDER' });
   });
 
-  // Sell LIMIT at 1.10050 from 1.10000 / 1.10020, then a tick 1.10040 / 1.10060 (mid 1.10050).
-  it.each([
-    ['DEFAULT', false],
-    ['BID', false],
-    ['ASK', true],
-    ['INVERSE', true],
-    ['MID', true],
-  ] as const)('sell LIMIT, %s: fires %s', (condition, fires) => {
-    const crossing = given(
-      funded(),
-      quoted(1.1, 1.1002),
-      limitOrder({ units: '-1000', price: '1.10050', triggerCondition: condition }),
-    ).when(quote(1.1004, 1.1006));
-    if (fires) crossing.then({ id: '4', type: 'ORDER_FILL', price: '1.10040', units: '-1000' });
-    else crossing.then();
-  });
+  // Sell LIMIT at 1.10050 from 1.10000 / 1.10020; at 1.10040 / 1.10060 (mid 1.10050) the ASK, MID
+  // and INVERSE conditions have fired but the bid is below the limit.
+  it.each(['DEFAULT', 'BID', 'ASK', 'INVERSE', 'MID'] as const)(
+    'sell LIMIT, %s: fills only once the bid reaches its price',
+    (condition) => {
+      given(funded(), quoted(1.1, 1.1002), limitOrder({ units: '-1000', price: '1.10050', triggerCondition: condition }))
+        .when(quote(1.1004, 1.1006))
+        .then()
+        .when(quote(1.1006, 1.1008))
+        .then({ id: '4', type: 'ORDER_FILL', price: '1.10060', units: '-1000' });
+    },
+  );
 
   it('a MID-watched stop fires on a mid between grid prices', () => {
     given(funded(), quoted(1.1, 1.1002), stopOrder({ units: '1000', price: '1.10020', triggerCondition: 'MID' }))

@@ -6,7 +6,7 @@
 import { Decimal } from '../domain/decimal.js';
 import { formatPriceInt, priceTextToInt } from '../domain/price.js';
 import { ORDER_TYPE_RULES, type DependentOrderType, type TriggerCondition } from '../domain/order-types.js';
-import { Direction, quoteCrosses, triggerDirection, watchedSource } from '../matching/fill-rules.js';
+import { Direction, quoteCrosses, restingSource, triggerDirection } from '../matching/fill-rules.js';
 import { threshold2Of } from '../matching/trigger-index.js';
 import type { AccountState, OrderRecord, TradeRecord } from './state.js';
 import { instrumentSpec } from './state.js';
@@ -40,7 +40,7 @@ export function placeInIndex(state: AccountState, order: OrderRecord): void {
   const tx = order.create;
   const book = state.index.book(order.instrument);
   const condition = (tx.triggerCondition ?? 'DEFAULT') as TriggerCondition;
-  const source = watchedSource(order.isBuy, condition);
+  const source = restingSource(order.type, order.isBuy, condition);
   if (ORDER_TYPE_RULES[order.type].trigger === 'TRAILING') {
     const distance2 = 2 * priceToInt(state, order.instrument, tx.distance as string);
     const direction = triggerDirection(order.type, order.isBuy, false);

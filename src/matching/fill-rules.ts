@@ -30,6 +30,24 @@ export function watchedSource(isBuy: boolean, condition: TriggerCondition): Pric
 }
 
 /**
+ * The quote a resting order waits on in the trigger index. Most orders wait on the side their
+ * trigger condition names (watchedSource). A LIMIT or TAKE_PROFIT (trigger rule BETTER) waits on
+ * its default side, whatever its condition, because it may only fill at its price or better
+ * (LimitOrderRequest.price: "will only be filled by a market price that is equal to or better
+ * than this price"; TakeProfitOrderRequest.price: "closed by a market price that is equal to or
+ * better than this threshold") and fills always take the default side (OrderTriggerCondition:
+ * "Orders are always filled using their default price component"; facts sheet sections 4 and 5).
+ * Every condition's price for a buy (bid, mid, ask) is at or below the ask, and for a sell at or
+ * above the bid, so the default side reaching the price implies the condition fired: an order
+ * triggered while the default side is still worse than its price cannot fill there and stays
+ * pending, with no transaction, until the default side reaches its price. Waiting on the default
+ * side is that rule, decided once at placement instead of re-checked on every quote.
+ */
+export function restingSource(orderType: OrderType, isBuy: boolean, condition: TriggerCondition): PriceSource {
+  return ORDER_TYPE_RULES[orderType].trigger === 'BETTER' ? watchedSource(isBuy, 'DEFAULT') : watchedSource(isBuy, condition);
+}
+
+/**
  * Limit-like orders (LIMIT, TAKE_PROFIT) want a better price: a buy fires at or below its price,
  * a sell at or above. Stop-like orders (STOP, STOP_LOSS, TRAILING_STOP_LOSS) fire on the way
  * against the position. A MARKET_IF_TOUCHED fires when the market reaches its price from the
@@ -68,7 +86,7 @@ export function quoteCrosses(source: PriceSource, direction: Direction, threshol
 
 /**
  * Whether an order of `orderType` at `priceInt` (integer grid) would fire at this quote, watching
- * the side its trigger condition names. Used before an order rests, e.g. for the on-fill TP/SL a
+ * the side it rests on (restingSource). Used before an order rests, e.g. for the on-fill TP/SL a
  * fill would create (a long trade's are sells, a short trade's buys).
  */
 export function orderCrossedAt(
@@ -80,10 +98,20 @@ export function orderCrossedAt(
   condition: TriggerCondition = 'DEFAULT',
   mitPriceBelowMarket = false,
 ): boolean {
-  return quoteCrosses(watchedSource(isBuy, condition), triggerDirection(orderType, isBuy, mitPriceBelowMarket), 2 * priceInt, bid, ask);
+  return quoteCrosses(
+    restingSource(orderType, isBuy, condition),
+    triggerDirection(orderType, isBuy, mitPriceBelowMarket),
+    2 * priceInt,
+    bid,
+    ask,
+  );
 }
 
-/** Fills always take the default side: buys at the ask, sells at the bid, whatever the trigger. */
+/**
+ * Fills always take the default side: buys at the ask, sells at the bid, whatever the trigger. A
+ * LIMIT or TAKE_PROFIT only reaches the fill when that side is at its price or better
+ * (restingSource), so its fill is never worse than its price.
+ */
 export function fillPriceAt(isBuy: boolean, bid: number, ask: number): number {
   return isBuy ? ask : bid;
 }
