@@ -1,9 +1,11 @@
-import { Decimal, ZERO, formatAccountUnits } from '../domain/decimal.js';
+import { Decimal, ZERO, formatAccountUnits, formatFixed } from '../domain/decimal.js';
+import { quoteCurrency } from '../domain/instruments.js';
 import { newYorkOffsetHours, type Micros } from '../domain/time.js';
-import type { DailyFinancingTransaction } from '../domain/transactions.js';
+import type { DailyFinancingTransaction, HomeConversionFactors, OpenTradeFinancing, PositionFinancing } from '../domain/transactions.js';
 import type { Batch } from './batch.js';
+import { homeConversionFactors, homeRate, toHome } from './home-currency.js';
 import type { TradeRecord } from './state.js';
-import { midDecimal, quoteHomeFactor } from './valuation.js';
+import { midDecimal } from './valuation.js';
 
 const DAYS: readonly string[] = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'];
 const DAYS_PER_YEAR = new Decimal(365);
@@ -14,16 +16,29 @@ export function rolloverWeekday(t: Micros): string {
   return DAYS[new Date(local).getUTCDay()] as string;
 }
 
+/** Base and quote financing print at 14 decimals, as ORDER_FILL's baseFinancing does (facts sheet §1, §11). */
+const FINANCING_DECIMALS = 14;
+
+interface PositionCharges {
+  home: Decimal;
+  base: Decimal;
+  quote: Decimal;
+  trades: OpenTradeFinancing[];
+}
+
 /**
  * DAILY_FINANCING at a 17:00 New York rollover: every open trade pays or earns its side's annual
  * rate on its value at mid, for the days the instrument charges that weekday (Wednesday counts
- * three, for the weekend), converted to the account currency. Nothing is written when no open
- * trade is charged.
+ * three, for the weekend). The charge is made in the quote currency (quoteFinancing; in base
+ * currency units, baseFinancing) and converted to the account currency with the conversion fee
+ * (account/home-currency.ts: a charge paid at the loss rate, one earned at the gain rate). Each
+ * position carries its homeConversionFactors (OANDA's PositionFinancing, facts sheet §5.2).
+ * Nothing is written when no open trade is charged.
  */
 export function decideDailyFinancing(b: Batch, at: Micros): DailyFinancingTransaction | undefined {
   const state = b.state;
   const weekday = rolloverWeekday(at);
-  const byInstrument = new Map<string, { total: Decimal; trades: { tradeID: string; financing: string; financingRate: string }[] }>();
+  const byInstrument = new Map<string, PositionCharges>();
   let total = ZERO;
   for (const trade of state.trades.values()) {
     if (trade.state !== 'OPEN') continue;
@@ -31,19 +46,34 @@ export function decideDailyFinancing(b: Batch, at: Micros): DailyFinancingTransa
     if (charge === undefined) continue;
     let entry = byInstrument.get(trade.instrument);
     if (entry === undefined) {
-      entry = { total: ZERO, trades: [] };
+      entry = { home: ZERO, base: ZERO, quote: ZERO, trades: [] };
       byInstrument.set(trade.instrument, entry);
     }
-    entry.total = entry.total.plus(charge.amount);
-    entry.trades.push({ tradeID: String(trade.id), financing: formatAccountUnits(charge.amount), financingRate: charge.rate });
-    total = total.plus(charge.amount);
+    entry.home = entry.home.plus(charge.home);
+    entry.base = entry.base.plus(charge.base);
+    entry.quote = entry.quote.plus(charge.quote);
+    entry.trades.push({
+      tradeID: String(trade.id),
+      financing: formatAccountUnits(charge.home),
+      baseFinancing: formatFixed(charge.base, FINANCING_DECIMALS),
+      quoteFinancing: formatFixed(charge.quote, FINANCING_DECIMALS),
+      financingRate: charge.rate,
+    });
+    total = total.plus(charge.home);
   }
   if (byInstrument.size === 0) return undefined;
-  const positionFinancings = [...byInstrument].map(([instrument, e]) => ({
-    instrument,
-    financing: formatAccountUnits(e.total),
-    openTradeFinancings: e.trades,
-  }));
+  const positionFinancings: PositionFinancing[] = [];
+  for (const [instrument, e] of byInstrument) {
+    positionFinancings.push({
+      instrument,
+      financing: formatAccountUnits(e.home),
+      baseFinancing: formatFixed(e.base, FINANCING_DECIMALS),
+      quoteFinancing: formatFixed(e.quote, FINANCING_DECIMALS),
+      homeConversionFactors: homeConversionFactors(state, instrument) as HomeConversionFactors,
+      openTradeFinancings: e.trades,
+      accountFinancingMode: 'DAILY',
+    });
+  }
   return b.emit<DailyFinancingTransaction>({
     type: 'DAILY_FINANCING',
     financing: formatAccountUnits(total),
@@ -53,18 +83,27 @@ export function decideDailyFinancing(b: Batch, at: Micros): DailyFinancingTransa
   } as never);
 }
 
-function tradeCharge(b: Batch, trade: TradeRecord, weekday: string): { amount: Decimal; rate: string } | undefined {
+interface TradeCharge {
+  /** In the account currency, rounded to its precision. */
+  home: Decimal;
+  base: Decimal;
+  quote: Decimal;
+  rate: string;
+}
+
+function tradeCharge(b: Batch, trade: TradeRecord, weekday: string): TradeCharge | undefined {
   const state = b.state;
   const spec = state.instruments.get(trade.instrument);
   const slot = state.prices.get(trade.instrument);
   if (spec === undefined || slot === undefined || !slot.known) return undefined;
   const days = spec.financing.financingDaysOfWeek.find((d) => d.dayOfWeek === weekday)?.daysCharged ?? 0;
   if (days === 0) return undefined;
-  const factor = quoteHomeFactor(state, trade.instrument);
-  if (factor === null) return undefined;
+  const conversion = homeRate(state, quoteCurrency(trade.instrument));
+  if (conversion === null) return undefined;
   const rate = trade.currentUnits.isPositive() ? spec.financing.longRate : spec.financing.shortRate;
-  const value = trade.currentUnits.abs().times(midDecimal(slot, spec.displayPrecision)).times(factor);
+  const base = trade.currentUnits.abs().times(rate).times(days).dividedBy(DAYS_PER_YEAR);
+  const quote = base.times(midDecimal(slot, spec.displayPrecision));
   // Each trade's amount is rounded to the account's precision, and the totals add those amounts.
-  const amount = new Decimal(formatAccountUnits(value.times(rate).times(days).dividedBy(DAYS_PER_YEAR)));
-  return amount.isZero() ? undefined : { amount, rate };
+  const home = new Decimal(formatAccountUnits(toHome(quote, conversion)));
+  return home.isZero() ? undefined : { home, base, quote, rate };
 }
