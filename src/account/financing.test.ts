@@ -81,4 +81,39 @@ describe('daily financing', () => {
     expect(replayed.state.balance.toFixed(4)).toBe(account.state.balance.toFixed(4));
     expect(replayed.state.trades.get(4)?.financing.toFixed(4)).toBe(account.state.trades.get(4)?.financing.toFixed(4));
   });
+
+  it('USD_JPY on a USD account: the JPY charge converts with the fee, and each position carries base, quote and factors', () => {
+    const account = Account.open({ id: ID, currency: 'USD', balance: '100000' }, instruments, TUE_NOON);
+    account.onQuote({ instrument: 'USD_JPY', time: TUE_NOON + 1, bid: 102, ask: 102.02 });
+    account.execute({ type: 'CREATE_ORDER', order: { type: 'MARKET', instrument: 'USD_JPY', units: '-10000' } }, TUE_NOON + 2); // trade 4
+    account.advance(TUE_NOON + 10 * HOUR);
+    const financing = account.log.find((t) => t.type === 'DAILY_FINANCING');
+    // A short pays -0.0612 a year: 10000 USD x -0.0612 / 365 in base units, x mid 102.01 in JPY,
+    // a loss converted at 1 / 102.01 x 1.005.
+    const base = new Decimal(10000).times('-0.0612').dividedBy(365);
+    const quote = base.times('102.01');
+    const home = quote.dividedBy('102.01').times('1.005').toFixed(4);
+    expect(financing).toMatchObject({
+      financing: home,
+      positionFinancings: [
+        {
+          instrument: 'USD_JPY',
+          financing: home,
+          baseFinancing: base.toFixed(14),
+          quoteFinancing: quote.toFixed(14),
+          homeConversionFactors: {
+            gainQuoteHome: { factor: new Decimal(1).dividedBy('102.01').times('0.995').toFixed(8) },
+            lossQuoteHome: { factor: new Decimal(1).dividedBy('102.01').times('1.005').toFixed(8) },
+            gainBaseHome: { factor: '1' },
+            lossBaseHome: { factor: '1' },
+          },
+          openTradeFinancings: [
+            { tradeID: '4', financing: home, baseFinancing: base.toFixed(14), quoteFinancing: quote.toFixed(14), financingRate: '-0.0612' },
+          ],
+          accountFinancingMode: 'DAILY',
+        },
+      ],
+    });
+    expect(financing).not.toHaveProperty('requestID');
+  });
 });
