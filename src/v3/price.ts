@@ -1,5 +1,5 @@
 import type { AccountState } from '../account/state.js';
-import { factorText } from '../account/valuation.js';
+import { factorTexts } from '../account/home-currency.js';
 import { baseCurrency, quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
 import { SHOWN_LIQUIDITY } from '../domain/liquidity.js';
 import { formatPriceInt } from '../domain/price.js';
@@ -64,7 +64,11 @@ export function accountQuote(state: AccountState, instrument: string): Quote | u
   };
 }
 
-/** Home conversion factors of every currency of the catalogue the account can convert. */
+/**
+ * Home conversion factors of every currency of the catalogue the account can convert (OANDA's
+ * HomeConversions): gains at mid x (1 - fee), losses at mid x (1 + fee), position values at mid
+ * (account/home-currency.ts).
+ */
 export function homeConversions(state: AccountState, catalogue: ReadonlyMap<string, InstrumentSpec>): Record<string, string>[] {
   const currencies: string[] = [];
   for (const name of catalogue.keys()) {
@@ -72,9 +76,9 @@ export function homeConversions(state: AccountState, catalogue: ReadonlyMap<stri
   }
   const out: Record<string, string>[] = [];
   for (const currency of currencies) {
-    const factor = factorText(state, currency);
+    const factor = factorTexts(state, currency);
     if (factor === null) continue;
-    out.push({ currency, accountGain: factor, accountLoss: factor, positionValue: factor });
+    out.push({ currency, accountGain: factor.gain, accountLoss: factor.loss, positionValue: factor.mid });
   }
   return out;
 }
