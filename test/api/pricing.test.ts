@@ -70,9 +70,10 @@ describe('GET pricing', () => {
     h = await harness();
     const usd = (await get(`${PRICING}?instruments=EUR_USD&includeHomeConversions=true`)).body;
     expect(usd['homeConversions']).toEqual([
-      { currency: 'EUR', accountGain: '1.10010000', accountLoss: '1.10010000', positionValue: '1.10010000' },
+      // gains at mid x 0.995, losses at mid x 1.005 (the default conversion fee), values at mid
+      { currency: 'EUR', accountGain: '1.09459950', accountLoss: '1.10560050', positionValue: '1.10010000' },
       { currency: 'USD', accountGain: '1', accountLoss: '1', positionValue: '1' },
-      { currency: 'JPY', accountGain: '0.00666622', accountLoss: '0.00666622', positionValue: '0.00666622' },
+      { currency: 'JPY', accountGain: '0.00663289', accountLoss: '0.00669955', positionValue: '0.00666622' },
     ]);
     const eur = (await get(`/v3/accounts/${OTHER}/pricing?instruments=EUR_USD&includeHomeConversions=true`)).body;
     expect(eur['homeConversions'][0]).toEqual({ currency: 'EUR', accountGain: '1', accountLoss: '1', positionValue: '1' });
