@@ -16,9 +16,9 @@ import { checkOrderRequest, type CheckedOrder, type OrderRequest } from '../orde
 import type { Batch } from './batch.js';
 import type { Outcome } from './commands.js';
 import { cancelOrder, type FillResult } from './fill.js';
-import { isCrossedNow, stopLossPriceFromDistance, TRADE_SLOT } from './placement.js';
+import { isCrossedNow, stopLossPriceFromQuote, TRADE_SLOT } from './placement.js';
 import { findOrder, findTrade } from './specifiers.js';
-import { isTradeableAt, type AccountState, type OrderRecord, type PriceSlot, type TradeRecord } from './state.js';
+import { instrumentSpec, isTradeableAt, type AccountState, type OrderRecord, type PriceSlot, type TradeRecord } from './state.js';
 import { executeTriggered } from './trigger.js';
 
 function isDependent(type: OrderType): type is DependentOrderType {
@@ -118,9 +118,11 @@ function creationBody(
     if (clientTradeId !== undefined) body['clientTradeID'] = clientTradeId;
   }
   if (ORDER_TYPE_RULES[type].threshold === 'PRICE_OR_DISTANCE' && order.distanceInt !== undefined && tradeId !== undefined) {
-    const trade = state.trades.get(tradeId);
-    const precision = state.instruments.get(order.instrument ?? '')?.displayPrecision ?? 5;
-    if (trade !== undefined) body['price'] = stopLossPriceFromDistance(trade, request.distance as string, precision);
+    // From the current price, not the trade's open price (StopLossOrderRequest.distance; fill-rules.ts distanceBasePrice).
+    const trade = state.trades.get(tradeId) as TradeRecord;
+    const precision = instrumentSpec(state, trade.instrument).displayPrecision;
+    const slot = state.prices.get(trade.instrument) as PriceSlot;
+    body['price'] = stopLossPriceFromQuote(trade, request.distance as string, slot, precision);
     // keep v20's field order: price before distance
     const distance = body['distance'];
     delete body['distance'];
@@ -184,8 +186,11 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
   if (dependent && tradeId === undefined) return rejectWith(b, response, replaces, 'TRADE_DOESNT_EXIST', order.echo);
   const refusal = accountRefusal(b, type, order.clientExtensions?.id, order.tradeClientExtensions?.id, tradeId, replaces);
   if (refusal !== null) return rejectWith(b, response, replaces, refusal, order.echo);
-  if (ORDER_TYPE_RULES[type].trigger === 'TOUCHED' && state.prices.get(order.instrument as string)?.known !== true) {
-    // Without a market there is no side to touch from: v20 needs a price to create an MIT.
+  const rule = ORDER_TYPE_RULES[type];
+  const measured = rule.trigger === 'TOUCHED' || (rule.threshold === 'PRICE_OR_DISTANCE' && order.distanceInt !== undefined);
+  if (measured && state.prices.get(trade?.instrument ?? (order.instrument as string))?.known !== true) {
+    // Without a market there is no side to touch from (an MIT) and no current price to measure a
+    // stop loss's distance from: v20 needs a price for both.
     // Checked before a replaced order is cancelled, so a refused replacement changes nothing.
     return rejectWith(b, response, replaces, 'INSTRUMENT_PRICE_UNKNOWN', order.echo);
   }

@@ -6,9 +6,9 @@
 import { Decimal } from '../domain/decimal.js';
 import { formatPriceInt, priceTextToInt } from '../domain/price.js';
 import { ORDER_TYPE_RULES, type DependentOrderType, type TriggerCondition } from '../domain/order-types.js';
-import { Direction, quoteCrosses, restingSource, triggerDirection } from '../matching/fill-rules.js';
+import { Direction, distanceBasePrice, quoteCrosses, restingSource, triggerDirection } from '../matching/fill-rules.js';
 import { threshold2Of } from '../matching/trigger-index.js';
-import type { AccountState, OrderRecord, TradeRecord } from './state.js';
+import type { AccountState, OrderRecord, PriceSlot, TradeRecord } from './state.js';
 import { instrumentSpec } from './state.js';
 
 /** The trade's slot holding its dependent order of each type (one of each per trade). */
@@ -23,11 +23,23 @@ function priceToInt(state: AccountState, instrument: string, price: string): num
   return priceTextToInt(price, instrumentSpec(state, instrument).displayPrecision);
 }
 
-/** A stop loss given by distance sits that far from the trade's open price, on the losing side. */
+/** A stop loss on fill given by distance sits that far from the trade's open price, on the losing side (StopLossDetails.distance). */
 export function stopLossPriceFromDistance(trade: TradeRecord, distance: string, precision: number): string {
   const d = new Decimal(distance);
   const price = trade.currentUnits.isPositive() ? trade.priceDecimal.minus(d) : trade.priceDecimal.plus(d);
   return price.toFixed(precision);
+}
+
+/**
+ * A stop loss given by distance on an existing trade (POST orders with tradeID, PUT trades/{id}/orders,
+ * a replacement): that far from the current price (distanceBasePrice), on the losing side. Integer
+ * grid arithmetic; the distance was checked against the instrument's precision.
+ */
+export function stopLossPriceFromQuote(trade: TradeRecord, distance: string, slot: PriceSlot, precision: number): string {
+  const isLong = trade.currentUnits.isPositive();
+  const base = distanceBasePrice(isLong, slot.bid, slot.ask);
+  const d = priceTextToInt(distance, precision);
+  return formatPriceInt(isLong ? base - d : base + d, precision);
 }
 
 /**

@@ -120,3 +120,15 @@ export function fillPriceAt(isBuy: boolean, bid: number, ask: number): number {
 export function violatesBound(isBuy: boolean, fill: number, bound: number): boolean {
   return isBuy ? fill > bound : fill < bound;
 }
+
+/**
+ * The current price a dependent order's `distance` is measured from when it is created on an
+ * existing trade: OANDA's StopLossOrderRequest.distance is "the distance (in price units) from the
+ * Account's current price to use as the Stop Loss Order price. If the Trade is short the
+ * Instrument's bid price is used, and for long Trades the ask is used" (oanda-v20-openapi.json;
+ * the facts sheet, section 5.6, finds the sentence odd; it is the side the trade opened on, as an
+ * on-fill distance is measured from the open price). Followed as written.
+ */
+export function distanceBasePrice(isLongTrade: boolean, bid: number, ask: number): number {
+  return isLongTrade ? ask : bid;
+}
