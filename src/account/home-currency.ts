@@ -158,3 +158,16 @@ export function homeConversionFactors(state: AccountState, instrument: string): 
 function sameTexts(a: FactorTexts, b: FactorTexts): boolean {
   return a === b || (a.gain === b.gain && a.loss === b.loss);
 }
+
+/**
+ * Whether a fill of `instrument` can be valued in the home currency: its quote currency converts
+ * through some chain of quoted pairs. The base factors are informational and never needed (with a
+ * price of the instrument the base converts whenever the quote does). When this is false no v20
+ * rate exists for the order: a MARKET order is refused with INSTRUMENT_PRICE_UNKNOWN (the reason
+ * v20 gives for a price it does not know; src/domain/reject-reasons.ts words it for the
+ * conversion) and a resting order keeps resting until a conversion exists: a real v20 account
+ * always has its rates, so cancelling the order for good would be an artefact of the feed.
+ */
+export function canConvertToHome(state: AccountState, instrument: string): boolean {
+  return midToHome(state, quoteCurrency(instrument)) !== null;
+}
