@@ -18,6 +18,7 @@ import type { InstrumentTriggers } from '../matching/trigger-index.js';
 import { emptyAccountState, isAccountId, priceSlot, refreshSession, type AccountConfig, type AccountState, type PriceSlot } from './state.js';
 import { moveTrailingStops } from './trailing-stops.js';
 import { executeTriggered } from './trigger.js';
+import { instrumentsForAccount } from './margin-rates.js';
 import { decideMarginCallExit, decideMarginCallExtension, decideMarginCheck, marginCheckNeeded } from './margin-call.js';
 
 /** Where an account's journal lines go: its transactions, with any trailing stop levels among them. */
@@ -124,7 +125,7 @@ export class Account {
 
   private static initialState(config: AccountConfig, instruments: ReadonlyMap<string, InstrumentSpec>): AccountState {
     if (!isAccountId(config.id)) throw new Error(`account id must look like 101-004-1435156-001: ${config.id}`);
-    const state = emptyAccountState(config.id, instruments);
+    const state = emptyAccountState(config.id, instrumentsForAccount(instruments, config.marginPreset));
     state.currency = config.currency;
     state.hedgingEnabled = config.hedgingEnabled ?? false;
     state.marginCloseoutEnabled = config.marginCloseout ?? true;

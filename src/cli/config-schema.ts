@@ -50,7 +50,7 @@ const account = Type.Object(
   {
     additionalProperties: true,
     description:
-      'An account: id ("101-004-1000000-001"), currency ("USD"), and optionally alias, balance, hedging (or hedgingEnabled), marginRate.',
+      'An account: id ("101-004-1000000-001"), currency ("USD"), and optionally alias, balance, hedging (or hedgingEnabled), marginRate, marginCloseout (true or false, default true), marginPreset (oanda-europe-esma, oanda-corporation-us, oanda-australia-asic, oanda-japan or legacy; default: the catalogue, whose rates are oanda-europe-esma).',
     errorMessage: 'must be an object',
   },
 );

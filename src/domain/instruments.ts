@@ -1,3 +1,4 @@
+import { DEFAULT_MARGIN_PRESET, presetMarginRate } from './margin-presets.js';
 import type { MarketHoursSpec } from './market-hours.js';
 
 /**
@@ -43,7 +44,11 @@ const FINANCING_DAYS: readonly FinancingDay[] = [
   { dayOfWeek: 'SUNDAY', daysCharged: 0 },
 ];
 
-/** [name, marginRate, longRate, shortRate]: rates as OANDA publishes them (decimals, 0.05 = 5 %). */
+/**
+ * [name, legacy marginRate, longRate, shortRate]: rates as OANDA publishes them (decimals, 0.05 = 5 %).
+ * The margin rate an instrument gets is the default division's (domain/margin-presets.ts); the
+ * column is the rate before the presets, used only where the default preset has none.
+ */
 const FX_PAIRS: readonly (readonly [string, string, string, string])[] = [
   ['EUR_USD', '0.0333', '-0.0566', '0.0336'],
   ['GBP_USD', '0.05', '-0.0489', '0.0263'],
@@ -90,7 +95,7 @@ function fxSpec([name, marginRate, longRate, shortRate]: readonly [string, strin
     minimumTrailingStopDistance: jpy ? '0.050' : '0.00050',
     maximumPositionSize: '0',
     maximumOrderUnits: '100000000',
-    marginRate,
+    marginRate: presetMarginRate(DEFAULT_MARGIN_PRESET, { name, type: 'CURRENCY' }) ?? marginRate,
     financing: { longRate, shortRate, financingDaysOfWeek: FINANCING_DAYS },
   };
 }

@@ -2,6 +2,7 @@ import { isAccountId, type AccountConfig } from '../account/state.js';
 import { Decimal, isDecimalString } from '../domain/decimal.js';
 import { baseCurrency, quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
+import { isMarginPresetName, MARGIN_PRESET_NAMES } from '../domain/margin-presets.js';
 
 /** Account settings from untrusted JSON (a /sim body, a config file), checked before anything opens. */
 
@@ -15,7 +16,7 @@ function knownCurrencies(instruments: ReadonlyMap<string, InstrumentSpec>): Set<
   return out;
 }
 
-const ACCOUNT_KEYS = new Set(['id', 'currency', 'alias', 'hedgingEnabled', 'marginRate', 'balance']);
+const ACCOUNT_KEYS = new Set(['id', 'currency', 'alias', 'hedgingEnabled', 'marginRate', 'balance', 'marginCloseout', 'marginPreset']);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -53,6 +54,20 @@ function checkOptional(value: Record<string, unknown>, config: MutableConfig): {
     const text = checkBalance(balance);
     if (text === null) return { field: 'balance', why: 'must be a non-negative decimal with at most 4 decimals, e.g. "100000"' };
     config.balance = text;
+  }
+  return checkMarginOptions(value, config);
+}
+
+/** The margin closeout switch (default on) and the division's margin preset (account/margin-call.ts, domain/margin-presets.ts). */
+function checkMarginOptions(value: Record<string, unknown>, config: MutableConfig): { field: string; why: string } | undefined {
+  const { marginCloseout, marginPreset } = value;
+  if (marginCloseout !== undefined) {
+    if (typeof marginCloseout !== 'boolean') return { field: 'marginCloseout', why: 'must be true or false' };
+    config.marginCloseout = marginCloseout;
+  }
+  if (marginPreset !== undefined) {
+    if (!isMarginPresetName(marginPreset)) return { field: 'marginPreset', why: `must be one of ${MARGIN_PRESET_NAMES.join(', ')}` };
+    config.marginPreset = marginPreset;
   }
   return undefined;
 }

@@ -44,7 +44,8 @@ function instrumentsOf(catalogue: ReadonlyMap<string, InstrumentSpec>, csv: stri
 export function getAccountInstruments(call: V3Call, instruments: string | undefined): V20Response {
   return answer(() => {
     const { state } = accountOf(call);
-    const specs = instrumentsOf(call.engine.instruments, instruments);
+    // The account's own instruments: a margin preset gives it its division's margin rates.
+    const specs = instrumentsOf(state.instruments, instruments);
     return ok({ instruments: specs.map(instrumentView), lastTransactionID: String(state.lastTransactionID) });
   });
 }
