@@ -12,6 +12,7 @@ import { shaped } from '../domain/transaction-json.js';
 import { ENTRY_ORDER_JSON } from '../domain/transaction-shapes.js';
 import { isOrderType, ORDER_TYPE_RULES, type DependentOrderType, type OrderType } from '../domain/order-types.js';
 import { checkClientExtensions } from '../orders/client-extensions.js';
+import { OPEN_ONLY_REJECT_REASON, openOnlyAgainstPosition } from '../orders/position-fill.js';
 import { checkOrderRequest, type CheckedOrder, type OrderRequest } from '../orders/request.js';
 import type { Batch } from './batch.js';
 import type { Outcome } from './commands.js';
@@ -19,7 +20,7 @@ import { cancelOrder, type FillResult } from './fill.js';
 import { isCrossedNow, stopLossPriceFromQuote, TRADE_SLOT } from './placement.js';
 import { findOrder, findTrade } from './specifiers.js';
 import { instrumentSpec, isTradeableAt, type AccountState, type OrderRecord, type PriceSlot, type TradeRecord } from './state.js';
-import { executeTriggered } from './trigger.js';
+import { executeTriggered, holdsOpposite } from './trigger.js';
 
 function isDependent(type: OrderType): type is DependentOrderType {
   return ORDER_TYPE_RULES[type].kind === 'DEPENDENT';
@@ -81,6 +82,16 @@ function accountRefusal(
   }
   if (replaces !== undefined && replaces.tradeId !== undefined && tradeId !== replaces.tradeId) return 'REPLACING_TRADE_ID_INVALID';
   return null;
+}
+
+/** An OPEN_ONLY entry order against the side a netting account holds (orders/position-fill.ts). */
+function openOnlyAgainst(state: AccountState, order: CheckedOrder): boolean {
+  if (order.positionFill !== 'OPEN_ONLY' || order.instrument === undefined || order.units === undefined) return false;
+  return openOnlyAgainstPosition(
+    order.positionFill,
+    state.hedgingEnabled,
+    holdsOpposite(state, order.instrument, order.units.isPositive()),
+  );
 }
 
 /** The open trade a dependent order names by tradeID or clientTradeID, if there is one. */
@@ -186,6 +197,7 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
   if (dependent && tradeId === undefined) return rejectWith(b, response, replaces, 'TRADE_DOESNT_EXIST', order.echo);
   const refusal = accountRefusal(b, type, order.clientExtensions?.id, order.tradeClientExtensions?.id, tradeId, replaces);
   if (refusal !== null) return rejectWith(b, response, replaces, refusal, order.echo);
+  if (openOnlyAgainst(state, order)) return rejectWith(b, response, replaces, OPEN_ONLY_REJECT_REASON, order.echo);
   const rule = ORDER_TYPE_RULES[type];
   const measured = rule.trigger === 'TOUCHED' || (rule.threshold === 'PRICE_OR_DISTANCE' && order.distanceInt !== undefined);
   if (measured && state.prices.get(trade?.instrument ?? (order.instrument as string))?.known !== true) {

@@ -104,9 +104,12 @@ describe('netting account for contrast', () => {
     expect(accountSummaryView(sim.account.state)).toMatchObject({ hedgingEnabled: false, openTradeCount: 1 });
   });
 
-  it('OPEN_ONLY cannot hold both sides there, so it reduces first too', () => {
-    const { fill } = longThenSell(false, 'OPEN_ONLY');
-    expect(fill.tradeReduced).toMatchObject({ tradeID: '4', units: '-4000' });
-    expect(fill.tradeOpened).toBeUndefined();
+  it('OPEN_ONLY against the held side is refused, not turned into a reduction (orders/position-fill.ts)', () => {
+    const sim = new Sim({ hedgingEnabled: false });
+    sim.quote('EUR_USD', 1.1, 1.1002);
+    sim.openTrade('EUR_USD', '10000');
+    const out = sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-4000', positionFill: 'OPEN_ONLY' });
+    expect(shape(out.transactions)).toEqual(['MARKET_ORDER_REJECT:ORDER_FILL_POSITION_ACTION_INVALID']);
+    expect(sim.account.state.positions.get('EUR_USD')?.long.units.toString()).toBe('10000');
   });
 });

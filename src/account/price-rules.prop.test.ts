@@ -84,3 +84,60 @@ describe('LIMIT and TAKE_PROFIT price bound', () => {
     );
   });
 });
+
+type Step =
+  | { k: 'quote'; bid: number; spread: number }
+  | { k: 'market'; units: number; openOnly: boolean }
+  | { k: 'limit'; units: number; offset: number; openOnly: boolean };
+
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({
+    k: fc.constant('quote' as const),
+    bid: fc.integer({ min: PRICE - 40, max: PRICE + 40 }),
+    spread: fc.integer({ min: 0, max: 5 }),
+  }),
+  fc.record({
+    k: fc.constant('market' as const),
+    units: fc.integer({ min: -5000, max: 5000 }).filter((u) => u !== 0),
+    openOnly: fc.boolean(),
+  }),
+  fc.record({
+    k: fc.constant('limit' as const),
+    units: fc.integer({ min: -5000, max: 5000 }).filter((u) => u !== 0),
+    offset: fc.integer({ min: -30, max: 30 }),
+    openOnly: fc.boolean(),
+  }),
+);
+
+describe('OPEN_ONLY on a netting account', () => {
+  it('never reduces a position: its fills open trades only', () => {
+    fc.assert(
+      fc.property(fc.array(stepArb, { minLength: 1, maxLength: 40 }), (steps) => {
+        const sim = new Sim();
+        sim.quote('EUR_USD', toPrice(PRICE), toPrice(PRICE + 2));
+        let bid = PRICE;
+        for (const s of steps) {
+          if (s.k === 'quote') {
+            bid = s.bid;
+            sim.quote('EUR_USD', toPrice(s.bid), toPrice(s.bid + s.spread));
+          } else {
+            const positionFill = s.openOnly ? 'OPEN_ONLY' : 'DEFAULT';
+            const order: Record<string, unknown> = { instrument: 'EUR_USD', units: String(s.units), positionFill };
+            if (s.k === 'market') sim.order({ type: 'MARKET', ...order });
+            else sim.order({ type: 'LIMIT', ...order, price: priceText(bid + s.offset) });
+          }
+        }
+        const openOnly = new Set(
+          sim.account.log.filter((tx) => (tx as unknown as { positionFill?: string }).positionFill === 'OPEN_ONLY').map((tx) => tx.id),
+        );
+        for (const tx of sim.account.log) {
+          const fill = tx as unknown as { type: string; orderID?: string; tradesClosed?: unknown; tradeReduced?: unknown };
+          if (fill.type !== 'ORDER_FILL' || !openOnly.has(fill.orderID as string)) continue;
+          expect(fill.tradesClosed).toBeUndefined();
+          expect(fill.tradeReduced).toBeUndefined();
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -110,3 +110,41 @@ describe('TAKE_PROFIT has no distance', () => {
       .then({ id: '5', type: 'TAKE_PROFIT_ORDER_REJECT', rejectReason: 'PRICE_MISSING' });
   });
 });
+
+describe('OPEN_ONLY on a netting account never reduces (orders/position-fill.ts)', () => {
+  const long = given(funded(), tradeOpened('10000', '1.10000'), quoted(1.1, 1.1002));
+
+  it('a sell against a long is rejected ORDER_FILL_POSITION_ACTION_INVALID', () => {
+    long
+      .when(placeOrder({ type: 'MARKET', units: '-4000', positionFill: 'OPEN_ONLY' }))
+      .then({ id: '5', type: 'MARKET_ORDER_REJECT', positionFill: 'OPEN_ONLY', rejectReason: 'ORDER_FILL_POSITION_ACTION_INVALID' });
+  });
+
+  it('a pending sell LIMIT against a long is rejected at creation too', () => {
+    long
+      .when(placeOrder({ type: 'LIMIT', units: '-4000', price: '1.10100', positionFill: 'OPEN_ONLY' }))
+      .then({ id: '5', type: 'LIMIT_ORDER_REJECT', rejectReason: 'ORDER_FILL_POSITION_ACTION_INVALID' });
+  });
+
+  it('a buy extends the long', () => {
+    long
+      .when(placeOrder({ type: 'MARKET', units: '1000', positionFill: 'OPEN_ONLY' }))
+      .then({ id: '5', type: 'MARKET_ORDER' }, { id: '6', type: 'ORDER_FILL', tradeOpened: { tradeID: '6', units: '1000' } });
+  });
+
+  it('a resting OPEN_ONLY order reached while the opposite side is held is cancelled FIFO_VIOLATION', () => {
+    given(funded(), quoted(1.1, 1.1002))
+      .when(placeOrder({ type: 'LIMIT', units: '-4000', price: '1.10100', positionFill: 'OPEN_ONLY' }))
+      .then({ id: '3', type: 'LIMIT_ORDER' })
+      .when(placeOrder({ type: 'MARKET', units: '10000' }))
+      .then({ id: '4', type: 'MARKET_ORDER' }, { id: '5', type: 'ORDER_FILL' })
+      .when(quote(1.101, 1.1012))
+      .then({ id: '6', type: 'ORDER_CANCEL', orderID: '3', reason: 'FIFO_VIOLATION' });
+  });
+
+  it('with nothing held it opens, as on a hedging account', () => {
+    given(funded(), quoted(1.1, 1.1002))
+      .when(placeOrder({ type: 'MARKET', units: '-4000', positionFill: 'OPEN_ONLY' }))
+      .then({ id: '3', type: 'MARKET_ORDER' }, { id: '4', type: 'ORDER_FILL', tradeOpened: { units: '-4000' } });
+  });
+});

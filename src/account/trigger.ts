@@ -1,9 +1,10 @@
 import { ZERO } from '../domain/decimal.js';
 import { ORDER_TYPE_RULES } from '../domain/order-types.js';
 import { parseScaled } from '../domain/scaled-int.js';
+import { OPEN_ONLY_CANCEL_REASON, openOnlyAgainstPosition } from '../orders/position-fill.js';
 import type { Batch } from './batch.js';
-import { fillOrCancel, type FillResult } from './fill.js';
-import type { OrderRecord } from './state.js';
+import { cancelOrder, fillOrCancel, type FillResult } from './fill.js';
+import type { AccountState, OrderRecord } from './state.js';
 
 /**
  * A resting order the market has reached: entry orders fill their units; TP/SL/TSL close the
@@ -25,11 +26,21 @@ export function executeTriggered(b: Batch, order: OrderRecord): FillResult {
     });
   }
   const text = order.create.units as string;
+  const positionFill = order.create.positionFill ?? 'DEFAULT';
+  if (openOnlyAgainstPosition(positionFill, b.state.hedgingEnabled, holdsOpposite(b.state, order.instrument, order.isBuy)))
+    return { kind: 'cancelled', cancel: cancelOrder(b, order, OPEN_ONLY_CANCEL_REASON) };
   return fillOrCancel(b, {
     order,
     units: b.state.memo.decimals.of(text),
     unitsInt: parseScaled(text, 0) ?? Number.NaN,
     reason,
-    positionFill: order.create.positionFill ?? 'DEFAULT',
+    positionFill,
   });
+}
+
+/** Whether the account holds the side of `instrument` a buy (or sell) would reduce. */
+export function holdsOpposite(state: AccountState, instrument: string, isBuy: boolean): boolean {
+  const position = state.positions.get(instrument);
+  const side = isBuy ? position?.short : position?.long;
+  return side !== undefined && !side.units.isZero();
 }
