@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Decimal } from '../domain/decimal.js';
 import { TRIGGER_CONDITION } from '../domain/order-types.js';
 import { Sim } from './test-helpers.js';
+import { valueAccount } from './valuation.js';
 
 /**
  * A LIMIT or TAKE_PROFIT never fills at a worse price than its own, whatever its trigger condition
@@ -137,6 +139,41 @@ describe('OPEN_ONLY on a netting account', () => {
           expect(fill.tradeReduced).toBeUndefined();
         }
       }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('withdrawalLimit', () => {
+  it('lies between zero and the balance, and withdrawing it never leaves the balance negative', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5000 }),
+        fc.integer({ min: -50_000, max: 50_000 }).filter((u) => u !== 0),
+        fc.integer({ min: PRICE - 20_000, max: PRICE + 20_000 }),
+        (deposit, units, bid) => {
+          const sim = new Sim({ balance: `${deposit}.0000` });
+          sim.quote('EUR_USD', toPrice(PRICE), toPrice(PRICE + 2));
+          sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: String(units) });
+          sim.quote('EUR_USD', toPrice(bid), toPrice(bid + 2));
+          const state = sim.account.state;
+          const limit = valueAccount(state).withdrawalLimit;
+          expect(limit.isNegative()).toBe(false);
+          expect(limit.lessThanOrEqualTo(Decimal.max(state.balance, 0))).toBe(true);
+          // Amounts carry 4 decimals: the most that may go is the limit rounded down to them.
+          const most = limit.toDecimalPlaces(4, Decimal.ROUND_DOWN);
+          if (most.greaterThan(0)) {
+            const out = sim.exec({ type: 'TRANSFER_FUNDS', amount: most.negated().toFixed(4) });
+            expect(out.reject).toBeUndefined();
+            expect(state.balance.isNegative()).toBe(false);
+          }
+          const over = sim.exec({
+            type: 'TRANSFER_FUNDS',
+            amount: valueAccount(state).withdrawalLimit.plus('0.0001').toDecimalPlaces(4, Decimal.ROUND_UP).negated().toFixed(4),
+          });
+          expect(over.reject?.errorCode).toBe('INSUFFICIENT_FUNDS');
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { accountSummaryView } from './views.js';
 import { funded, given, placeOrder, quote, quoted, tradeOpened } from './testing/given.js';
 
 /**
@@ -146,5 +147,28 @@ describe('OPEN_ONLY on a netting account never reduces (orders/position-fill.ts)
     given(funded(), quoted(1.1, 1.1002))
       .when(placeOrder({ type: 'MARKET', units: '-4000', positionFill: 'OPEN_ONLY' }))
       .then({ id: '3', type: 'MARKET_ORDER' }, { id: '4', type: 'ORDER_FILL', tradeOpened: { units: '-4000' } });
+  });
+});
+
+describe('withdrawalLimit never allows a withdrawal that leaves the balance negative', () => {
+  // 1,000 USD, long 10,000 EUR_USD from 1.10000, now bid 1.20000: 1,000 USD of unrealized gain,
+  // so the margin available is well above the balance. Gains are not cash: the limit is the balance.
+  const inProfit = given(funded('1000.0000'), tradeOpened('10000', '1.10000'), quoted(1.2, 1.2002));
+
+  it('the limit is the balance when the margin available is larger', () => {
+    const then = inProfit.play();
+    const summary = accountSummaryView(then.state);
+    expect(Number(summary['marginAvailable'])).toBeGreaterThan(1000);
+    expect(summary['withdrawalLimit']).toBe('1000.0000');
+  });
+
+  it('a withdrawal above the balance is rejected INSUFFICIENT_FUNDS', () => {
+    inProfit
+      .when({ type: 'TRANSFER_FUNDS', amount: '-1000.0001' })
+      .then({ id: '5', type: 'TRANSFER_FUNDS_REJECT', rejectReason: 'INSUFFICIENT_FUNDS' });
+  });
+
+  it('the whole balance may go', () => {
+    inProfit.when({ type: 'TRANSFER_FUNDS', amount: '-1000' }).then({ id: '5', type: 'TRANSFER_FUNDS', accountBalance: '0.0000' });
   });
 });

@@ -161,7 +161,10 @@ export function valueAccount(state: AccountState): AccountValuation {
     marginCloseoutPercent: noMargin ? ZERO : marginUsed.times(0.5).dividedBy(percentBase),
     marginCallMarginUsed: marginUsed,
     marginCallPercent: noMargin ? ZERO : marginUsed.dividedBy(percentBase),
-    withdrawalLimit: marginAvailable.greaterThan(0) ? marginAvailable : ZERO,
+    // What can leave without a margin shortfall or a negative balance: unrealized gains are not
+    // cash (AccountSummary.withdrawalLimit: "zero or a positive value indicating how much can be
+    // withdrawn from the account"). min(balance, marginAvailable), floored at zero.
+    withdrawalLimit: Decimal.max(Decimal.min(state.balance, marginAvailable), ZERO),
   };
 }
 
