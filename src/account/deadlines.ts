@@ -9,6 +9,8 @@ interface Deadline {
 /**
  * Expiry times of GTD/GFD orders, earliest first, ties by order ID. Entries of orders that ended
  * early stay until they surface and are skipped then; the account checks the order is still pending.
+ * Deadlines pass whatever the market hours: v20 cancels expired orders while the market is halted
+ * (ORDER_CANCEL TIME_IN_FORCE_EXPIRED needs no price); only fills wait for a tradeable quote.
  */
 export class DeadlineQueue {
   private readonly heap = new MinHeap<Deadline>((a, b) => a.time < b.time || (a.time === b.time && a.orderId < b.orderId));
