@@ -1,5 +1,6 @@
 import type { Subscription } from 'rxjs';
 import type { InstrumentSpec } from '../domain/instruments.js';
+import { MarketCalendar } from '../domain/market-hours.js';
 import { scaleOf, toPriceInt } from '../domain/price.js';
 import type { Tick } from '../domain/tick.js';
 import type { Engine } from '../engine/engine.js';
@@ -42,6 +43,8 @@ export interface MarketData extends QuoteSource {
 interface InstrumentMarket {
   readonly spec: InstrumentSpec;
   readonly scale: number;
+  /** When the instrument trades: a quote's `tradeableUntil`. */
+  readonly calendar: MarketCalendar;
   latest: MarketQuote | undefined;
   /** One series per stored granularity, in STORED_GRANULARITIES order. */
   readonly series: readonly CandleSeries[];
@@ -63,7 +66,7 @@ export function createMarketData(engine: Engine, candlesPerSeriesMax?: number): 
       const spec = engine.instruments.get(instrument);
       if (spec === undefined) return undefined;
       const series = STORED_GRANULARITIES.map((g) => new CandleSeries(STORED_LENGTH[g], candlesPerSeriesMax));
-      m = { spec, scale: scaleOf(spec.displayPrecision), latest: undefined, series };
+      m = { spec, scale: scaleOf(spec.displayPrecision), calendar: new MarketCalendar(spec.marketHours), latest: undefined, series };
       markets.set(instrument, m);
     }
     return m;
@@ -81,6 +84,7 @@ export function createMarketData(engine: Engine, candlesPerSeriesMax?: number): 
       ask,
       closeoutBid: tick.closeoutBid === undefined ? bid : toPriceInt(tick.closeoutBid, m.scale),
       closeoutAsk: tick.closeoutAsk === undefined ? ask : toPriceInt(tick.closeoutAsk, m.scale),
+      tradeableUntil: m.calendar.tradeableUntil(tick.time),
     };
   }
 
