@@ -71,7 +71,7 @@ export const streamRoutes =
         if (request.query.snapshot !== 'false') {
           for (const name of instruments) {
             const quote = context.market.latest(name);
-            if (quote !== undefined) client.push(JSON.stringify(clientPrice(quote, format)));
+            if (quote !== undefined) client.push(JSON.stringify(clientPrice(quote, format, context.engine.now)));
           }
         }
         registry.followPrices(instruments, client, format);
