@@ -39,7 +39,7 @@ export function getPricing(call: V3Call, quotes: QuoteSource, q: PricingQuery): 
     for (const name of instruments) {
       const quote = quotes.latest(name);
       if (quote === undefined || (since !== undefined && quote.time <= since)) continue;
-      prices.push(clientPrice(quote));
+      prices.push(clientPrice(quote, 'RFC3339', call.engine.now));
     }
     const body: Json = { prices };
     if (q.includeHomeConversions === 'true') body['homeConversions'] = homeConversions(state, call.engine.instruments);
