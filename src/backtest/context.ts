@@ -181,7 +181,7 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
 
   price(instrument: string): V20ClientPrice | undefined {
     const quote = accountQuote(this.acct.state, instrument);
-    return quote === undefined ? undefined : (clientPrice(quote) as unknown as V20ClientPrice);
+    return quote === undefined ? undefined : (clientPrice(quote, 'RFC3339', this.engine.now) as unknown as V20ClientPrice);
   }
 
   instrument(name: string): V20Instrument | undefined {
