@@ -16,7 +16,17 @@ function knownCurrencies(instruments: ReadonlyMap<string, InstrumentSpec>): Set<
   return out;
 }
 
-const ACCOUNT_KEYS = new Set(['id', 'currency', 'alias', 'hedgingEnabled', 'marginRate', 'balance', 'marginCloseout', 'marginPreset']);
+const ACCOUNT_KEYS = new Set([
+  'id',
+  'currency',
+  'alias',
+  'hedgingEnabled',
+  'marginRate',
+  'balance',
+  'marginCloseout',
+  'marginPreset',
+  'homeConversionFee',
+]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -55,7 +65,20 @@ function checkOptional(value: Record<string, unknown>, config: MutableConfig): {
     if (text === null) return { field: 'balance', why: 'must be a non-negative decimal with at most 4 decimals, e.g. "100000"' };
     config.balance = text;
   }
-  return checkMarginOptions(value, config);
+  return checkMarginOptions(value, config) ?? checkConversionFee(value, config);
+}
+
+/**
+ * The home-currency conversion fee (account/home-currency.ts): a decimal string in [0, 0.1), e.g.
+ * "0.005" (OANDA Corporation's 0.5 %, the default; other divisions quote 1.0 %, facts sheet §14).
+ */
+function checkConversionFee(value: Record<string, unknown>, config: MutableConfig): { field: string; why: string } | undefined {
+  const fee = value['homeConversionFee'];
+  if (fee === undefined) return undefined;
+  const ok = typeof fee === 'string' && isDecimalString(fee) && !new Decimal(fee).isNegative() && new Decimal(fee).lessThan('0.1');
+  if (!ok) return { field: 'homeConversionFee', why: 'must be a decimal string in [0, 0.1), e.g. "0.005" for 0.5 %' };
+  config.homeConversionFee = fee;
+  return undefined;
 }
 
 /** The margin closeout switch (default on) and the division's margin preset (account/margin-call.ts, domain/margin-presets.ts). */
