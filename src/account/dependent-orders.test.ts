@@ -141,7 +141,7 @@ describe('standalone TAKE_PROFIT / STOP_LOSS on a short trade watch the ask', ()
     });
   });
 
-  it('STOP_LOSS by distance sits above the open price of a short', () => {
+  it('STOP_LOSS by distance sits above the current bid of a short (here also its open price)', () => {
     const sim = shortTrade();
     expect(createTx(sim.order({ type: 'STOP_LOSS', tradeID: '4', distance: '0.00150' })).price).toBe('1.10150');
   });
