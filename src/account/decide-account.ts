@@ -4,7 +4,8 @@ import type { ClientConfigureTransaction, CreateTransaction, Transaction, Transf
 import type { Batch } from './batch.js';
 import type { Outcome } from './commands.js';
 import { accepted, rejected } from './decide-orders.js';
-import { parseAccountId } from './state.js';
+import { inMarginCall, pastCloseout } from './margin-call.js';
+import { parseAccountId, type AccountState } from './state.js';
 import { valueAccount } from './valuation.js';
 
 export function decideCreateAccount(b: Batch, currency: string): Outcome {
@@ -31,7 +32,7 @@ export function decideConfigure(b: Batch, alias: unknown, marginRate: unknown): 
   else if (alias !== undefined && (typeof alias !== 'string' || alias.length > LIMITS.aliasLength)) reason = 'ALIAS_INVALID';
   else if (marginRate !== undefined) {
     const ok = isDecimalString(marginRate) && new Decimal(marginRate).greaterThan(0) && new Decimal(marginRate).lessThanOrEqualTo(1);
-    if (!ok) reason = 'MARGIN_RATE_INVALID';
+    reason = ok ? marginRateConsequence(b.state, marginRate) : 'MARGIN_RATE_INVALID';
   }
   if (reason !== null) {
     body['type'] = 'CLIENT_CONFIGURE_REJECT';
@@ -41,6 +42,19 @@ export function decideConfigure(b: Batch, alias: unknown, marginRate: unknown): 
   }
   response['clientConfigureTransaction'] = b.emit<ClientConfigureTransaction>(body as never);
   return accepted(b, response);
+}
+
+/**
+ * A margin rate that would put the account into a margin closeout or a margin call it is not in
+ * yet is refused with v20's MARGIN_RATE_WOULD_TRIGGER_CLOSEOUT / _MARGIN_CALL (TransactionRejectReason).
+ */
+function marginRateConsequence(state: AccountState, marginRate: string): string | null {
+  if (state.openTradeCount === 0) return null;
+  const now = valueAccount(state);
+  const then = valueAccount({ ...state, marginRate });
+  if (!pastCloseout(now) && pastCloseout(then)) return 'MARGIN_RATE_WOULD_TRIGGER_CLOSEOUT';
+  if (!inMarginCall(now) && inMarginCall(then)) return 'MARGIN_RATE_WOULD_TRIGGER_MARGIN_CALL';
+  return null;
 }
 
 /** Deposit (positive) or withdrawal (negative, up to the withdrawal limit). */

@@ -182,6 +182,25 @@ describe('margin call', () => {
   });
 });
 
+describe('configuring a margin rate', () => {
+  it('is refused when it would trigger a margin closeout or a margin call the account is not in', () => {
+    const sim = new Sim({ balance: '2000' });
+    sim.quote('EUR_USD', 1.0999, 1.1);
+    sim.openTrade('EUR_USD', '20000'); // margin used 732.57 at 0.0333, closeout NAV 1999
+    const closeout = sim.exec({ type: 'CONFIGURE', marginRate: '0.2' }); // margin 4399.8: half of it above the NAV
+    expect(closeout.response['clientConfigureRejectTransaction']).toMatchObject({
+      type: 'CLIENT_CONFIGURE_REJECT',
+      marginRate: '0.2',
+      rejectReason: 'MARGIN_RATE_WOULD_TRIGGER_CLOSEOUT',
+    });
+    const call = sim.exec({ type: 'CONFIGURE', marginRate: '0.1' }); // margin 2199.9 above the NAV, half of it below
+    expect(call.reject?.errorCode).toBe('MARGIN_RATE_WOULD_TRIGGER_MARGIN_CALL');
+    expect(sim.exec({ type: 'CONFIGURE', marginRate: '0.05' }).response['clientConfigureTransaction']).toMatchObject({
+      marginRate: '0.05',
+    });
+  });
+});
+
 describe('replay', () => {
   it('rebuilds the margin call and the closeout from the journal alone', () => {
     const entries: JournalEntry[] = [];
