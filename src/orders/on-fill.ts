@@ -65,17 +65,20 @@ function asDetails(value: unknown): Record<string, unknown> | null | undefined {
   return value as Record<string, unknown>;
 }
 
+/** A price or distance of on-fill details on the instrument's grid, or the `<prefix>_INVALID` / `<prefix>_PRECISION_EXCEEDED` reason. */
+function gridRefusal(value: unknown, precision: number, prefix: string): { ok: false; reason: string } | null {
+  const p = checkPrice(value, precision);
+  if (p.ok) return null;
+  return { ok: false, reason: p.reason === 'INVALID' ? `${prefix}_INVALID` : `${prefix}_PRECISION_EXCEEDED` };
+}
+
 function checkTakeProfitDetails(value: unknown, precision: number, now: Micros): DetailCheck<TakeProfitDetails> {
   const d = asDetails(value);
   if (d === undefined) return { ok: true, value: undefined };
   if (d === null) return { ok: false, reason: 'TAKE_PROFIT_ON_FILL_PRICE_INVALID' };
   if (d['price'] === undefined) return { ok: false, reason: 'TAKE_PROFIT_ON_FILL_PRICE_MISSING' };
-  const p = checkPrice(d['price'], precision);
-  if (!p.ok)
-    return {
-      ok: false,
-      reason: p.reason === 'INVALID' ? 'TAKE_PROFIT_ON_FILL_PRICE_INVALID' : 'TAKE_PROFIT_ON_FILL_PRICE_PRECISION_EXCEEDED',
-    };
+  const bad = gridRefusal(d['price'], precision, 'TAKE_PROFIT_ON_FILL_PRICE');
+  if (bad !== null) return bad;
   const common = detailCommon('TAKE_PROFIT_ON_FILL', d, now);
   if (common !== null) return { ok: false, reason: common };
   return { ok: true, value: d as unknown as TakeProfitDetails };
@@ -89,21 +92,11 @@ function checkStopLossDetails(value: unknown, precision: number, now: Micros): D
     return { ok: false, reason: 'STOP_LOSS_ON_FILL_PRICE_AND_DISTANCE_BOTH_SPECIFIED' };
   if (d['price'] === undefined && d['distance'] === undefined)
     return { ok: false, reason: 'STOP_LOSS_ON_FILL_PRICE_AND_DISTANCE_BOTH_MISSING' };
-  if (d['price'] !== undefined) {
-    const p = checkPrice(d['price'], precision);
-    if (!p.ok)
-      return {
-        ok: false,
-        reason: p.reason === 'INVALID' ? 'STOP_LOSS_ON_FILL_PRICE_INVALID' : 'STOP_LOSS_ON_FILL_PRICE_PRECISION_EXCEEDED',
-      };
-  } else {
-    const p = checkPrice(d['distance'], precision);
-    if (!p.ok)
-      return {
-        ok: false,
-        reason: p.reason === 'INVALID' ? 'STOP_LOSS_ON_FILL_DISTANCE_INVALID' : 'STOP_LOSS_ON_FILL_DISTANCE_PRECISION_EXCEEDED',
-      };
-  }
+  const bad =
+    d['price'] !== undefined
+      ? gridRefusal(d['price'], precision, 'STOP_LOSS_ON_FILL_PRICE')
+      : gridRefusal(d['distance'], precision, 'STOP_LOSS_ON_FILL_DISTANCE');
+  if (bad !== null) return bad;
   const common = detailCommon('STOP_LOSS_ON_FILL', d, now);
   if (common !== null) return { ok: false, reason: common };
   return { ok: true, value: d as unknown as StopLossDetails };
@@ -119,15 +112,8 @@ function checkTrailingDetails(
   if (d === undefined) return { ok: true, value: undefined };
   if (d === null) return { ok: false, reason: 'TRAILING_STOP_LOSS_ON_FILL_PRICE_DISTANCE_INVALID' };
   if (d['distance'] === undefined) return { ok: false, reason: 'TRAILING_STOP_LOSS_ON_FILL_PRICE_DISTANCE_MISSING' };
-  const p = checkPrice(d['distance'], precision);
-  if (!p.ok)
-    return {
-      ok: false,
-      reason:
-        p.reason === 'INVALID'
-          ? 'TRAILING_STOP_LOSS_ON_FILL_PRICE_DISTANCE_INVALID'
-          : 'TRAILING_STOP_LOSS_ON_FILL_PRICE_DISTANCE_PRECISION_EXCEEDED',
-    };
+  const bad = gridRefusal(d['distance'], precision, 'TRAILING_STOP_LOSS_ON_FILL_PRICE_DISTANCE');
+  if (bad !== null) return bad;
   if (spec !== undefined) {
     const dist = new Decimal(d['distance'] as string);
     if (dist.greaterThan(spec.maximumTrailingStopDistance))
