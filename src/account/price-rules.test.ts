@@ -7,6 +7,22 @@ import { funded, given, placeOrder, quote, quoted, tradeOpened } from './testing
  * where a LIMIT/TAKE_PROFIT may fill, and what a dependent order's `distance` is measured from.
  */
 
+describe('a LIMIT whose condition is met at creation but whose fill side is worse rests', () => {
+  it('buy LIMIT 1.10000 watching MID at 1.09990 / 1.10010: created, not filled', () => {
+    given(funded(), quoted(1.0999, 1.1001))
+      .when(placeOrder({ type: 'LIMIT', units: '1000', price: '1.10000', triggerCondition: 'MID' }))
+      .then({ id: '3', type: 'LIMIT_ORDER' })
+      .when(quote(1.0999, 1.1))
+      .then({ id: '4', type: 'ORDER_FILL', orderID: '3', price: '1.10000' });
+  });
+
+  it('an IOC one is cancelled rather than filled above its price', () => {
+    given(funded(), quoted(1.0999, 1.1001))
+      .when(placeOrder({ type: 'LIMIT', units: '1000', price: '1.10000', triggerCondition: 'MID', timeInForce: 'IOC' }))
+      .then({ id: '3', type: 'LIMIT_ORDER' }, { id: '4', type: 'ORDER_CANCEL', reason: 'TIME_IN_FORCE_EXPIRED' });
+  });
+});
+
 describe('TAKE_PROFIT never fills worse than its price, whatever its trigger condition', () => {
   // A long trade from 1.10000; its TP sells at 1.10100. At 1.10090 / 1.10110 (mid 1.10100) the
   // ASK, MID and INVERSE conditions have fired, but the bid a sell fills at is below the price.
