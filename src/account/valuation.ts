@@ -37,10 +37,6 @@ export function currencyToHome(state: AccountState, currency: string): Decimal |
   return midToHome(state, currency);
 }
 
-export function quoteHomeFactor(state: AccountState, instrument: string): Decimal | null {
-  return currencyToHome(state, quoteCurrency(instrument));
-}
-
 /** The text of the stricter of the instrument's rate and the account's configured rate. */
 export function effectiveMarginRateText(state: AccountState, spec: InstrumentSpec): string {
   if (state.marginRate === undefined) return spec.marginRate;
@@ -182,7 +178,7 @@ export function tradeMarginUsed(state: AccountState, trade: TradeRecord): Decima
   if (trade.state !== 'OPEN') return ZERO;
   const spec = state.instruments.get(trade.instrument);
   const slot = knownSlot(state, trade.instrument);
-  const factor = quoteHomeFactor(state, trade.instrument);
+  const factor = currencyToHome(state, quoteCurrency(trade.instrument));
   if (spec === undefined || slot === undefined || factor === null) return ZERO;
   return trade.currentUnits.abs().times(midDecimal(slot, spec.displayPrecision)).times(factor).times(effectiveMarginRate(state, spec));
 }
