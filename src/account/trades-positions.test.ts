@@ -328,7 +328,7 @@ describe('SET_TRADE_ORDERS', () => {
       batchID: '9',
       type: 'STOP_LOSS_ORDER',
       tradeID: '4',
-      price: '1.09920',
+      price: '1.10020', // the current ask 1.10120 less the distance (StopLossOrderRequest.distance), not the open price
       distance: '0.00100',
     });
     const state = sim.account.state;
