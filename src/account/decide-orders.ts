@@ -16,6 +16,7 @@ import { OPEN_ONLY_REJECT_REASON, openOnlyAgainstPosition } from '../orders/posi
 import { checkOrderRequest, type CheckedOrder, type OrderRequest } from '../orders/request.js';
 import type { Batch } from './batch.js';
 import type { Outcome } from './commands.js';
+import { canConvertToHome } from './home-currency.js';
 import { cancelOrder, type FillResult } from './fill.js';
 import { isCrossedNow, stopLossPriceFromQuote, TRADE_SLOT } from './placement.js';
 import { findOrder, findTrade } from './specifiers.js';
@@ -206,6 +207,11 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
     // Checked before a replaced order is cancelled, so a refused replacement changes nothing.
     return rejectWith(b, response, replaces, 'INSTRUMENT_PRICE_UNKNOWN', order.echo);
   }
+  // A price, but no chain of quoted pairs converts it to the account currency: v20 has no rate to
+  // value a MARKET fill with (INSTRUMENT_PRICE_UNKNOWN, TransactionRejectReason); a resting order waits.
+  const instrument = trade?.instrument ?? (order.instrument as string);
+  if (rule.trigger === null && state.prices.get(instrument)?.known === true && !canConvertToHome(state, instrument))
+    return rejectWith(b, response, replaces, 'INSTRUMENT_PRICE_UNKNOWN', order.echo);
 
   let cancellingTransactionID: string | undefined;
   if (replaces !== undefined) {
@@ -227,7 +233,7 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
   // Outside trading hours, or before the session's first quote, an order that can rest rests:
   // only a tradeable quote triggers it (market-hours.ts); the fill path halts a MARKET order.
   const live = isTradeableAt(state.prices.get(record.instrument), b.now);
-  if (ORDER_TYPE_RULES[type].trigger === null || (live && isCrossedNow(state, record))) {
+  if (rule.trigger === null || (live && canConvertToHome(state, record.instrument) && isCrossedNow(state, record))) {
     addFillResult(response, executeTriggered(b, record), cancelKey);
   } else if (order.timeInForce === 'FOK' || order.timeInForce === 'IOC') {
     response[cancelKey] = cancelOrder(b, record, live ? 'TIME_IN_FORCE_EXPIRED' : 'MARKET_HALTED');
