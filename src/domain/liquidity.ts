@@ -1,6 +1,7 @@
 import { Decimal, ZERO } from './decimal.js';
 import { toPriceInt } from './price.js';
 import type { PriceLevel, Tick } from './tick.js';
+import type { FillPrice, PriceBucket } from './transactions.js';
 
 /**
  * Liquidity v20sim shows on every price bucket of a quote without levels: liquidity is then
@@ -23,6 +24,8 @@ export interface BookSide {
 export interface QuoteBook {
   readonly bids: BookSide | undefined;
   readonly asks: BookSide | undefined;
+  /** The quote as fills print it (fullPrice), made by the first fill of the quote and shared by the rest. */
+  fillPrice: FillPrice | undefined;
 }
 
 function bookSide(levels: readonly PriceLevel[] | undefined, scale: number): BookSide | undefined {
@@ -43,7 +46,7 @@ export function quoteBook(tick: Tick, scale: number): QuoteBook | undefined {
   if (tick.bids === undefined && tick.asks === undefined) return undefined;
   const bids = bookSide(tick.bids, scale);
   const asks = bookSide(tick.asks, scale);
-  return bids === undefined && asks === undefined ? undefined : { bids, asks };
+  return bids === undefined && asks === undefined ? undefined : { bids, asks, fillPrice: undefined };
 }
 
 /** What a fill takes from one side of the book. */
@@ -102,4 +105,13 @@ export function consume(side: BookSide, walk: BookWalk): void {
 export function vwapInt(cost: Decimal, units: Decimal, isBuy: boolean): number {
   const vwap = cost.dividedBy(units);
   return (isBuy ? vwap.ceil() : vwap.floor()).toNumber();
+}
+
+/** The buckets v20 prints for one side: the quote's levels, or one unlimited bucket at `top`. */
+export function priceBuckets(side: BookSide | undefined, top: string, format: (priceInt: number) => string): PriceBucket[] {
+  if (side === undefined) return [{ price: top, liquidity: SHOWN_LIQUIDITY }];
+  const buckets: PriceBucket[] = [];
+  for (let i = 0; i < side.prices.length; i += 1)
+    buckets.push({ price: format(side.prices[i] as number), liquidity: side.liquidity[i] as number });
+  return buckets;
 }

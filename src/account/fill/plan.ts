@@ -85,13 +85,17 @@ function candidates(
   return { single: undefined, trades: opposite?.tradeIds ?? NO_TRADES, opens: mode !== 'REDUCE_ONLY' };
 }
 
-/** The fill plan: reductions close the oldest open trades first; any remainder opens a trade. */
-export function planFill(state: AccountState, req: FillRequest): FillPlan {
+/**
+ * The fill plan: reductions close the oldest open trades first; any remainder opens a trade.
+ * `fillable` (absolute units) caps what the fill takes when the quote's liquidity is short of the
+ * request; the plan still reports the units requested.
+ */
+export function planFill(state: AccountState, req: FillRequest, fillable?: Decimal): FillPlan {
   const isBuy = req.units.isPositive();
   const where = candidates(state, req, isBuy);
   const requestedInt = req.unitsInt !== undefined && !Number.isNaN(req.unitsInt) ? req.unitsInt : wholeOf(req.units);
-  let remaining = req.units.abs();
-  let remainingInt = Math.abs(requestedInt);
+  let remaining = fillable ?? req.units.abs();
+  let remainingInt = fillable === undefined ? Math.abs(requestedInt) : wholeOf(fillable);
   let reductions: Reduction[] | undefined;
   let reduced = ZERO;
   let reducedInt = 0;

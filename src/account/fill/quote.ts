@@ -1,4 +1,4 @@
-import { SHOWN_LIQUIDITY } from '../../domain/liquidity.js';
+import { priceBuckets, SHOWN_LIQUIDITY, type QuoteBook } from '../../domain/liquidity.js';
 import { formatPriceInt } from '../../domain/price.js';
 import { formatRfc3339 } from '../../domain/time.js';
 import { rememberJson } from '../../domain/transaction-json.js';
@@ -12,6 +12,8 @@ import type { PriceSlot } from '../state.js';
  * consecutive fills at an unchanged quote share it (transactions are never changed once written).
  */
 export function fillPrice(memo: AccountMemo, slot: PriceSlot, precision: number): FillPrice {
+  const book = slot.book;
+  if (book !== undefined) return (book.fillPrice ??= bookPrice(book, slot, precision));
   const last = memo.lastQuote;
   if (
     last !== undefined &&
@@ -43,6 +45,20 @@ export function fillPrice(memo: AccountMemo, slot: PriceSlot, precision: number)
     precision,
     price,
   };
+  return price;
+}
+
+/** The fullPrice of a quote with levels: every bucket of both sides, best first (v20 ClientPrice.bids/asks). */
+function bookPrice(book: QuoteBook, slot: PriceSlot, precision: number): FillPrice {
+  const format = (priceInt: number): string => formatPriceInt(priceInt, precision);
+  const price: FillPrice = {
+    closeoutBid: format(slot.closeoutBid),
+    closeoutAsk: format(slot.closeoutAsk),
+    timestamp: formatRfc3339(slot.time),
+    bids: priceBuckets(book.bids, format(slot.bid), format),
+    asks: priceBuckets(book.asks, format(slot.ask), format),
+  };
+  rememberJson(price, FILL_PRICE_JSON(price));
   return price;
 }
 
