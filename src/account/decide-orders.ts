@@ -18,7 +18,7 @@ import type { Batch } from './batch.js';
 import type { Outcome } from './commands.js';
 import { canConvertToHome } from './home-currency.js';
 import { cancelOrder, type FillResult } from './fill.js';
-import { isCrossedNow, stopLossPriceFromQuote, TRADE_SLOT } from './placement.js';
+import { isCrossedNow, stopLossPriceFromQuote, stopLossPriceIntFromQuote, TRADE_SLOT } from './placement.js';
 import { findOrder, findTrade } from './specifiers.js';
 import { instrumentSpec, isTradeableAt, type AccountState, type OrderRecord, type PriceSlot, type TradeRecord } from './state.js';
 import { executeTriggered, holdsOpposite } from './trigger.js';
@@ -159,6 +159,24 @@ function creationBody(
 }
 
 /**
+ * Checks that need the current price, made before a replaced order is cancelled (so a refused
+ * replacement changes nothing): an MIT needs a market to touch from and a stop loss by distance a
+ * current price to measure from (INSTRUMENT_PRICE_UNKNOWN), and that price less the distance must
+ * stay above zero (PRICE_DISTANCE_MAXIMUM_EXCEEDED; v20's on-fill twin of the reason is for a
+ * price that "would be zero or negative due to the specified distance").
+ */
+function priceRefusal(state: AccountState, type: OrderType, order: CheckedOrder, trade: TradeRecord | undefined): string | null {
+  const rule = ORDER_TYPE_RULES[type];
+  const byDistance = rule.threshold === 'PRICE_OR_DISTANCE' && order.distanceInt !== undefined;
+  if (rule.trigger !== 'TOUCHED' && !byDistance) return null;
+  const slot = state.prices.get(trade?.instrument ?? (order.instrument as string));
+  if (slot === undefined || !slot.known) return 'INSTRUMENT_PRICE_UNKNOWN';
+  if (byDistance && trade !== undefined && stopLossPriceIntFromQuote(trade, order.distanceInt as number, slot) <= 0)
+    return 'PRICE_DISTANCE_MAXIMUM_EXCEEDED';
+  return null;
+}
+
+/**
  * The reject transaction of a refused creation (or replacement). A module function rather than a
  * closure per request: every order creation would allocate one (and, under tsx, call __name).
  */
@@ -200,13 +218,8 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
   if (refusal !== null) return rejectWith(b, response, replaces, refusal, order.echo);
   if (openOnlyAgainst(state, order)) return rejectWith(b, response, replaces, OPEN_ONLY_REJECT_REASON, order.echo);
   const rule = ORDER_TYPE_RULES[type];
-  const measured = rule.trigger === 'TOUCHED' || (rule.threshold === 'PRICE_OR_DISTANCE' && order.distanceInt !== undefined);
-  if (measured && state.prices.get(trade?.instrument ?? (order.instrument as string))?.known !== true) {
-    // Without a market there is no side to touch from (an MIT) and no current price to measure a
-    // stop loss's distance from: v20 needs a price for both.
-    // Checked before a replaced order is cancelled, so a refused replacement changes nothing.
-    return rejectWith(b, response, replaces, 'INSTRUMENT_PRICE_UNKNOWN', order.echo);
-  }
+  const unpriced = priceRefusal(state, type, order, trade);
+  if (unpriced !== null) return rejectWith(b, response, replaces, unpriced, order.echo);
   // A price, but no chain of quoted pairs converts it to the account currency: v20 has no rate to
   // value a MARKET fill with (INSTRUMENT_PRICE_UNKNOWN, TransactionRejectReason); a resting order waits.
   const instrument = trade?.instrument ?? (order.instrument as string);

@@ -36,10 +36,14 @@ export function stopLossPriceFromDistance(trade: TradeRecord, distance: string, 
  * grid arithmetic; the distance was checked against the instrument's precision.
  */
 export function stopLossPriceFromQuote(trade: TradeRecord, distance: string, slot: PriceSlot, precision: number): string {
+  return formatPriceInt(stopLossPriceIntFromQuote(trade, priceTextToInt(distance, precision), slot), precision);
+}
+
+/** stopLossPriceFromQuote on the integer grid (zero or below: the distance is too large). */
+export function stopLossPriceIntFromQuote(trade: TradeRecord, distanceInt: number, slot: PriceSlot): number {
   const isLong = trade.currentUnits.isPositive();
   const base = distanceBasePrice(isLong, slot.bid, slot.ask);
-  const d = priceTextToInt(distance, precision);
-  return formatPriceInt(isLong ? base - d : base + d, precision);
+  return isLong ? base - distanceInt : base + distanceInt;
 }
 
 /**

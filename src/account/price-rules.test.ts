@@ -188,3 +188,11 @@ describe('withdrawalLimit never allows a withdrawal that leaves the balance nega
     inProfit.when({ type: 'TRANSFER_FUNDS', amount: '-1000' }).then({ id: '5', type: 'TRANSFER_FUNDS', accountBalance: '0.0000' });
   });
 });
+
+describe('a stop loss distance that would put the price at zero or below', () => {
+  it('is rejected PRICE_DISTANCE_MAXIMUM_EXCEEDED', () => {
+    given(funded(), tradeOpened('1000', '1.10000'), quoted(1.1, 1.1002))
+      .when(placeOrder({ type: 'STOP_LOSS', tradeID: '4', distance: '1.10020' }))
+      .then({ id: '5', type: 'STOP_LOSS_ORDER_REJECT', rejectReason: 'PRICE_DISTANCE_MAXIMUM_EXCEEDED' });
+  });
+});
