@@ -196,3 +196,14 @@ describe('a stop loss distance that would put the price at zero or below', () =>
       .then({ id: '5', type: 'STOP_LOSS_ORDER_REJECT', rejectReason: 'PRICE_DISTANCE_MAXIMUM_EXCEEDED' });
   });
 });
+
+describe('a stopLossOnFill distance that would put the price at zero or below', () => {
+  it('cancels the entry STOP_LOSS_ON_FILL_PRICE_DISTANCE_MAXIMUM_EXCEEDED', () => {
+    given(funded(), quoted(1.1, 1.1002))
+      .when(placeOrder({ type: 'MARKET', units: '1000', stopLossOnFill: { distance: '1.10020' } }))
+      .then(
+        { id: '3', type: 'MARKET_ORDER' },
+        { id: '4', type: 'ORDER_CANCEL', reason: 'STOP_LOSS_ON_FILL_PRICE_DISTANCE_MAXIMUM_EXCEEDED' },
+      );
+  });
+});

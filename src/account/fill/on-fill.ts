@@ -52,6 +52,9 @@ export function onFillCancelReason(
         : isBuy
           ? fillInt - priceTextToInt(d.distance as string, precision)
           : fillInt + priceTextToInt(d.distance as string, precision);
+    // OrderCancelReason STOP_LOSS_ON_FILL_PRICE_DISTANCE_MAXIMUM_EXCEEDED: "a Stop Loss Order whose
+    // price would be zero or negative due to the specified distance" (v20 definitions).
+    if (priceInt <= 0) return 'STOP_LOSS_ON_FILL_PRICE_DISTANCE_MAXIMUM_EXCEEDED';
     if (wouldCrossNow(isBuy, 'STOP_LOSS', priceInt, slot)) return 'STOP_LOSS_ON_FILL_LOSS';
   }
   if (tx.trailingStopLossOnFill !== undefined) {
