@@ -152,4 +152,18 @@ describe('P/L in the home currency', () => {
     // 960 JPY / 150.010 x 0.995
     expect(close).toMatchObject({ quotePL: '960.000', pl: '6.3676' });
   });
+
+  it('EUR account, USD_JPY with no EUR_JPY quote: JPY converts through USD (USD_JPY, then EUR_USD)', () => {
+    const sim = new Sim({ currency: 'EUR' });
+    sim.quote('EUR_USD', 1.1, 1.1002);
+    sim.quote('USD_JPY', 150, 150.02);
+    const open = fillTx(sim.order({ type: 'MARKET', instrument: 'USD_JPY', units: '10000' }));
+    const jpyToEur = new Decimal(1).dividedBy('150.01').dividedBy('1.1001');
+    const usdToEur = new Decimal(1).dividedBy('1.1001');
+    expect(open).toMatchObject({
+      gainQuoteHomeConversionFactor: jpyToEur.times('0.995').toFixed(8),
+      lossQuoteHomeConversionFactor: jpyToEur.times('1.005').toFixed(8),
+      homeConversionFactors: { gainBaseHome: { factor: usdToEur.times('0.995').toFixed(8) } },
+    });
+  });
 });
