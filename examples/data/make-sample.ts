@@ -3,7 +3,7 @@
  *
  *   npx tsx examples/data/make-sample.ts
  *
- * Four days (Tuesday 2 to Friday 5 January 2024, UTC) of seeded EUR_USD and USD_JPY quotes from
+ * Four days (Tuesday 2 January 2024 to the Friday close, 22:00 UTC) of seeded EUR_USD and USD_JPY quotes from
  * the package's generator, written as gzipped csv. The generator, the csv writer and gzip (zero
  * mtime) are deterministic, so the file comes out the same byte for byte; a test checks it.
  */
