@@ -270,86 +270,98 @@ function brief(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-function matchOne(m: Matcher, actual: unknown, path: (string | number)[], exact: boolean, out: Mismatch[]): void {
-  const fail = (note?: string): void =>
-    push(out, { path, expected: show({ [`$${m.name}`]: m.arg }), actual: show(actual), ...(note === undefined ? {} : { note }) });
-  switch (m.name) {
+/** What a matcher of one value says of it: a match, or a mismatch with an optional note for the reader. */
+type Verdict = 'match' | { readonly note?: string };
+
+const MISMATCH: Verdict = {};
+
+function verdict(ok: boolean): Verdict {
+  return ok ? 'match' : MISMATCH;
+}
+
+/** The matchers that look at one value alone: every one but exact and contains. */
+type ValueMatcherName = Exclude<MatcherName, 'exact' | 'contains'>;
+
+function judgeValue(name: ValueMatcherName, arg: unknown, actual: unknown): Verdict {
+  switch (name) {
     case 'absent':
-      if (actual !== undefined) fail();
-      return;
+      return verdict(actual === undefined);
     case 'any':
-      if (actual === undefined) fail();
-      return;
+      return verdict(actual !== undefined);
     case 'id':
-      if (typeof actual !== 'string' || !/^[1-9]\d*$/.test(actual)) fail();
-      return;
+      return verdict(typeof actual === 'string' && /^[1-9]\d*$/.test(actual));
     case 'time': {
       const t = typeof actual === 'string' ? parseDateTime(actual) : null;
-      if (t === null) {
-        fail();
-        return;
-      }
-      if (m.arg !== true && parseDateTime(String(m.arg)) !== t) fail('a different instant');
-      return;
+      if (t === null) return MISMATCH;
+      return arg !== true && parseDateTime(String(arg)) !== t ? { note: 'a different instant' } : 'match';
     }
     case 'decimal': {
       const a = toDecimal(actual);
-      if (a === undefined) {
-        fail();
-        return;
-      }
-      if (m.arg !== null && m.arg !== true && !a.equals(toDecimal(m.arg) as Decimal)) fail();
-      return;
+      return verdict(a !== undefined && (arg === null || arg === true || a.equals(toDecimal(arg) as Decimal)));
     }
     case 'range': {
       const a = toDecimal(actual);
-      const [lo, hi] = m.arg as [unknown, unknown];
-      if (
-        a === undefined ||
-        (lo !== null && a.lessThan(toDecimal(lo) as Decimal)) ||
-        (hi !== null && a.greaterThan(toDecimal(hi) as Decimal))
-      )
-        fail();
-      return;
+      const [lo, hi] = arg as [unknown, unknown];
+      return verdict(
+        a !== undefined &&
+          (lo === null || !a.lessThan(toDecimal(lo) as Decimal)) &&
+          (hi === null || !a.greaterThan(toDecimal(hi) as Decimal)),
+      );
     }
     case 'regex':
-      if (typeof actual !== 'string' || !new RegExp(m.arg as string, 'u').test(actual)) fail();
-      return;
+      return verdict(typeof actual === 'string' && new RegExp(arg as string, 'u').test(actual));
     case 'length': {
       const length = Array.isArray(actual) || typeof actual === 'string' ? actual.length : undefined;
-      if (length !== m.arg) fail(length === undefined ? 'not a list or string' : `length ${length}`);
-      return;
+      if (length === arg) return 'match';
+      return { note: length === undefined ? 'not a list or string' : `length ${length}` };
     }
-    case 'exact':
-      walk(m.arg, actual, path, true, out);
-      return;
-    case 'contains': {
-      if (!Array.isArray(actual)) {
-        fail('expected a list');
-        return;
+  }
+}
+
+/** `$contains`: each listed item matches a different item of the list, in any order. */
+function matchContains(
+  items: readonly unknown[],
+  actual: readonly unknown[],
+  path: (string | number)[],
+  exact: boolean,
+  out: Mismatch[],
+): void {
+  const used = new Set<number>();
+  for (const item of items) {
+    let found = -1;
+    for (let i = 0; i < actual.length; i += 1) {
+      if (used.has(i)) continue;
+      const probe: Mismatch[] = [];
+      walk(item, actual[i], [], exact, probe);
+      if (probe.length === 0) {
+        found = i;
+        break;
       }
-      const used = new Set<number>();
-      for (const item of m.arg as unknown[]) {
-        let found = -1;
-        for (let i = 0; i < actual.length; i += 1) {
-          if (used.has(i)) continue;
-          const probe: Mismatch[] = [];
-          walk(item, actual[i], [], exact, probe);
-          if (probe.length === 0) {
-            found = i;
-            break;
-          }
-        }
-        if (found < 0)
-          push(out, {
-            path,
-            expected: `an item matching ${show(item)}`,
-            actual: `${actual.length} item(s): ${actual.map(brief).join(', ')}`,
-          });
-        else used.add(found);
-      }
-      return;
     }
+    if (found < 0)
+      push(out, {
+        path,
+        expected: `an item matching ${show(item)}`,
+        actual: `${actual.length} item(s): ${actual.map(brief).join(', ')}`,
+      });
+    else used.add(found);
+  }
+}
+
+/** A mismatch shown as the matcher's JSON form. */
+function matcherMismatch(m: Matcher, actual: unknown, path: (string | number)[], out: Mismatch[], note: string | undefined): void {
+  push(out, { path, expected: show({ [`$${m.name}`]: m.arg }), actual: show(actual), ...(note === undefined ? {} : { note }) });
+}
+
+function matchOne(m: Matcher, actual: unknown, path: (string | number)[], exact: boolean, out: Mismatch[]): void {
+  if (m.name === 'exact') {
+    walk(m.arg, actual, path, true, out);
+  } else if (m.name === 'contains') {
+    if (Array.isArray(actual)) matchContains(m.arg as unknown[], actual, path, exact, out);
+    else matcherMismatch(m, actual, path, out, 'expected a list');
+  } else {
+    const v = judgeValue(m.name, m.arg, actual);
+    if (v !== 'match') matcherMismatch(m, actual, path, out, v.note);
   }
 }
 
