@@ -4,6 +4,7 @@
  * writes it; a test keeps the two equal). `patternErrorMessage` words a failed pattern.
  */
 import { Type } from 'typebox';
+import { FEED_FORMATS } from '../engine/feeds/index.js';
 import { STEP_DEFINITIONS } from './schema-steps.js';
 import { constOf, enumOf, oneOf, ref, requires, types } from './schema-kit.js';
 
@@ -146,7 +147,7 @@ const priceSourceSchema = Type.Object(
       }),
     ),
     format: Type.Optional(
-      enumOf(['csv', 'ndjson', 'lean', 'truefx', 'histdata'], {
+      enumOf(FEED_FORMATS, {
         description: 'File format; detected from the name and first line when absent.',
       }),
     ),
