@@ -40,9 +40,8 @@ import type {
   V20Position,
   V20Trade,
 } from './v20.js';
+import { STRATEGY_LOG_LINES_MAX } from '../domain/limits.js';
 
-/** Most lines a strategy may log in one run (DESIGN: every collection has a named maximum). */
-const STRATEGY_LOG_LINES_MAX = 100_000;
 const ID_RE = /^[1-9]\d{0,15}$/;
 
 /**

@@ -4,9 +4,7 @@ import type { Engine } from '../engine/engine.js';
 import type { EngineStrategyContext } from './context.js';
 import { POINT_FILL, type EquityRecorder } from './equity.js';
 import type { Strategy, StrategyContext, StrategyDefinition, StrategyParams } from './strategy.js';
-
-/** Most transactions one delivery round may hand to onTransaction (a strategy answering its own transactions forever). */
-export const TRANSACTIONS_PER_DELIVERY_MAX = 1_000_000;
+import { TRANSACTIONS_PER_DELIVERY_MAX } from '../domain/limits.js';
 
 export class StrategyError extends Error {
   override readonly name = 'StrategyError';

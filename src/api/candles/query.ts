@@ -1,3 +1,4 @@
+import { CANDLES_COUNT_MAX } from '../../domain/limits.js';
 import type { ApiContext } from '../context.js';
 import { COUNT_EXCEEDED, invalidValue } from '../../v3/errors.js';
 import { parseTimeQuery } from '../../v3/pricing.js';
@@ -13,9 +14,8 @@ import {
 } from './granularity.js';
 import { candleView, parsePriceComponents } from './format.js';
 
-/** v20's candle count: default 500, at most 5000 (also the most a from/to span may cover). */
+/** v20's candle count: default 500 (facts sheet, Candles); its maximum is CANDLES_COUNT_MAX. */
 const CANDLES_COUNT_DEFAULT = 500;
-const CANDLES_COUNT_MAX = 5000;
 
 export interface CandleQueryValues {
   price?: string;
