@@ -62,7 +62,7 @@ function captureValues(run: ScenarioRun, captures: ReadonlyMap<string, string>, 
   }
 }
 
-export async function request(run: ScenarioRun, step: Step, a: ActionOf<'request'>): Promise<StepOutcome> {
+export async function request(run: ScenarioRun, a: ActionOf<'request'>, step: Step): Promise<StepOutcome> {
   const r = a.request;
   const { url, headers, payload } = outgoing(run, r);
   const res = await run.send(r.method, url, headers, payload);

@@ -53,7 +53,7 @@ function stateReads(call: V3Call, checks: StateChecks): StateRead[] {
   return reads;
 }
 
-export function expectState(run: ScenarioRun, step: Step, a: ActionOf<'expectState'>): StepOutcome {
+export function expectState(run: ScenarioRun, a: ActionOf<'expectState'>, step: Step): StepOutcome {
   const account = run.account(a.account);
   const checks = interpolate(a.checks, run.vars) as StateChecks;
   const reads = stateReads({ engine: run.engine, accountID: account.id }, checks);

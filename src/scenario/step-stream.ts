@@ -25,7 +25,7 @@ export async function openStream(run: ScenarioRun, a: ActionOf<'openStream'>): P
 }
 
 /** Waits for the lines of the transactions the engine has published, then compares the new lines. */
-export async function expectStream(run: ScenarioRun, step: Step, a: ActionOf<'expectStream'>): Promise<StepOutcome> {
+export async function expectStream(run: ScenarioRun, a: ActionOf<'expectStream'>, step: Step): Promise<StepOutcome> {
   const stream = run.streams.get(a.name);
   if (stream === undefined) throw new StepError(`stream ${a.name} is not open`);
   const due = stream.published.length;

@@ -29,7 +29,7 @@ function sinceOf(run: ScenarioRun, accountId: string, since: Since | undefined):
   return { since: since.id, text: `${since.id}` };
 }
 
-export function expectTransactions(run: ScenarioRun, step: Step, a: ActionOf<'expectTransactions'>): StepOutcome {
+export function expectTransactions(run: ScenarioRun, a: ActionOf<'expectTransactions'>, step: Step): StepOutcome {
   const account = run.account(a.account);
   const { since, text: sinceText } = sinceOf(run, account.id, a.since);
   const actual = account.log.slice(since);
