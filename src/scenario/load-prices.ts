@@ -3,15 +3,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Micros } from '../domain/time.js';
 import type { FeedFormat } from '../engine/feeds/index.js';
+import { isObject, type Json } from './json.js';
 import type { LoadContext } from './load-context.js';
 import { DEFAULT_START, type FileSpec, type GeneratorSpec, type PriceSourceSpec, type TickSpec } from './model.js';
 import { firstTickOf } from './prices.js';
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Without config.start: the earliest first tick of the sources (a generator's start), else the default. */
 export function defaultStart(ctx: LoadContext, rawSources: readonly Json[], sourcePointer: (i: number) => string): Micros {

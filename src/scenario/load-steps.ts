@@ -1,18 +1,13 @@
 /** The steps of a scenario file, resolved to actions: times made absolute, variables, marks and streams checked in order. */
 import type { AccountConfig } from '../account/state.js';
 import type { Micros } from '../domain/time.js';
-import { tickSpec } from './load-prices.js';
+import { isObject, type Json } from './json.js';
 import type { LoadContext } from './load-context.js';
+import { tickSpec } from './load-prices.js';
 import { checkMatcher, matchersIn, resolveMatcherTimes } from './matchers.js';
 import type { Action, RequestSpec, ResponseExpectation, Since, StateChecks, Step, TickSpec } from './model.js';
 import { isRelativeTime, parseDuration, parseScenarioTime, showTime } from './time.js';
 import { variablesIn } from './vars.js';
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function checkVariables(ctx: LoadContext, value: unknown, pointer: string, defined: ReadonlySet<string>): void {
   for (const ref of variablesIn(value, pointer)) {

@@ -1,5 +1,6 @@
 /** The request step: one HTTP request to the v3 API, its expected answer, and the values it captures. */
-import { compare, show } from './matchers.js';
+import { compare } from './compare.js';
+import { show } from './matchers.js';
 import type { ActionOf, RequestSpec, ResponseExpectation, Step } from './model.js';
 import type { DiffEntry, Failure } from './result.js';
 import { StepError, type ScenarioRun, type StepOutcome } from './run-state.js';

@@ -5,7 +5,7 @@ import { getOrder, listPendingOrders } from '../v3/orders.js';
 import { listPositions } from '../v3/positions.js';
 import type { V20Response } from '../v3/response.js';
 import { getTrade, listOpenTrades } from '../v3/trades.js';
-import { compare } from './matchers.js';
+import { compare } from './compare.js';
 import type { ActionOf, StateChecks, Step } from './model.js';
 import type { ScenarioRun, StepOutcome } from './run-state.js';
 import { counted } from './texts.js';

@@ -1,5 +1,5 @@
 /** The transaction stream steps: openStream, expectStream (the lines since the last look) and closeStream. */
-import { compare } from './matchers.js';
+import { compare } from './compare.js';
 import type { ActionOf, Step } from './model.js';
 import type { Failure } from './result.js';
 import { StepError, type ScenarioRun, type StepOutcome } from './run-state.js';

@@ -1,6 +1,6 @@
 /** The transaction steps: mark (remember each account's lastTransactionID) and expectTransactions. */
 import type { AccountView } from '../engine/engine.js';
-import { compare } from './matchers.js';
+import { compare } from './compare.js';
 import type { ActionOf, Since, Step } from './model.js';
 import { StepError, type ScenarioRun, type StepOutcome } from './run-state.js';
 import { counted, transactionsText } from './texts.js';
