@@ -4,7 +4,6 @@ import {
   accountSummaryView,
   accountView,
   instrumentView as sharedInstrumentView,
-  isOpenPosition,
   orderView,
   positionView,
   tradeView,
@@ -25,8 +24,11 @@ import {
   setTradeOrdersCommand,
   tradeClientExtensionsCommand,
 } from '../v3/commands.js';
-import { listNewestFirst, openTradesNewestFirst, pendingOrdersNewestFirst, type ListFilter } from '../v3/lists.js';
-import { positionOrFlat } from '../v3/positions.js';
+import { listOrders, listPendingOrders } from '../v3/orders.js';
+import type { ListQuery } from '../v3/paging.js';
+import { listOpenPositions, listPositions, positionOrFlat } from '../v3/positions.js';
+import type { Json, V20Response } from '../v3/response.js';
+import { listOpenTrades, listTrades } from '../v3/trades.js';
 import { accountQuote, clientPrice } from '../v3/price.js';
 import type { ClosePositionRequest, OrderFilter, StrategyContext, StrategyParams, TradeFilter, TradeOrdersRequest } from './strategy.js';
 import type {
@@ -123,14 +125,11 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
   }
 
   orders(filter: OrderFilter = {}): V20Order[] {
-    const state = this.acct.state;
-    const { page } = listNewestFirst(state.orders.values(), listFilter(filter, 'PENDING'));
-    return page.map((x) => orderView(state, x) as unknown as V20Order);
+    return bodyOf(listOrders(this.call, listQuery(filter)))['orders'] as V20Order[];
   }
 
   pendingOrders(): V20Order[] {
-    const state = this.acct.state;
-    return pendingOrdersNewestFirst(state).map((o) => orderView(state, o) as unknown as V20Order);
+    return bodyOf(listPendingOrders(this.call))['orders'] as V20Order[];
   }
 
   order(orderSpecifier: string): V20Order | undefined {
@@ -139,14 +138,11 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
   }
 
   trades(filter: TradeFilter = {}): V20Trade[] {
-    const state = this.acct.state;
-    const { page } = listNewestFirst(state.trades.values(), listFilter(filter, 'OPEN'));
-    return page.map((x) => tradeView(state, x) as unknown as V20Trade);
+    return bodyOf(listTrades(this.call, listQuery(filter)))['trades'] as V20Trade[];
   }
 
   openTrades(): V20Trade[] {
-    const state = this.acct.state;
-    return openTradesNewestFirst(state).map((t) => tradeView(state, t) as unknown as V20Trade);
+    return bodyOf(listOpenTrades(this.call))['trades'] as V20Trade[];
   }
 
   trade(tradeSpecifier: string): V20Trade | undefined {
@@ -155,13 +151,11 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
   }
 
   positions(): V20Position[] {
-    const state = this.acct.state;
-    return [...state.positions.values()].map((p) => positionView(state, p) as unknown as V20Position);
+    return bodyOf(listPositions(this.call))['positions'] as V20Position[];
   }
 
   openPositions(): V20Position[] {
-    const state = this.acct.state;
-    return [...state.positions.values()].filter(isOpenPosition).map((p) => positionView(state, p) as unknown as V20Position);
+    return bodyOf(listOpenPositions(this.call))['positions'] as V20Position[];
   }
 
   position(instrument: string): V20Position {
@@ -210,15 +204,21 @@ function pageCount(count: number | undefined): number {
   return n;
 }
 
-/** A strategy's order or trade filter as the shared list filter (v20 defaults). */
-function listFilter(filter: OrderFilter | TradeFilter, defaultState: string): ListFilter {
+/** A strategy's order or trade filter as the query GET orders / GET trades take (v20 defaults there). */
+function listQuery(filter: OrderFilter | TradeFilter): ListQuery {
   return {
-    state: filter.state ?? defaultState,
+    state: filter.state,
     instrument: filter.instrument,
-    ids: filter.ids === undefined ? undefined : new Set(filter.ids.map(Number)),
-    beforeID: filter.beforeID === undefined ? undefined : Number(filter.beforeID),
-    count: pageCount(filter.count),
+    ids: filter.ids?.join(','),
+    beforeID: filter.beforeID,
+    count: String(pageCount(filter.count)),
   };
+}
+
+/** The body of a v3 read; a refusal (the account is gone) becomes an Error with v20's message. */
+function bodyOf(response: V20Response): Json {
+  if (response.status !== 200) throw new Error(String(response.body['errorMessage']));
+  return response.body;
 }
 
 /** The v20 Instrument resource of a catalogue entry (as GET /instruments serves it). */
