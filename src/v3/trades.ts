@@ -5,7 +5,7 @@ import { accountOf, type V3Call } from './call.js';
 import { closeTradeCommand, setTradeOrdersCommand, tradeClientExtensionsCommand, type TradeOrdersBody } from './commands.js';
 import { noSuch } from './errors.js';
 import { openTradesNewestFirst } from './lists.js';
-import { listPage, type ListQuery } from './paging.js';
+import { pagedList, wholeList } from './paging.js';
 import { answer, ok, outcomeResponse, type V20Response } from './response.js';
 
 /** Trades endpoints of the v3 API. */
@@ -15,20 +15,9 @@ function respond(call: V3Call, outcome: Outcome): V20Response {
 }
 
 /** GET trades: default state OPEN. No trade waits for a market to open: CLOSE_WHEN_TRADEABLE matches none. */
-export function listTrades(call: V3Call, query: ListQuery): V20Response {
-  return answer(() => {
-    const { state } = accountOf(call);
-    const { page, headers } = listPage(call, 'trades', state.trades.values(), query, 'OPEN');
-    return ok({ trades: page.map((t) => tradeView(state, t)), lastTransactionID: String(state.lastTransactionID) }, headers);
-  });
-}
+export const listTrades = pagedList('trades', 'OPEN', (state) => state.trades.values(), tradeView);
 
-export function listOpenTrades(call: V3Call): V20Response {
-  return answer(() => {
-    const { state } = accountOf(call);
-    return ok({ trades: openTradesNewestFirst(state).map((t) => tradeView(state, t)), lastTransactionID: String(state.lastTransactionID) });
-  });
-}
+export const listOpenTrades = wholeList('trades', openTradesNewestFirst, tradeView);
 
 export function getTrade(call: V3Call, tradeSpecifier: string): V20Response {
   return answer(() => {
