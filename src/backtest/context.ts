@@ -1,13 +1,5 @@
 import type { Outcome } from '../account/commands.js';
-import { findOrder, findTrade } from '../account/specifiers.js';
-import {
-  accountSummaryView,
-  accountView,
-  instrumentView as sharedInstrumentView,
-  orderView,
-  positionView,
-  tradeView,
-} from '../account/views.js';
+import { accountSummaryView, accountView, instrumentView as sharedInstrumentView, positionView } from '../account/views.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
 import { formatRfc3339, type Micros } from '../domain/time.js';
@@ -24,11 +16,11 @@ import {
   setTradeOrdersCommand,
   tradeClientExtensionsCommand,
 } from '../v3/commands.js';
-import { listOrders, listPendingOrders } from '../v3/orders.js';
+import { getOrder, listOrders, listPendingOrders } from '../v3/orders.js';
 import type { ListQuery } from '../v3/paging.js';
 import { listOpenPositions, listPositions, positionOrFlat } from '../v3/positions.js';
 import type { Json, V20Response } from '../v3/response.js';
-import { listOpenTrades, listTrades } from '../v3/trades.js';
+import { getTrade, listOpenTrades, listTrades } from '../v3/trades.js';
 import { accountQuote, clientPrice } from '../v3/price.js';
 import type { ClosePositionRequest, OrderFilter, StrategyContext, StrategyParams, TradeFilter, TradeOrdersRequest } from './strategy.js';
 import type {
@@ -133,8 +125,7 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
   }
 
   order(orderSpecifier: string): V20Order | undefined {
-    const order = findOrder(this.acct.state, orderSpecifier);
-    return order === undefined ? undefined : (orderView(this.acct.state, order) as unknown as V20Order);
+    return foundOrUndefined(getOrder(this.call, orderSpecifier))?.['order'] as V20Order | undefined;
   }
 
   trades(filter: TradeFilter = {}): V20Trade[] {
@@ -146,8 +137,7 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
   }
 
   trade(tradeSpecifier: string): V20Trade | undefined {
-    const trade = findTrade(this.acct.state, tradeSpecifier);
-    return trade === undefined ? undefined : (tradeView(this.acct.state, trade) as unknown as V20Trade);
+    return foundOrUndefined(getTrade(this.call, tradeSpecifier))?.['trade'] as V20Trade | undefined;
   }
 
   positions(): V20Position[] {
@@ -213,6 +203,11 @@ function listQuery(filter: OrderFilter | TradeFilter): ListQuery {
     beforeID: filter.beforeID,
     count: String(pageCount(filter.count)),
   };
+}
+
+/** The body of a v3 read of one order or trade; undefined where the API answers 404. */
+function foundOrUndefined(response: V20Response): Json | undefined {
+  return response.status === 404 ? undefined : bodyOf(response);
 }
 
 /** The body of a v3 read; a refusal (the account is gone) becomes an Error with v20's message. */

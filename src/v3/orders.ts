@@ -9,10 +9,9 @@ import {
   replaceOrderCommand,
   type OrderClientExtensionsRequest,
 } from './commands.js';
-import { noSuch } from './errors.js';
 import { pendingOrdersNewestFirst } from './lists.js';
-import { pagedList, wholeList } from './paging.js';
-import { answer, ok, outcomeResponse, type V20Response } from './response.js';
+import { bySpecifier, pagedList, wholeList } from './paging.js';
+import { answer, outcomeResponse, type V20Response } from './response.js';
 
 /** Orders endpoints of the v3 API. */
 
@@ -51,11 +50,4 @@ export const listOrders = pagedList('orders', 'PENDING', (state) => state.orders
 
 export const listPendingOrders = wholeList('orders', pendingOrdersNewestFirst, orderView);
 
-export function getOrder(call: V3Call, orderSpecifier: string): V20Response {
-  return answer(() => {
-    const { state } = accountOf(call);
-    const order = findOrder(state, orderSpecifier);
-    if (order === undefined) throw noSuch('ORDER', state.lastTransactionID);
-    return ok({ order: orderView(state, order), lastTransactionID: String(state.lastTransactionID) });
-  });
-}
+export const getOrder = bySpecifier('order', findOrder, orderView);

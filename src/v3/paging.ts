@@ -1,7 +1,7 @@
 import type { AccountState } from '../account/state.js';
 import { LIMITS } from '../domain/limits.js';
 import { accountOf, type V3Call } from './call.js';
-import { COUNT_EXCEEDED, invalidValue } from './errors.js';
+import { COUNT_EXCEEDED, invalidValue, noSuch } from './errors.js';
 import { listNewestFirst, type ListFilter } from './lists.js';
 import { answer, ok, type Json, type V20Response } from './response.js';
 
@@ -80,5 +80,21 @@ export function wholeList<T>(
     answer(() => {
       const { state } = accountOf(call);
       return ok({ [resource]: itemsOf(state).map((item) => view(state, item)), lastTransactionID: String(state.lastTransactionID) });
+    });
+}
+
+/** GET orders/{orderSpecifier} / GET trades/{tradeSpecifier}: the one order or trade, else 404. */
+export function bySpecifier<T>(
+  key: 'order' | 'trade',
+  find: (state: AccountState, specifier: string) => T | undefined,
+  view: View<T>,
+): (call: V3Call, specifier: string) => V20Response {
+  const kind = key === 'order' ? 'ORDER' : 'TRADE';
+  return (call, specifier) =>
+    answer(() => {
+      const { state } = accountOf(call);
+      const item = find(state, specifier);
+      if (item === undefined) throw noSuch(kind, state.lastTransactionID);
+      return ok({ [key]: view(state, item), lastTransactionID: String(state.lastTransactionID) });
     });
 }
