@@ -5,16 +5,10 @@ import { scaleOf, toPriceInt } from '../domain/price.js';
 import type { Tick } from '../domain/tick.js';
 import type { Engine } from '../engine/engine.js';
 import type { Quote, QuoteSource } from '../v3/price.js';
-import {
-  STORED_GRANULARITIES,
-  STORED_LENGTH,
-  isStored,
-  type Alignment,
-  type Granularity,
-  type StoredGranularity,
-} from './candles/granularity.js';
-import { alignedCandles, selectCandles, type CandleSelection, type CandleWindow } from './candles/select.js';
-import { CandleSeries, type CandleList } from './candles/series.js';
+import { STORED_GRANULARITIES, STORED_LENGTH, isStored, type StoredGranularity } from '../v3/candles/granularity.js';
+import type { CandleSource } from '../v3/candles/query.js';
+import { alignedCandles, selectCandles } from '../v3/candles/select.js';
+import { CandleSeries, type CandleList } from '../v3/candles/series.js';
 
 /** The latest quote of an instrument, with the order in which the market data saw it. */
 export interface MarketQuote extends Quote {
@@ -26,18 +20,13 @@ export interface MarketQuote extends Quote {
  * What the API knows of the market beyond the accounts: the latest quote of every instrument and
  * the candles built from the quotes seen. Fed from the engine's price Observable.
  */
-export interface MarketData extends QuoteSource {
+export interface MarketData extends QuoteSource, CandleSource {
   /** Stops listening to the engine. */
   close(): void;
   /** The latest quote of an instrument, or undefined before its first one. */
   latest(instrument: string): MarketQuote | undefined;
   /** The quote a tick makes (unknown instruments: undefined), without recording it. */
   quoteOf(tick: Tick, seq?: number): MarketQuote | undefined;
-  /**
-   * Candles of an instrument seen so far, picked by v20's from/to/count rules. Granularities up
-   * to H1 are kept tick by tick; H2 to M are folded from H1 at the requested alignment.
-   */
-  candles(instrument: string, granularity: Granularity, alignment: Alignment, window: CandleWindow): CandleSelection;
 }
 
 interface InstrumentMarket {

@@ -1,14 +1,5 @@
 import type { Outcome } from '../account/commands.js';
-import { findOrder, findTrade } from '../account/specifiers.js';
-import {
-  accountSummaryView,
-  accountView,
-  instrumentView as sharedInstrumentView,
-  isOpenPosition,
-  orderView,
-  positionView,
-  tradeView,
-} from '../account/views.js';
+import { accountSummaryView, accountView, instrumentView as sharedInstrumentView, positionView } from '../account/views.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
 import { formatRfc3339, type Micros } from '../domain/time.js';
@@ -25,8 +16,11 @@ import {
   setTradeOrdersCommand,
   tradeClientExtensionsCommand,
 } from '../v3/commands.js';
-import { listNewestFirst, openTradesNewestFirst, pendingOrdersNewestFirst, type ListFilter } from '../v3/lists.js';
-import { positionOrFlat } from '../v3/positions.js';
+import { getOrder, listOrders, listPendingOrders } from '../v3/orders.js';
+import type { ListQuery } from '../v3/paging.js';
+import { listOpenPositions, listPositions, positionOrFlat } from '../v3/positions.js';
+import type { Json, V20Response } from '../v3/response.js';
+import { getTrade, listOpenTrades, listTrades } from '../v3/trades.js';
 import { accountQuote, clientPrice } from '../v3/price.js';
 import type { ClosePositionRequest, OrderFilter, StrategyContext, StrategyParams, TradeFilter, TradeOrdersRequest } from './strategy.js';
 import type {
@@ -40,9 +34,8 @@ import type {
   V20Position,
   V20Trade,
 } from './v20.js';
+import { STRATEGY_LOG_LINES_MAX } from '../domain/limits.js';
 
-/** Most lines a strategy may log in one run (DESIGN: every collection has a named maximum). */
-const STRATEGY_LOG_LINES_MAX = 100_000;
 const ID_RE = /^[1-9]\d{0,15}$/;
 
 /**
@@ -124,45 +117,35 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
   }
 
   orders(filter: OrderFilter = {}): V20Order[] {
-    const state = this.acct.state;
-    const { page } = listNewestFirst(state.orders.values(), listFilter(filter, 'PENDING'));
-    return page.map((x) => orderView(state, x) as unknown as V20Order);
+    return bodyOf(listOrders(this.call, listQuery(filter)))['orders'] as V20Order[];
   }
 
   pendingOrders(): V20Order[] {
-    const state = this.acct.state;
-    return pendingOrdersNewestFirst(state).map((o) => orderView(state, o) as unknown as V20Order);
+    return bodyOf(listPendingOrders(this.call))['orders'] as V20Order[];
   }
 
   order(orderSpecifier: string): V20Order | undefined {
-    const order = findOrder(this.acct.state, orderSpecifier);
-    return order === undefined ? undefined : (orderView(this.acct.state, order) as unknown as V20Order);
+    return foundOrUndefined(getOrder(this.call, orderSpecifier))?.['order'] as V20Order | undefined;
   }
 
   trades(filter: TradeFilter = {}): V20Trade[] {
-    const state = this.acct.state;
-    const { page } = listNewestFirst(state.trades.values(), listFilter(filter, 'OPEN'));
-    return page.map((x) => tradeView(state, x) as unknown as V20Trade);
+    return bodyOf(listTrades(this.call, listQuery(filter)))['trades'] as V20Trade[];
   }
 
   openTrades(): V20Trade[] {
-    const state = this.acct.state;
-    return openTradesNewestFirst(state).map((t) => tradeView(state, t) as unknown as V20Trade);
+    return bodyOf(listOpenTrades(this.call))['trades'] as V20Trade[];
   }
 
   trade(tradeSpecifier: string): V20Trade | undefined {
-    const trade = findTrade(this.acct.state, tradeSpecifier);
-    return trade === undefined ? undefined : (tradeView(this.acct.state, trade) as unknown as V20Trade);
+    return foundOrUndefined(getTrade(this.call, tradeSpecifier))?.['trade'] as V20Trade | undefined;
   }
 
   positions(): V20Position[] {
-    const state = this.acct.state;
-    return [...state.positions.values()].map((p) => positionView(state, p) as unknown as V20Position);
+    return bodyOf(listPositions(this.call))['positions'] as V20Position[];
   }
 
   openPositions(): V20Position[] {
-    const state = this.acct.state;
-    return [...state.positions.values()].filter(isOpenPosition).map((p) => positionView(state, p) as unknown as V20Position);
+    return bodyOf(listOpenPositions(this.call))['positions'] as V20Position[];
   }
 
   position(instrument: string): V20Position {
@@ -211,15 +194,26 @@ function pageCount(count: number | undefined): number {
   return n;
 }
 
-/** A strategy's order or trade filter as the shared list filter (v20 defaults). */
-function listFilter(filter: OrderFilter | TradeFilter, defaultState: string): ListFilter {
+/** A strategy's order or trade filter as the query GET orders / GET trades take (v20 defaults there). */
+function listQuery(filter: OrderFilter | TradeFilter): ListQuery {
   return {
-    state: filter.state ?? defaultState,
+    state: filter.state,
     instrument: filter.instrument,
-    ids: filter.ids === undefined ? undefined : new Set(filter.ids.map(Number)),
-    beforeID: filter.beforeID === undefined ? undefined : Number(filter.beforeID),
-    count: pageCount(filter.count),
+    ids: filter.ids?.join(','),
+    beforeID: filter.beforeID,
+    count: String(pageCount(filter.count)),
   };
+}
+
+/** The body of a v3 read of one order or trade; undefined where the API answers 404. */
+function foundOrUndefined(response: V20Response): Json | undefined {
+  return response.status === 404 ? undefined : bodyOf(response);
+}
+
+/** The body of a v3 read; a refusal (the account is gone) becomes an Error with v20's message. */
+function bodyOf(response: V20Response): Json {
+  if (response.status !== 200) throw new Error(String(response.body['errorMessage']));
+  return response.body;
 }
 
 /** The v20 Instrument resource of a catalogue entry (as GET /instruments serves it). */

@@ -4,32 +4,8 @@
  */
 import { formatRfc3339, type Micros } from '../domain/time.js';
 
-const MICROS_PER_DAY = 86_400_000_000;
-let cachedDay = Number.NaN;
-let cachedPrefix = '';
-
 function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n);
-}
-
-/**
- * formatRfc3339 for long runs of nearby times (equity points, trades): the date part is kept per
- * day and the time of day is built from integers. Same text as formatRfc3339, byte for byte.
- */
-export function fastRfc3339(t: Micros): string {
-  const day = Math.floor(t / MICROS_PER_DAY);
-  if (day !== cachedDay) {
-    cachedPrefix = new Date(day * 86_400_000).toISOString().slice(0, 11);
-    cachedDay = day;
-  }
-  let rest = t - day * MICROS_PER_DAY;
-  const hours = Math.floor(rest / 3_600_000_000);
-  rest -= hours * 3_600_000_000;
-  const minutes = Math.floor(rest / 60_000_000);
-  rest -= minutes * 60_000_000;
-  const seconds = Math.floor(rest / 1_000_000);
-  const micros = rest - seconds * 1_000_000;
-  return `${cachedPrefix}${pad2(hours)}:${pad2(minutes)}:${pad2(seconds)}.${String(micros).padStart(6, '0')}000Z`;
 }
 
 /** The UTC month (YYYY-MM) of a time, and the span [start, end) of that month in microseconds. */

@@ -19,7 +19,6 @@ export {
   DEFAULT_ACCOUNT_ID,
   DEFAULT_BALANCE,
   DEFAULT_EQUITY_INTERVAL,
-  StrategyError,
   runBacktest,
   type BacktestAccountOptions,
   type BacktestOptions,
@@ -27,6 +26,7 @@ export {
   type TickSourceInfo,
 } from './runner.js';
 export { EngineStrategyContext } from './context.js';
+export { StrategyError } from './hooks.js';
 export { MarkToMarket, POINT_KINDS, type EquityCurve, type PointKind, type PriceSeries } from './equity.js';
 export { tradeRows, type TradeRow } from './trades.js';
 export {

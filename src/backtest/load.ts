@@ -3,8 +3,7 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Tick } from '../domain/tick.js';
-import { readTicks, type FeedFormat } from '../engine/feeds/index.js';
-import { mergeTickSources } from './merge.js';
+import { mergeByTime, readTicks, type FeedFormat } from '../engine/feeds/index.js';
 import { checkDefinition } from './params.js';
 import type { TickSourceInfo } from './runner.js';
 import type { StrategyDefinition } from './strategy.js';
@@ -72,7 +71,7 @@ export function openTicks(files: readonly string[], opts: TickSourceOptions = {}
     ...(opts.onBytes === undefined ? {} : { onBytes: opts.onBytes }),
   };
   const sources = files.map((file) => readTicks(file, feedOptions));
-  return sources.length === 1 ? (sources[0] as Iterable<Tick>) : mergeTickSources(sources);
+  return sources.length === 1 ? (sources[0] as Iterable<Tick>) : mergeByTime(sources);
 }
 
 const DIGEST_CHUNK = 1 << 20;

@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { MICROS_PER_SECOND } from '../domain/time.js';
+import { formatRfc3339, MICROS_PER_SECOND } from '../domain/time.js';
 import { POINT_KINDS } from './equity.js';
-import { csvField, fastRfc3339 } from './format.js';
+import { csvField } from './format.js';
 import { monthlyReturns } from './metrics.js';
 import type { ReportJson } from './report.js';
 import { renderReportHtml } from './report-html.js';
@@ -44,9 +44,9 @@ export function tradesCsv(result: BacktestResult): string {
         t.instrument,
         t.direction,
         t.units,
-        fastRfc3339(t.openTime),
+        formatRfc3339(t.openTime),
         t.openPrice,
-        t.closeTime === undefined ? '' : fastRfc3339(t.closeTime),
+        t.closeTime === undefined ? '' : formatRfc3339(t.closeTime),
         t.closePrice ?? '',
         t.state,
         t.realizedPL,
@@ -85,7 +85,7 @@ export function equityCsv(result: BacktestResult): string {
     const flat = nav === balance;
     const dd = peak > 0 ? (nav - peak) / peak : 0;
     lines.push(
-      `${fastRfc3339(e.time[i] as number)},${flat ? balanceText : fixed(nav, 4)},${balanceText},${flat ? '0.0000' : fixed(nav - balance, 4)},${dd === 0 ? '0.000000' : fixed(dd, 6)},${POINT_KINDS[e.kind[i] as number] ?? ''}`,
+      `${formatRfc3339(e.time[i] as number)},${flat ? balanceText : fixed(nav, 4)},${balanceText},${flat ? '0.0000' : fixed(nav - balance, 4)},${dd === 0 ? '0.000000' : fixed(dd, 6)},${POINT_KINDS[e.kind[i] as number] ?? ''}`,
     );
   }
   return `${lines.join('\n')}\n`;

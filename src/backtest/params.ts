@@ -1,9 +1,5 @@
 import type { ParamValue, StrategyDefinition, StrategyParams } from './strategy.js';
-
-/** Most parameter combinations one sweep may run. */
-const SWEEP_COMBINATIONS_MAX = 10_000;
-/** Most values one `a:b:step` range may expand to. */
-const RANGE_VALUES_MAX = 1_000;
+import { RANGE_VALUES_MAX, SWEEP_COMBINATIONS_MAX } from '../domain/limits.js';
 
 const NUMBER_RE = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 const RANGE_RE = /^([-+]?[\d.eE+-]+):([-+]?[\d.eE+-]+)(?::([-+]?[\d.eE+-]+))?$/;

@@ -136,36 +136,21 @@ function roundOrNull(value: number | null, decimals: number): number | null {
 const MONEY = 4;
 const RATIO = 6;
 
-export function computeMetrics(input: MetricsInput): Metrics {
-  const { equity, trades, summary } = input;
-  const initial = new Decimal(input.initialBalance);
-  const startEquity = equity.nav[0] ?? initial.toNumber();
+type DrawdownMetrics = Pick<
+  Metrics,
+  | 'maxDrawdown'
+  | 'maxDrawdownAmount'
+  | 'maxDrawdownPeakTime'
+  | 'maxDrawdownTroughTime'
+  | 'maxDrawdownRecoveryTime'
+  | 'maxDrawdownDurationSeconds'
+  | 'longestDrawdownSeconds'
+>;
+
+function drawdownMetrics(equity: EquityCurve): DrawdownMetrics {
   const dd = drawdownStats(equity.time, equity.nav);
-  const daily = dailyReturns(equity.time, equity.nav, startEquity).map((d) => d.return);
-  const closed = trades.filter((t) => t.state === 'CLOSED');
-  const stats = tradeStats(closed.map((t) => Number(t.realizedPL)));
-  const intervals = trades.map((t) => [t.openTime, t.closeTime ?? input.lastTickTime] as const);
-  let durations = 0;
-  for (const t of closed) durations += (t.closeTime as Micros) - t.openTime;
-  const netPL = new Decimal(summary.NAV).minus(initial);
-  let fills = 0,
-    rejects = 0;
-  for (const tx of input.transactions) {
-    if (tx.type === 'ORDER_FILL') fills += 1;
-    else if (tx.type.endsWith('_REJECT')) rejects += 1;
-  }
   const time = (t: Micros | null): string | null => (t === null ? null : formatRfc3339(t));
   return {
-    startTime: formatRfc3339(input.firstTickTime),
-    endTime: formatRfc3339(input.lastTickTime),
-    ticks: input.ticks,
-    initialBalance: round(initial.toNumber(), MONEY),
-    finalBalance: round(Number(summary.balance), MONEY),
-    finalNAV: round(Number(summary.NAV), MONEY),
-    netPL: round(netPL.toNumber(), MONEY),
-    return: initial.isZero() ? 0 : round(netPL.dividedBy(initial).toNumber(), RATIO),
-    realizedPL: round(Number(summary.pl), MONEY),
-    unrealizedPL: round(Number(summary.unrealizedPL), MONEY),
     maxDrawdown: round(dd.maxDrawdown, RATIO),
     maxDrawdownAmount: round(dd.maxDrawdownAmount, MONEY),
     maxDrawdownPeakTime: time(dd.peakTime),
@@ -173,9 +158,36 @@ export function computeMetrics(input: MetricsInput): Metrics {
     maxDrawdownRecoveryTime: time(dd.recoveryTime),
     maxDrawdownDurationSeconds: round(dd.durationMicros / MICROS_PER_SECOND, 3),
     longestDrawdownSeconds: round(dd.longestMicros / MICROS_PER_SECOND, 3),
-    tradingDays: daily.length,
-    sharpe: roundOrNull(sharpeRatio(daily), RATIO),
-    sortino: roundOrNull(sortinoRatio(daily), RATIO),
+  };
+}
+
+type TradeMetrics = Pick<
+  Metrics,
+  | 'trades'
+  | 'closedTrades'
+  | 'openTrades'
+  | 'longTrades'
+  | 'shortTrades'
+  | 'winners'
+  | 'losers'
+  | 'winRate'
+  | 'profitFactor'
+  | 'grossProfit'
+  | 'grossLoss'
+  | 'averageWin'
+  | 'averageLoss'
+  | 'largestWin'
+  | 'largestLoss'
+  | 'expectancy'
+  | 'averageTradeSeconds'
+>;
+
+function tradeMetrics(trades: readonly TradeRow[]): TradeMetrics {
+  const closed = trades.filter((t) => t.state === 'CLOSED');
+  const stats = tradeStats(closed.map((t) => Number(t.realizedPL)));
+  let durations = 0;
+  for (const t of closed) durations += (t.closeTime as Micros) - t.openTime;
+  return {
     trades: trades.length,
     closedTrades: closed.length,
     openTrades: trades.length - closed.length,
@@ -193,6 +205,39 @@ export function computeMetrics(input: MetricsInput): Metrics {
     largestLoss: roundOrNull(stats.largestLoss, MONEY),
     expectancy: roundOrNull(stats.expectancy, MONEY),
     averageTradeSeconds: closed.length === 0 ? null : round(durations / closed.length / MICROS_PER_SECOND, 3),
+  };
+}
+
+// The members are spread in Metrics' order: report.json prints them in insertion order.
+export function computeMetrics(input: MetricsInput): Metrics {
+  const { equity, trades, summary } = input;
+  const initial = new Decimal(input.initialBalance);
+  const startEquity = equity.nav[0] ?? initial.toNumber();
+  const daily = dailyReturns(equity.time, equity.nav, startEquity).map((d) => d.return);
+  const intervals = trades.map((t) => [t.openTime, t.closeTime ?? input.lastTickTime] as const);
+  const netPL = new Decimal(summary.NAV).minus(initial);
+  let fills = 0,
+    rejects = 0;
+  for (const tx of input.transactions) {
+    if (tx.type === 'ORDER_FILL') fills += 1;
+    else if (tx.type.endsWith('_REJECT')) rejects += 1;
+  }
+  return {
+    startTime: formatRfc3339(input.firstTickTime),
+    endTime: formatRfc3339(input.lastTickTime),
+    ticks: input.ticks,
+    initialBalance: round(initial.toNumber(), MONEY),
+    finalBalance: round(Number(summary.balance), MONEY),
+    finalNAV: round(Number(summary.NAV), MONEY),
+    netPL: round(netPL.toNumber(), MONEY),
+    return: initial.isZero() ? 0 : round(netPL.dividedBy(initial).toNumber(), RATIO),
+    realizedPL: round(Number(summary.pl), MONEY),
+    unrealizedPL: round(Number(summary.unrealizedPL), MONEY),
+    ...drawdownMetrics(equity),
+    tradingDays: daily.length,
+    sharpe: roundOrNull(sharpeRatio(daily), RATIO),
+    sortino: roundOrNull(sortinoRatio(daily), RATIO),
+    ...tradeMetrics(trades),
     exposure: round(exposure(intervals, input.firstTickTime, input.lastTickTime), RATIO),
     financing: round(input.financing, MONEY),
     spreadCost: round(input.spreadCost, MONEY),

@@ -9,18 +9,17 @@ import type { Transaction } from '../domain/transactions.js';
 import { createEngine, type AccountView, type Engine } from '../engine/engine.js';
 import { serializeTransaction, type Journal } from '../journal/journal.js';
 import { EngineStrategyContext } from './context.js';
-import { EquityRecorder, POINT_END, POINT_FILL, POINT_INTERVAL, POINT_START, type EquityCurve, type PriceSeries } from './equity.js';
+import { StrategyHooks } from './hooks.js';
+import { EquityRecorder, POINT_END, POINT_INTERVAL, POINT_START, type EquityCurve, type PriceSeries } from './equity.js';
 import { computeMetrics, type Metrics } from './report.js';
 import { resolveParams } from './params.js';
-import type { Strategy, StrategyContext, StrategyDefinition, StrategyParams } from './strategy.js';
+import type { StrategyDefinition, StrategyParams } from './strategy.js';
 import { tradeRows, type TradeRow } from './trades.js';
 import type { V20AccountSummary } from './v20.js';
 
 export const DEFAULT_ACCOUNT_ID = '101-004-1000001-001';
 export const DEFAULT_BALANCE = '100000';
 export const DEFAULT_EQUITY_INTERVAL: Micros = MICROS_PER_MINUTE;
-/** Most transactions one delivery round may hand to onTransaction (a strategy answering its own transactions forever). */
-export const TRANSACTIONS_PER_DELIVERY_MAX = 1_000_000;
 const DEFAULT_PROGRESS_EVERY = 1 << 16;
 
 export interface BacktestAccountOptions {
@@ -113,22 +112,6 @@ class RecordingJournal implements Journal {
   }
 }
 
-export class StrategyError extends Error {
-  override readonly name = 'StrategyError';
-}
-
-function checkSync(result: unknown, strategy: string, hook: Hook): void {
-  if (typeof result === 'object' && result !== null && typeof (result as { then?: unknown }).then === 'function') {
-    throw new StrategyError(`strategy ${strategy}: ${hook} returned a Promise; hooks must be synchronous (the account answers in process)`);
-  }
-}
-
-function wrapError(error: unknown, strategy: string, hook: Hook, time: string): Error {
-  if (error instanceof StrategyError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new StrategyError(`strategy ${strategy} failed in ${hook} at ${time}: ${message}`, { cause: error });
-}
-
 /**
  * Runs a strategy over ticks in one account, synchronously and deterministically: the same
  * definition, parameters, options and ticks give the same transactions, equity and metrics in any
@@ -167,8 +150,6 @@ export function runBacktest<P extends StrategyParams>(options: BacktestOptions<P
     throw error;
   }
 }
-
-type Hook = 'create' | 'onStart' | 'onTick' | 'onTransaction' | 'onEnd';
 
 /** runBacktest's options, checked. */
 interface RunSetup<P extends StrategyParams> {
@@ -280,17 +261,27 @@ function resultOf<P extends StrategyParams>(options: BacktestOptions<P>, setup: 
   };
 }
 
-/** The strategy's hooks for this run (its create(params)). */
-function createHooks<P extends StrategyParams>(definition: StrategyDefinition<P>, params: P, ctx: EngineStrategyContext<P>): Strategy<P> {
-  let hooks: Strategy<P>;
-  try {
-    hooks = definition.create(params);
-  } catch (error) {
-    throw wrapError(error, definition.name, 'create', ctx.time);
+/** Ticks counted per instrument, in runs of one instrument so the map is touched once per run. */
+class TickCounts {
+  count = 0;
+  readonly perInstrument = new Map<string, number>();
+  private instrument = '';
+  private run = 0;
+
+  add(tick: Tick): void {
+    if (tick.instrument !== this.instrument) {
+      this.flush();
+      this.instrument = tick.instrument;
+      this.run = 0;
+    }
+    this.run += 1;
+    this.count += 1;
   }
-  if (typeof hooks !== 'object' || hooks === null)
-    throw new StrategyError(`strategy ${definition.name}: create(params) must return an object of hooks`);
-  return hooks;
+
+  /** Adds the current run to the map (at the end of the ticks). */
+  flush(): void {
+    if (this.run > 0) this.perInstrument.set(this.instrument, (this.perInstrument.get(this.instrument) ?? 0) + this.run);
+  }
 }
 
 /** The run itself, from the first tick (already read); the caller closes the tick source on an error. */
@@ -307,51 +298,11 @@ function run<P extends StrategyParams>(
   const { engine, account } = openAccount(options, setup, first.time, journal);
   const recorder = new EquityRecorder(account.state);
   const ctx = new EngineStrategyContext<P>(engine, accountID, params);
-  const hooks = createHooks(definition, params, ctx);
-  const onTick = hooks.onTick;
-  const onTransaction = hooks.onTransaction;
-  const name = definition.name;
-  const context = ctx as StrategyContext<P>;
-
-  const call = (hook: Hook, fn: () => unknown): void => {
-    let result: unknown;
-    try {
-      result = fn();
-    } catch (error) {
-      throw wrapError(error, name, hook, ctx.time);
-    }
-    checkSync(result, name, hook);
-  };
-
-  const pending = journal.pending;
-  const deliver = (): void => {
-    let fills = false;
-    let i = 0;
-    while (i < pending.length) {
-      const tx = pending[i] as Transaction;
-      i += 1;
-      if (tx.type === 'ORDER_FILL') fills = true;
-      if (onTransaction !== undefined) {
-        if (i > TRANSACTIONS_PER_DELIVERY_MAX)
-          throw new StrategyError(
-            `strategy ${name}: more than ${TRANSACTIONS_PER_DELIVERY_MAX} transactions in one delivery round; does onTransaction answer its own transactions forever?`,
-          );
-        call('onTransaction', () => onTransaction.call(hooks, tx, context));
-      }
-    }
-    pending.length = 0;
-    recorder.invalidate();
-    if (fills) recorder.record(engine.now, POINT_FILL);
-  };
-
-  const perInstrument = new Map<string, number>();
-  let lastInstrument = '';
-  let lastInstrumentCount = 0;
-  let count = 0;
+  const strategy = new StrategyHooks(definition, params, ctx, engine, journal.pending, recorder);
+  const counts = new TickCounts();
   let last = first;
   recorder.record(first.time, POINT_START);
-  if (hooks.onStart !== undefined) call('onStart', () => hooks.onStart?.call(hooks, context));
-  deliver();
+  strategy.start();
   let nextPoint = first.time - (first.time % interval) + interval;
   while (step.done !== true) {
     const tick = step.value;
@@ -362,32 +313,16 @@ function run<P extends StrategyParams>(
       nextPoint = tick.time - (tick.time % interval) + interval;
     }
     engine.pushTick(tick);
-    if (pending.length !== 0) deliver();
-    if (onTick !== undefined) {
-      try {
-        const result: unknown = onTick.call(hooks, tick, context);
-        if (result !== undefined) checkSync(result, name, 'onTick');
-      } catch (error) {
-        throw wrapError(error, name, 'onTick', ctx.time);
-      }
-      if (pending.length !== 0) deliver();
-    }
-    if (tick.instrument !== lastInstrument) {
-      if (lastInstrumentCount > 0) perInstrument.set(lastInstrument, (perInstrument.get(lastInstrument) ?? 0) + lastInstrumentCount);
-      lastInstrument = tick.instrument;
-      lastInstrumentCount = 0;
-    }
-    lastInstrumentCount += 1;
-    count += 1;
+    strategy.tick(tick);
+    counts.add(tick);
     last = tick;
-    if ((count & progressMask) === 0 && options.onProgress !== undefined) options.onProgress(count, tick.time);
+    if ((counts.count & progressMask) === 0 && options.onProgress !== undefined) options.onProgress(counts.count, tick.time);
     step = iterator.next();
   }
-  if (lastInstrumentCount > 0) perInstrument.set(lastInstrument, (perInstrument.get(lastInstrument) ?? 0) + lastInstrumentCount);
-  if (hooks.onEnd !== undefined) call('onEnd', () => hooks.onEnd?.call(hooks, context));
-  deliver();
+  counts.flush();
+  strategy.end();
   recorder.record(engine.now, POINT_END);
-  options.onProgress?.(count, last.time);
-
+  options.onProgress?.(counts.count, last.time);
+  const { perInstrument, count } = counts;
   return resultOf(options, setup, { account, journal, recorder, logged: ctx.logged, perInstrument, count, first, last });
 }

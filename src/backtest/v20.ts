@@ -14,6 +14,7 @@ import type {
   V20OrderState,
 } from '../domain/order-types.js';
 import type { ClientExtensions, StopLossDetails, TakeProfitDetails, TrailingStopLossDetails } from '../domain/transactions.js';
+import type { OrderRecord } from '../account/state.js';
 
 export type { ClientExtensions, StopLossDetails, TakeProfitDetails, TrailingStopLossDetails };
 
@@ -89,8 +90,24 @@ export type V20OrderRequest =
   | StopLossOrderRequest
   | TrailingStopLossOrderRequest;
 
+/**
+ * The bookkeeping v20 adds to an order once it is filled, cancelled or replaced, typed as the
+ * account keeps it (and the order view prints it).
+ */
+type OrderBookkeeping = Pick<
+  OrderRecord,
+  | 'replacedByOrderID'
+  | 'fillingTransactionID'
+  | 'filledTime'
+  | 'tradeOpenedID'
+  | 'tradeReducedID'
+  | 'tradeClosedIDs'
+  | 'cancellingTransactionID'
+  | 'cancelledTime'
+>;
+
 /** An Order resource (GET /orders, /pendingOrders, /orders/{orderSpecifier}). */
-export interface V20Order {
+export interface V20Order extends OrderBookkeeping {
   id: string;
   createTime: string;
   type: OrderType;
@@ -115,14 +132,6 @@ export interface V20Order {
   clientExtensions?: ClientExtensions;
   tradeClientExtensions?: ClientExtensions;
   replacesOrderID?: string;
-  replacedByOrderID?: string;
-  fillingTransactionID?: string;
-  filledTime?: string;
-  tradeOpenedID?: string;
-  tradeReducedID?: string;
-  tradeClosedIDs?: string[];
-  cancellingTransactionID?: string;
-  cancelledTime?: string;
 }
 
 /** A Trade resource (GET /trades, /openTrades, /trades/{tradeSpecifier}). */

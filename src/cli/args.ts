@@ -15,21 +15,57 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
   return serveArgsOf(parsed);
 }
 
-const SERVE_VALUES: readonly [keyof ServeArgs, string][] = [
-  ['config', '--config'],
-  ['host', '--host'],
-  ['port', '--port'],
-  ['dataDir', '--data-dir'],
-  ['format', '--format'],
-  ['instrument', '--instrument'],
-  ['generator', '--generator'],
-  ['clock', '--clock'],
-  ['speed', '--speed'],
-  ['seed', '--seed'],
-  ['start', '--start'],
-  ['token', '--token'],
-  ['adminToken', '--admin-token'],
-];
+/** The options of `serve` that take a value (the others are flags or a list). */
+type ValueKey = Exclude<keyof ServeArgs, 'fsync' | 'noGenerator' | 'ticks' | 'help'>;
+
+/** Checks an option's text and gives its value; throws ConfigError naming `flag`. */
+type ValueCheck<T> = (value: string, flag: string) => T;
+
+function asGiven(value: string): string {
+  return value;
+}
+
+function nonEmpty(why: string): ValueCheck<string> {
+  return (value, flag) => {
+    if (value === '') throw usageError(flag, why);
+    return value;
+  };
+}
+
+function portNumber(value: string, flag: string): number {
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(port >= 0 && port <= 65_535)) throw usageError(flag, `must be a port number from 0 to 65535, got ${JSON.stringify(value)}`);
+  return port;
+}
+
+function seedValue(value: string, flag: string): number | string {
+  const seed = parseSeed(value);
+  if (seed === null) throw usageError(flag, `must be an integer or a word, got ${JSON.stringify(value)}`);
+  return seed;
+}
+
+function clockMode(value: string, flag: string): ClockMode {
+  if (!CLOCK_MODES.includes(value as ClockMode))
+    throw usageError(flag, `must be one of ${CLOCK_MODES.join(', ')}, got ${JSON.stringify(value)}`);
+  return value as ClockMode;
+}
+
+/** The value options of `serve` (commander's attribute name -> flag and check), checked in this order. */
+const SERVE_VALUES: { readonly [K in ValueKey]: readonly [flag: string, check: ValueCheck<NonNullable<ServeArgs[K]>>] } = {
+  config: ['--config', asGiven],
+  host: ['--host', nonEmpty('needs a host name or address')],
+  port: ['--port', portNumber],
+  dataDir: ['--data-dir', nonEmpty('needs a directory')],
+  format: ['--format', checkFormat],
+  instrument: ['--instrument', asGiven],
+  generator: ['--generator', seedValue],
+  clock: ['--clock', clockMode],
+  speed: ['--speed', checkSpeed],
+  seed: ['--seed', seedValue],
+  start: ['--start', checkStart],
+  token: ['--token', asGiven],
+  adminToken: ['--admin-token', asGiven],
+};
 
 /** The checked values of a parsed `serve` command line. */
 export function serveArgsOf(parsed: RunParsed): ServeArgs {
@@ -46,68 +82,19 @@ export function serveArgsOf(parsed: RunParsed): ServeArgs {
     if (ticks.length === 0 || ticks.some((f) => f === '')) throw usageError('--ticks', 'needs at least one file');
     out.ticks = ticks;
   }
-  for (const [key, flag] of SERVE_VALUES) {
+  for (const key of Object.keys(SERVE_VALUES) as ValueKey[]) {
     const value = options[key];
-    if (typeof value !== 'string') continue;
-    try {
-      applyValue(out, flag, value);
-    } catch (error) {
-      if (error instanceof ConfigError) throw usageError(flag, error.why);
-      throw error;
-    }
+    if (typeof value === 'string') setValue(out, key, value);
   }
   return out;
 }
 
-function applyValue(out: ServeArgs, flag: string, value: string): void {
-  switch (flag) {
-    case '--config':
-      out.config = value;
-      return;
-    case '--host':
-      if (value === '') throw usageError(flag, 'needs a host name or address');
-      out.host = value;
-      return;
-    case '--port': {
-      const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
-      if (!(port >= 0 && port <= 65_535)) throw usageError(flag, `must be a port number from 0 to 65535, got ${JSON.stringify(value)}`);
-      out.port = port;
-      return;
-    }
-    case '--data-dir':
-      if (value === '') throw usageError(flag, 'needs a directory');
-      out.dataDir = value;
-      return;
-    case '--format':
-      out.format = checkFormat(value, flag);
-      return;
-    case '--instrument':
-      out.instrument = value;
-      return;
-    case '--generator':
-    case '--seed': {
-      const seed = parseSeed(value);
-      if (seed === null) throw usageError(flag, `must be an integer or a word, got ${JSON.stringify(value)}`);
-      if (flag === '--seed') out.seed = seed;
-      else out.generator = seed;
-      return;
-    }
-    case '--clock':
-      if (!CLOCK_MODES.includes(value as ClockMode))
-        throw usageError(flag, `must be one of ${CLOCK_MODES.join(', ')}, got ${JSON.stringify(value)}`);
-      out.clock = value as ClockMode;
-      return;
-    case '--speed':
-      out.speed = checkSpeed(value, flag);
-      return;
-    case '--start':
-      out.start = checkStart(value, flag);
-      return;
-    case '--token':
-      out.token = value;
-      return;
-    case '--admin-token':
-      out.adminToken = value;
-      return;
+function setValue<K extends ValueKey>(out: ServeArgs, key: K, value: string): void {
+  const [flag, check] = SERVE_VALUES[key];
+  try {
+    out[key] = check(value, flag);
+  } catch (error) {
+    if (error instanceof ConfigError) throw usageError(flag, error.why);
+    throw error;
   }
 }

@@ -4,7 +4,7 @@ import { buildApp, type App } from '../api/app.js';
 import type { ApiOptions, TokenGrant } from '../api/context.js';
 import type { Micros } from '../domain/time.js';
 import { createEngine, type Engine } from '../engine/engine.js';
-import { JournalCorruptError, JournalWriteError } from '../journal/file-journal.js';
+import { JournalCorruptError, JournalWriteError } from '../journal/file-errors.js';
 import type { ClockDriver } from './clock-driver.js';
 import type { ServeSettings } from './config.js';
 import type { DataDir } from './data-dir.js';

@@ -14,7 +14,8 @@ import {
 import { join } from 'node:path';
 import process from 'node:process';
 import type { AccountConfig } from '../account/state.js';
-import { FileJournal, type JournalRecovery } from '../journal/file-journal.js';
+import type { JournalRecovery } from '../journal/file-errors.js';
+import { FileJournal } from '../journal/file-journal.js';
 
 /**
  * A data directory:

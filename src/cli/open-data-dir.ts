@@ -2,7 +2,7 @@
 import type { AccountConfig } from '../account/state.js';
 import { parseDateTime, type Micros } from '../domain/time.js';
 import type { CreateTransaction } from '../domain/transactions.js';
-import { JournalCorruptError } from '../journal/file-journal.js';
+import { JournalCorruptError } from '../journal/file-errors.js';
 import type { ServeSettings } from './config.js';
 import { DataDir, DataDirLockedError } from './data-dir.js';
 import { StartError, type ServeIo } from './serve-types.js';

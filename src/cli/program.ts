@@ -4,6 +4,8 @@
  * Each command's module is loaded when that command runs (main.ts) and checks the values.
  */
 import { Command, CommanderError, Option } from 'commander';
+// options.ts alone, not the feeds' index: it names the formats and imports nothing.
+import { FEED_FORMATS } from '../engine/feeds/options.js';
 import { VERSION } from './version.js';
 
 export type CommandName = 'serve' | 'backtest' | 'scenario run' | 'scenario check';
@@ -24,6 +26,9 @@ export type Parsed =
     };
 
 const HELP_WIDTH = 100;
+
+/** The tick file formats, as the --ticks help lists them. */
+const TICK_FORMATS = FEED_FORMATS.join(', ');
 
 const SERVE_AFTER = `
 The first line printed is "listening <base URL>".
@@ -72,7 +77,7 @@ major pairs paced in real time, on http://127.0.0.1:8080.`,
     .option('--port <n>', 'port (default 8080; 0 picks a free one)')
     .option('--data-dir <dir>', 'journal every transaction to DIR and restore from it on start')
     .option('--fsync', 'fdatasync each journal write (survives power loss, slower)')
-    .option('--ticks <files...>', 'replay recorded ticks (csv, ndjson, lean, truefx, histdata; .gz/.zip)')
+    .option('--ticks <files...>', `replay recorded ticks (${TICK_FORMATS}; .gz/.zip)`)
     .option('--format <fmt>', 'format of the --ticks files (default: detected)')
     .option('--instrument <name>', 'instrument of --ticks files whose lines do not name one')
     .option('--generator <seed>', 'seeded generated prices (default in live mode: seed 1, major pairs)')
@@ -97,7 +102,7 @@ function backtestCommand(): Command {
     .option('--strategy <file>', 'strategy module (TypeScript runs without a build step)')
     .option(
       '--ticks <files...>',
-      'tick files, merged by time (csv, ndjson, lean, truefx, histdata; plain, .gz or .zip). Default: the shipped sample (EUR_USD and USD_JPY, 2-5 January 2024, generated)',
+      `tick files, merged by time (${TICK_FORMATS}; plain, .gz or .zip). Default: the shipped sample (EUR_USD and USD_JPY, 2-5 January 2024, generated)`,
     )
     .option('--format <fmt>', 'format of the tick files (default: detected per file)')
     .option('--instrument <name>', 'instrument of tick files whose lines do not name one')

@@ -13,7 +13,7 @@ import {
   where,
   type ReporterName,
 } from '../scenario/report.js';
-import type { ScenarioResult } from '../scenario/run.js';
+import type { ScenarioResult } from '../scenario/result.js';
 import { EXIT, UsageError, parseArgv, usageMessage, type Parsed as CommandLine } from './program.js';
 
 type RunParsed = Extract<CommandLine, { kind: 'run' }>;

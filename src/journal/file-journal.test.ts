@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import type { Transaction } from '../domain/transactions.js';
-import { FileJournal, JournalCorruptError } from './file-journal.js';
+import { JournalCorruptError } from './file-errors.js';
+import { FileJournal } from './file-journal.js';
 import { MemoryJournal } from './journal.js';
 
 const A = '101-004-1000000-001';

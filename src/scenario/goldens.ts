@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { compare, formatPath } from './matchers.js';
+import { compare, formatPath } from './compare.js';
 import type { Scenario } from './model.js';
 import type { DiffEntry, Failure, ScenarioResult } from './result.js';
 import type { Location } from './source.js';

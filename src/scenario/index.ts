@@ -1,7 +1,8 @@
 /** Scenario files: format (schema/scenario.schema.json), loader, runner, worker pool and reporters. */
 export { DEFAULT_PATTERNS, expandScenarioPaths } from './files.js';
 export { loadScenario, ScenarioInvalid, SCHEMA_URL, scenarioSchema, type Problem } from './load.js';
-export { compare, matches, MATCHER_NAMES, type Matcher, type MatcherName, type Mismatch } from './matchers.js';
+export { compare, matches, type Mismatch } from './compare.js';
+export { MATCHER_NAMES, type Matcher, type MatcherName } from './matchers.js';
 export type { Scenario, Step } from './model.js';
 export { runScenarioFiles, type PoolOptions } from './pool.js';
 export {

@@ -3,15 +3,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Micros } from '../domain/time.js';
 import type { FeedFormat } from '../engine/feeds/index.js';
+import { isObject, type Json } from './json.js';
 import type { LoadContext } from './load-context.js';
-import { DEFAULT_START, type GeneratorSpec, type PriceSourceSpec, type TickSpec } from './model.js';
+import { DEFAULT_START, type FileSpec, type GeneratorSpec, type PriceSourceSpec, type TickSpec } from './model.js';
 import { firstTickOf } from './prices.js';
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Without config.start: the earliest first tick of the sources (a generator's start), else the default. */
 export function defaultStart(ctx: LoadContext, rawSources: readonly Json[], sourcePointer: (i: number) => string): Micros {
@@ -29,9 +24,7 @@ export function defaultStart(ctx: LoadContext, rawSources: readonly Json[], sour
     } else if (typeof raw['file'] === 'string') {
       const path = resolve(ctx.dir, raw['file']);
       if (!existsSync(path)) return; // reported by source()
-      const spec: { kind: 'file'; path: string; format?: FeedFormat; instrument?: string; from?: Micros } = { kind: 'file', path };
-      if (raw['format'] !== undefined) spec.format = raw['format'] as FeedFormat;
-      if (raw['instrument'] !== undefined) spec.instrument = raw['instrument'] as string;
+      const spec = fileSpecOf(path, raw);
       if (typeof raw['from'] === 'string') {
         const from = ctx.time(raw['from'], `${pointer}/from`, undefined);
         if (from === undefined) return;
@@ -50,54 +43,53 @@ export function defaultStart(ctx: LoadContext, rawSources: readonly Json[], sour
   return first ?? DEFAULT_START;
 }
 
-export function priceSource(
-  ctx: LoadContext,
-  raw: Json,
-  pointer: string,
-  start: Micros,
-  seed: number | string,
-): PriceSourceSpec | undefined {
-  if (Object.hasOwn(raw, 'ticks')) {
-    const fallback = raw['instrument'] as string | undefined;
-    const ticks: TickSpec[] = [];
-    const list = raw['ticks'] as unknown[];
-    for (let i = 0; i < list.length; i += 1) {
-      const p = `${pointer}/ticks/${i}`;
-      const tick = tickSpec(ctx, list[i], p, fallback, start);
-      if (tick === undefined) continue;
-      if (tick.time === undefined) {
-        ctx.problem(p, 'a tick of a price source needs a time');
-        continue;
-      }
-      const previous = ticks[ticks.length - 1];
-      if (previous?.time !== undefined && tick.time < previous.time) ctx.problem(p, 'ticks must be in time order');
-      ticks.push(tick);
+/** The file, format and instrument of a file source (the path resolved and known to exist). */
+function fileSpecOf(path: string, raw: Json): { -readonly [K in keyof FileSpec]: FileSpec[K] } {
+  const spec: { -readonly [K in keyof FileSpec]: FileSpec[K] } = { kind: 'file', path };
+  if (raw['format'] !== undefined) spec.format = raw['format'] as FeedFormat;
+  if (raw['instrument'] !== undefined) spec.instrument = raw['instrument'] as string;
+  return spec;
+}
+
+/** Inline ticks: each needs a time, in time order. */
+function inlineTicks(ctx: LoadContext, raw: Json, pointer: string, start: Micros): PriceSourceSpec {
+  const fallback = raw['instrument'] as string | undefined;
+  const ticks: TickSpec[] = [];
+  const list = raw['ticks'] as unknown[];
+  for (let i = 0; i < list.length; i += 1) {
+    const p = `${pointer}/ticks/${i}`;
+    const tick = tickSpec(ctx, list[i], p, fallback, start);
+    if (tick === undefined) continue;
+    if (tick.time === undefined) {
+      ctx.problem(p, 'a tick of a price source needs a time');
+      continue;
     }
-    return { kind: 'ticks', ticks };
+    const previous = ticks[ticks.length - 1];
+    if (previous?.time !== undefined && tick.time < previous.time) ctx.problem(p, 'ticks must be in time order');
+    ticks.push(tick);
   }
-  if (Object.hasOwn(raw, 'file')) {
-    const path = resolve(ctx.dir, raw['file'] as string);
-    if (!existsSync(path)) {
-      ctx.problem(`${pointer}/file`, `tick file not found: ${raw['file'] as string} (looked for ${path})`);
-      return undefined;
-    }
-    const spec: { kind: 'file'; path: string; format?: FeedFormat; instrument?: string; from?: Micros; to?: Micros } = {
-      kind: 'file',
-      path,
-    };
-    if (raw['format'] !== undefined) spec.format = raw['format'] as FeedFormat;
-    if (raw['instrument'] !== undefined) spec.instrument = raw['instrument'] as string;
-    for (const key of ['from', 'to'] as const) {
-      const text = raw[key];
-      if (typeof text !== 'string') continue;
-      const t = ctx.time(text, `${pointer}/${key}`, start);
-      if (t !== undefined) spec[key] = t;
-    }
-    // The scenario begins at its start: earlier ticks of a file are not fed.
-    if (spec.from === undefined || spec.from < start) spec.from = start;
-    return spec;
+  return { kind: 'ticks', ticks };
+}
+
+function fileSource(ctx: LoadContext, raw: Json, pointer: string, start: Micros): FileSpec | undefined {
+  const path = resolve(ctx.dir, raw['file'] as string);
+  if (!existsSync(path)) {
+    ctx.problem(`${pointer}/file`, `tick file not found: ${raw['file'] as string} (looked for ${path})`);
+    return undefined;
   }
-  const g = raw['generator'] as Json;
+  const spec = fileSpecOf(path, raw);
+  for (const key of ['from', 'to'] as const) {
+    const text = raw[key];
+    if (typeof text !== 'string') continue;
+    const t = ctx.time(text, `${pointer}/${key}`, start);
+    if (t !== undefined) spec[key] = t;
+  }
+  // The scenario begins at its start: earlier ticks of a file are not fed.
+  if (spec.from === undefined || spec.from < start) spec.from = start;
+  return spec;
+}
+
+function generatorSource(ctx: LoadContext, g: Json, pointer: string, start: Micros, seed: number | string): GeneratorSpec | undefined {
   const startText = g['start'] as string | undefined;
   const genStart = startText === undefined ? start : ctx.time(startText, `${pointer}/generator/start`, start);
   if (genStart === undefined) return undefined;
@@ -114,6 +106,19 @@ export function priceSource(
   }
   if (g['meanIntervalMs'] !== undefined) spec.meanIntervalMicros = Math.round((g['meanIntervalMs'] as number) * 1000);
   return spec;
+}
+
+/** One entry of `prices` (the schema has checked it has exactly one of ticks, file, generator). */
+export function priceSource(
+  ctx: LoadContext,
+  raw: Json,
+  pointer: string,
+  start: Micros,
+  seed: number | string,
+): PriceSourceSpec | undefined {
+  if (Object.hasOwn(raw, 'ticks')) return inlineTicks(ctx, raw, pointer, start);
+  if (Object.hasOwn(raw, 'file')) return fileSource(ctx, raw, pointer, start);
+  return generatorSource(ctx, raw['generator'] as Json, pointer, start, seed);
 }
 
 /** A tick in object or array form. */

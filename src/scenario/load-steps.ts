@@ -1,18 +1,13 @@
 /** The steps of a scenario file, resolved to actions: times made absolute, variables, marks and streams checked in order. */
 import type { AccountConfig } from '../account/state.js';
 import type { Micros } from '../domain/time.js';
-import { tickSpec } from './load-prices.js';
+import { isObject, type Json } from './json.js';
 import type { LoadContext } from './load-context.js';
+import { tickSpec } from './load-prices.js';
 import { checkMatcher, matchersIn, resolveMatcherTimes } from './matchers.js';
 import type { Action, RequestSpec, ResponseExpectation, Since, StateChecks, Step, TickSpec } from './model.js';
 import { isRelativeTime, parseDuration, parseScenarioTime, showTime } from './time.js';
 import { variablesIn } from './vars.js';
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function checkVariables(ctx: LoadContext, value: unknown, pointer: string, defined: ReadonlySet<string>): void {
   for (const ref of variablesIn(value, pointer)) {
@@ -126,12 +121,29 @@ function request(ctx: LoadContext, scope: Scope, step: Json, pointer: string): R
   return { action: { kind: 'request', request: spec, expect, capture }, expectPointer: `${pointer}/expect` };
 }
 
+/**
+ * An expected list written bare (`expectStream: [...]`) or under `listKey` beside other keys
+ * (`expectStream: {name, lines: [...]}`), its variables and matchers checked: the object form, the
+ * items (bare type names made objects) and the pointer their mismatches point into.
+ */
+function expectedList(
+  ctx: LoadContext,
+  scope: Scope,
+  step: Json,
+  pointer: string,
+  key: string,
+  listKey: string,
+): { form: Json; items: unknown[]; expectPointer: string } {
+  checkVariables(ctx, step[key], `${pointer}/${key}`, scope.defined);
+  const e = step[key];
+  const form = Array.isArray(e) ? ({ [listKey]: e } as Json) : (e as Json);
+  const expectPointer = Array.isArray(e) ? `${pointer}/${key}` : `${pointer}/${key}/${listKey}`;
+  checkExpectation(ctx, form[listKey], expectPointer);
+  return { form, items: (form[listKey] as unknown[]).map(asTransactionExpectation), expectPointer };
+}
+
 function expectTransactions(ctx: LoadContext, scope: Scope, step: Json, pointer: string): Resolved {
-  checkVariables(ctx, step['expectTransactions'], `${pointer}/expectTransactions`, scope.defined);
-  const e = step['expectTransactions'];
-  const form = Array.isArray(e) ? ({ transactions: e } as Json) : (e as Json);
-  const expectPointer = Array.isArray(e) ? `${pointer}/expectTransactions` : `${pointer}/expectTransactions/transactions`;
-  checkExpectation(ctx, form['transactions'], expectPointer);
+  const { form, items, expectPointer } = expectedList(ctx, scope, step, pointer, 'expectTransactions', 'transactions');
   let since: Since | undefined;
   const s = form['since'];
   if (typeof s === 'number' || (typeof s === 'string' && /^\d+$/.test(s))) since = { id: Number(s) };
@@ -149,7 +161,7 @@ function expectTransactions(ctx: LoadContext, scope: Scope, step: Json, pointer:
       kind: 'expectTransactions',
       since,
       account: accountRef(ctx, form['accountID'], `${pointer}/expectTransactions/accountID`, scope.accounts),
-      items: (form['transactions'] as unknown[]).map(asTransactionExpectation),
+      items,
     },
     expectPointer,
   };
@@ -190,11 +202,7 @@ function openStream(ctx: LoadContext, scope: Scope, step: Json, pointer: string)
 }
 
 function expectStream(ctx: LoadContext, scope: Scope, step: Json, pointer: string): Resolved {
-  checkVariables(ctx, step['expectStream'], `${pointer}/expectStream`, scope.defined);
-  const e = step['expectStream'];
-  const form = Array.isArray(e) ? ({ lines: e } as Json) : (e as Json);
-  const expectPointer = Array.isArray(e) ? `${pointer}/expectStream` : `${pointer}/expectStream/lines`;
-  checkExpectation(ctx, form['lines'], expectPointer);
+  const { form, items, expectPointer } = expectedList(ctx, scope, step, pointer, 'expectStream', 'lines');
   const name = (form['name'] as string | undefined) ?? scope.lastStream;
   if (name === undefined || !scope.streams.has(name))
     ctx.problem(
@@ -202,7 +210,7 @@ function expectStream(ctx: LoadContext, scope: Scope, step: Json, pointer: strin
       name === undefined ? 'no stream is open (add an openStream step before)' : `no open stream '${name}'`,
     );
   return {
-    action: { kind: 'expectStream', name: name ?? '', items: (form['lines'] as unknown[]).map(asTransactionExpectation) },
+    action: { kind: 'expectStream', name: name ?? '', items },
     expectPointer,
   };
 }

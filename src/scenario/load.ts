@@ -5,10 +5,11 @@ import type { AccountConfig } from '../account/state.js';
 import type { TokenGrant } from '../api/index.js';
 import type { InstrumentOverride } from '../domain/instruments.js';
 import type { Micros } from '../domain/time.js';
+import { formatPath } from './compare.js';
+import { isObject, type Json } from './json.js';
 import type { LoadContext } from './load-context.js';
 import { defaultStart, priceSource } from './load-prices.js';
 import { checkVariables, resolveSteps } from './load-steps.js';
-import { formatPath } from './matchers.js';
 import { DEFAULT_ACCOUNT_ID, DEFAULT_BASE_URL, DEFAULT_TOKEN, type GoldenSpec, type PriceSourceSpec, type Scenario } from './model.js';
 import { ScenarioSchema, scenarioSchemaJson } from './schema.js';
 import { parseScenarioText, SCENARIO_FILE_BYTES_MAX, SourceError, type Location, type SourceMap } from './source.js';
@@ -29,12 +30,6 @@ export class ScenarioInvalid extends Error {
 
 /** Most problems reported for one file. */
 const PROBLEMS_MAX = 20;
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Where the schema file sits: `schema/` at the package root, from src/scenario and from dist/scenario alike. */
 export const SCHEMA_URL = new URL('../../schema/scenario.schema.json', import.meta.url);

@@ -1,5 +1,5 @@
-import { Decimal } from '../domain/decimal.js';
 import { parseDateTime } from '../domain/time.js';
+import { isObject, type Json } from './json.js';
 
 /**
  * Expected values with room for what the author does not fix. A matcher is a one-key object
@@ -40,12 +40,6 @@ export interface Matcher {
   readonly arg: unknown;
 }
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A one-key object `{"$name": arg}` with a known name, as a Matcher. */
 export function asMatcher(value: unknown): Matcher | undefined {
   if (!isObject(value)) return undefined;
@@ -58,7 +52,8 @@ export function asMatcher(value: unknown): Matcher | undefined {
 
 const DECIMAL_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
-function decimalText(value: unknown): string | undefined {
+/** A number or decimal string as decimal text; undefined for anything else. */
+export function decimalText(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'string' && DECIMAL_RE.test(value)) return value;
   return undefined;
@@ -149,6 +144,7 @@ export function* matchersIn(value: unknown, pointer = ''): Generator<{ pointer: 
   }
 }
 
+/** An expected or actual value as a report shows it: JSON, with matchers in their YAML tag form. */
 export function show(value: unknown): string {
   if (value === undefined) return '(absent)';
   const m = asMatcher(value);
@@ -167,192 +163,6 @@ function replacer(_key: string, value: unknown): unknown {
   return m.arg === true ? `!${m.name}` : `!${m.name} ${JSON.stringify(m.arg)}`;
 }
 
-/** One difference between an expected and an actual value, at a path inside them. */
-export interface Mismatch {
-  readonly path: readonly (string | number)[];
-  readonly expected: string;
-  readonly actual: string;
-  readonly note?: string;
-}
-
-/** Most differences collected from one comparison; the first ones tell the story. */
-export const MISMATCHES_MAX = 50;
-
-/** Compares, collecting every difference (up to MISMATCHES_MAX). */
-export function compare(expected: unknown, actual: unknown): Mismatch[] {
-  const out: Mismatch[] = [];
-  walk(expected, actual, [], false, out);
-  return out;
-}
-
-export function matches(expected: unknown, actual: unknown): boolean {
-  return compare(expected, actual).length === 0;
-}
-
-function toDecimal(value: unknown): Decimal | undefined {
-  const text = decimalText(value);
-  return text === undefined ? undefined : new Decimal(text);
-}
-
-function push(out: Mismatch[], mismatch: Mismatch): void {
-  if (out.length < MISMATCHES_MAX) out.push(mismatch);
-}
-
-function walk(expected: unknown, actual: unknown, path: (string | number)[], exact: boolean, out: Mismatch[]): void {
-  if (out.length >= MISMATCHES_MAX) return;
-  const m = asMatcher(expected);
-  if (m !== undefined) {
-    matchOne(m, actual, path, exact, out);
-    return;
-  }
-  if (actual === undefined) {
-    push(out, { path, expected: show(expected), actual: show(actual) });
-    return;
-  }
-  if (Array.isArray(expected)) {
-    if (!Array.isArray(actual)) {
-      push(out, { path, expected: show(expected), actual: show(actual), note: 'expected a list' });
-      return;
-    }
-    const n = Math.min(expected.length, actual.length);
-    for (let i = 0; i < n; i += 1) walk(expected[i], actual[i], [...path, i], exact, out);
-    if (expected.length !== actual.length) {
-      push(out, {
-        path,
-        expected: `${expected.length} item(s)`,
-        actual: `${actual.length} item(s)`,
-        note:
-          actual.length > expected.length
-            ? `unexpected: ${actual.slice(expected.length).map(brief).join(', ')}`
-            : `missing: ${expected.slice(actual.length).map(brief).join(', ')}`,
-      });
-    }
-    return;
-  }
-  if (isObject(expected)) {
-    if (!isObject(actual)) {
-      push(out, { path, expected: show(expected), actual: show(actual), note: 'expected an object' });
-      return;
-    }
-    for (const key of Object.keys(expected))
-      walk(expected[key], Object.hasOwn(actual, key) ? actual[key] : undefined, [...path, key], exact, out);
-    if (exact) {
-      for (const key of Object.keys(actual)) {
-        if (!Object.hasOwn(expected, key))
-          push(out, { path: [...path, key], expected: '(absent)', actual: show(actual[key]), note: 'not allowed by !exact' });
-      }
-    }
-    return;
-  }
-  if (expected === actual) return;
-  let note: string | undefined;
-  if (typeof expected === 'number' && typeof actual === 'string' && toDecimal(actual)?.equals(expected) === true) {
-    note = `v20 sends decimals as strings: write "${actual}" or !decimal ${expected}`;
-  } else if (
-    typeof expected === 'string' &&
-    typeof actual === 'string' &&
-    toDecimal(expected) !== undefined &&
-    toDecimal(actual)?.equals(toDecimal(expected) as Decimal) === true
-  ) {
-    note = `equal in value: !decimal ${expected} compares numerically`;
-  }
-  push(out, { path, expected: show(expected), actual: show(actual), ...(note === undefined ? {} : { note }) });
-}
-
-/** A short form of a list item for "unexpected"/"missing" notes: a transaction shows id and type. */
-function brief(value: unknown): string {
-  if (isObject(value) && asMatcher(value) === undefined) {
-    const id = value['id'];
-    const type = value['type'];
-    if (typeof type === 'string') return typeof id === 'string' ? `${id} ${type}` : type;
-  }
-  const text = show(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-function matchOne(m: Matcher, actual: unknown, path: (string | number)[], exact: boolean, out: Mismatch[]): void {
-  const fail = (note?: string): void =>
-    push(out, { path, expected: show({ [`$${m.name}`]: m.arg }), actual: show(actual), ...(note === undefined ? {} : { note }) });
-  switch (m.name) {
-    case 'absent':
-      if (actual !== undefined) fail();
-      return;
-    case 'any':
-      if (actual === undefined) fail();
-      return;
-    case 'id':
-      if (typeof actual !== 'string' || !/^[1-9]\d*$/.test(actual)) fail();
-      return;
-    case 'time': {
-      const t = typeof actual === 'string' ? parseDateTime(actual) : null;
-      if (t === null) {
-        fail();
-        return;
-      }
-      if (m.arg !== true && parseDateTime(String(m.arg)) !== t) fail('a different instant');
-      return;
-    }
-    case 'decimal': {
-      const a = toDecimal(actual);
-      if (a === undefined) {
-        fail();
-        return;
-      }
-      if (m.arg !== null && m.arg !== true && !a.equals(toDecimal(m.arg) as Decimal)) fail();
-      return;
-    }
-    case 'range': {
-      const a = toDecimal(actual);
-      const [lo, hi] = m.arg as [unknown, unknown];
-      if (
-        a === undefined ||
-        (lo !== null && a.lessThan(toDecimal(lo) as Decimal)) ||
-        (hi !== null && a.greaterThan(toDecimal(hi) as Decimal))
-      )
-        fail();
-      return;
-    }
-    case 'regex':
-      if (typeof actual !== 'string' || !new RegExp(m.arg as string, 'u').test(actual)) fail();
-      return;
-    case 'length': {
-      const length = Array.isArray(actual) || typeof actual === 'string' ? actual.length : undefined;
-      if (length !== m.arg) fail(length === undefined ? 'not a list or string' : `length ${length}`);
-      return;
-    }
-    case 'exact':
-      walk(m.arg, actual, path, true, out);
-      return;
-    case 'contains': {
-      if (!Array.isArray(actual)) {
-        fail('expected a list');
-        return;
-      }
-      const used = new Set<number>();
-      for (const item of m.arg as unknown[]) {
-        let found = -1;
-        for (let i = 0; i < actual.length; i += 1) {
-          if (used.has(i)) continue;
-          const probe: Mismatch[] = [];
-          walk(item, actual[i], [], exact, probe);
-          if (probe.length === 0) {
-            found = i;
-            break;
-          }
-        }
-        if (found < 0)
-          push(out, {
-            path,
-            expected: `an item matching ${show(item)}`,
-            actual: `${actual.length} item(s): ${actual.map(brief).join(', ')}`,
-          });
-        else used.add(found);
-      }
-      return;
-    }
-  }
-}
-
 /** A copy with `$time` arguments written relative to the start (`T+5s`) made absolute. */
 export function resolveMatcherTimes(value: unknown, resolveTime: (text: string) => string | undefined): unknown {
   const m = asMatcher(value);
@@ -369,15 +179,4 @@ export function resolveMatcherTimes(value: unknown, resolveTime: (text: string) 
     return out;
   }
   return value;
-}
-
-/** `a.b[2].c` for reports. */
-export function formatPath(path: readonly (string | number)[]): string {
-  let text = '';
-  for (const part of path) {
-    if (typeof part === 'number') text += `[${part}]`;
-    else if (/^[A-Za-z_$][\w$]*$/.test(part)) text += text === '' ? part : `.${part}`;
-    else text += `[${JSON.stringify(part)}]`;
-  }
-  return text;
 }

@@ -131,6 +131,9 @@ export type Action =
   | { readonly kind: 'expectStream'; readonly name: string; readonly items: readonly unknown[] }
   | { readonly kind: 'closeStream'; readonly name: string };
 
+/** The action of one kind, e.g. `ActionOf<'request'>`. */
+export type ActionOf<K extends Action['kind']> = Extract<Action, { readonly kind: K }>;
+
 export interface Step {
   readonly index: number;
   /** JSON pointer of the step in the file (`/steps/3`). */

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { modulePool } from '../workers/pool.js';
 import { runScenarioFile } from './run-file.js';
-import type { ScenarioResult } from './run.js';
+import type { ScenarioResult } from './result.js';
 import type { ScenarioTask } from './worker.js';
 
 export interface PoolOptions {

@@ -1,5 +1,5 @@
 import type { Location } from './source.js';
-import type { Failure, ScenarioResult, StepResult } from './run.js';
+import type { Failure, ScenarioResult, StepResult } from './result.js';
 
 export type ReporterName = 'pretty' | 'junit' | 'tap';
 export const REPORTERS: readonly ReporterName[] = ['pretty', 'junit', 'tap'];

@@ -13,6 +13,11 @@ export function oneOf(schemas: readonly TSchema[], options: Options = {}): TSche
   return Type.Unsafe({ oneOf: schemas, ...options });
 }
 
+/** A string matching `pattern`; `message` words a mismatch ("must be ...") in place of ajv's own. */
+export function patterned(pattern: string, message: string, options: Options = {}): TSchema {
+  return Type.String({ pattern, patternErrorMessage: message, ...options });
+}
+
 export function enumOf(values: readonly unknown[], options: Options = {}): TSchema {
   return Type.Unsafe({ enum: values, ...options });
 }

@@ -1,6 +1,6 @@
 /** The scenario schema's steps: actions, requests and what must come back (see schema.ts). */
 import { Type } from 'typebox';
-import { constOf, enumOf, oneOf, ref, requires, types } from './schema-kit.js';
+import { constOf, enumOf, oneOf, patterned, ref, requires, types } from './schema-kit.js';
 
 const expectationSchema = Type.Unsafe({
   description:
@@ -59,16 +59,13 @@ const captureSchema = Type.Unsafe({
   description:
     'Variables taken from the response: name -> path such as body.orderCreateTransaction.id, body.orders[0].id, headers.location, status.',
   propertyNames: Type.Unsafe({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }),
-  additionalProperties: Type.String({
-    pattern: '^(body|headers|status)(\\.[^.\\[\\]]+|\\[\\d+\\])*$',
-    patternErrorMessage: 'must be a path into the response: body.a.b, body.list[0].id, headers.location or status',
-  }),
+  additionalProperties: patterned(
+    '^(body|headers|status)(\\.[^.\\[\\]]+|\\[\\d+\\])*$',
+    'must be a path into the response: body.a.b, body.list[0].id, headers.location or status',
+  ),
 });
 
-const markNameSchema = Type.String({
-  pattern: '^[A-Za-z_][A-Za-z0-9_-]*$',
-  patternErrorMessage: 'must be a name (letters, digits, _ and -)',
-});
+const markNameSchema = patterned('^[A-Za-z_][A-Za-z0-9_-]*$', 'must be a name (letters, digits, _ and -)');
 
 const transactionListSchema = Type.Array(oneOf([Type.String({ pattern: '^[A-Z_]+$' }), Type.Unsafe({ type: 'object' })]), {
   description:

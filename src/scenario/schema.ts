@@ -4,32 +4,34 @@
  * writes it; a test keeps the two equal). `patternErrorMessage` words a failed pattern.
  */
 import { Type } from 'typebox';
+import { FEED_FORMATS } from '../engine/feeds/index.js';
 import { STEP_DEFINITIONS } from './schema-steps.js';
-import { constOf, enumOf, oneOf, ref, requires, types } from './schema-kit.js';
+import { constOf, enumOf, oneOf, patterned, ref, requires, types } from './schema-kit.js';
 
-const timeSchema = Type.String({
-  pattern: '^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})|T(\\+(\\d+(\\.\\d+)?(us|ms|s|m|h|d))+)?)$',
-  patternErrorMessage: 'must be an RFC3339 time (2024-01-02T12:00:00Z) or T+<duration> after config.start (T+90s, T+1m30s, T+250ms)',
-  description:
-    'An RFC3339 time with a zone (2014-05-02T12:30:00Z), or `T+<duration>` counted from config.start (T+5s, T+1h30m, T+250ms); `T` alone is the start.',
-});
+const timeSchema = patterned(
+  '^(\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})|T(\\+(\\d+(\\.\\d+)?(us|ms|s|m|h|d))+)?)$',
+  'must be an RFC3339 time (2024-01-02T12:00:00Z) or T+<duration> after config.start (T+90s, T+1m30s, T+250ms)',
+  {
+    description:
+      'An RFC3339 time with a zone (2014-05-02T12:30:00Z), or `T+<duration>` counted from config.start (T+5s, T+1h30m, T+250ms); `T` alone is the start.',
+  },
+);
 
-const durationSchema = Type.String({
-  pattern: '^(\\d+(\\.\\d+)?(us|ms|s|m|h|d))+$',
-  patternErrorMessage: 'must be a duration such as 5s, 1m30s, 250ms, 2h, 1d',
+const durationSchema = patterned('^(\\d+(\\.\\d+)?(us|ms|s|m|h|d))+$', 'must be a duration such as 5s, 1m30s, 250ms, 2h, 1d', {
   description: 'A duration: numbers with units us, ms, s, m, h, d, e.g. 90s, 1m30s, 250ms.',
 });
 
-const accountIdSchema = Type.String({
-  pattern: '^\\d{3}-\\d{3}-\\d{1,12}-\\d{3}$',
-  patternErrorMessage: 'must be a v20 account ID such as 101-004-1234567-001',
+/** site-division-user-number */
+const ACCOUNT_ID = '\\d{3}-\\d{3}-\\d{1,12}-\\d{3}';
+
+const accountIdSchema = patterned(`^${ACCOUNT_ID}$`, 'must be a v20 account ID such as 101-004-1234567-001', {
   description: 'A v20 account ID: site-division-user-number, e.g. 101-004-1234567-001.',
 });
 
-const accountIdOrVarSchema = Type.String({
-  pattern: '^(\\d{3}-\\d{3}-\\d{1,12}-\\d{3}|\\$\\{[A-Za-z_][A-Za-z0-9_]*\\})$',
-  patternErrorMessage: 'must be a v20 account ID (101-004-1234567-001) or a variable such as ${account}',
-});
+const accountIdOrVarSchema = patterned(
+  `^(${ACCOUNT_ID}|\\$\\{[A-Za-z_][A-Za-z0-9_]*\\})$`,
+  'must be a v20 account ID (101-004-1234567-001) or a variable such as ${account}',
+);
 
 const relativeFileSchema = Type.String({
   minLength: 1,
@@ -38,15 +40,9 @@ const relativeFileSchema = Type.String({
   description: 'A path relative to the scenario file.',
 });
 
-const instrumentNameSchema = Type.String({
-  pattern: '^[A-Z0-9]{2,10}_[A-Z0-9]{2,10}$',
-  patternErrorMessage: 'must be an instrument name such as EUR_USD',
-});
+const instrumentNameSchema = patterned('^[A-Z0-9]{2,10}_[A-Z0-9]{2,10}$', 'must be an instrument name such as EUR_USD');
 
-const decimalStringSchema = Type.String({
-  pattern: '^[+-]?(\\d+(\\.\\d*)?|\\.\\d+)$',
-  patternErrorMessage: 'must be a decimal number as a string, e.g. "100000"',
-});
+const decimalStringSchema = patterned('^[+-]?(\\d+(\\.\\d*)?|\\.\\d+)$', 'must be a decimal number as a string, e.g. "100000"');
 
 const configSchema = Type.Object(
   {
@@ -146,7 +142,7 @@ const priceSourceSchema = Type.Object(
       }),
     ),
     format: Type.Optional(
-      enumOf(['csv', 'ndjson', 'lean', 'truefx', 'histdata'], {
+      enumOf(FEED_FORMATS, {
         description: 'File format; detected from the name and first line when absent.',
       }),
     ),

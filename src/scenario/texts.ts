@@ -65,3 +65,8 @@ export function capture(res: Response, path: string): unknown {
   }
   return value;
 }
+
+/** `1 tick`, `2 ticks`: a count and its noun, plural unless one. */
+export function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -1,5 +1,5 @@
 import { runScenarioFile } from './run-file.js';
-import type { ScenarioResult } from './run.js';
+import type { ScenarioResult } from './result.js';
 
 /** One scenario file for a worker of the pool (pool.ts). */
 export interface ScenarioTask {

@@ -9,10 +9,9 @@ import {
   replaceOrderCommand,
   type OrderClientExtensionsRequest,
 } from './commands.js';
-import { noSuch } from './errors.js';
 import { pendingOrdersNewestFirst } from './lists.js';
-import { listPage, type ListQuery } from './paging.js';
-import { answer, ok, outcomeResponse, type V20Response } from './response.js';
+import { bySpecifier, pagedList, wholeList } from './paging.js';
+import { answer, outcomeResponse, type V20Response } from './response.js';
 
 /** Orders endpoints of the v3 API. */
 
@@ -47,29 +46,8 @@ export function setOrderClientExtensions(call: V3Call, orderSpecifier: string, b
 }
 
 /** GET orders: default state PENDING. */
-export function listOrders(call: V3Call, query: ListQuery): V20Response {
-  return answer(() => {
-    const { state } = accountOf(call);
-    const { page, headers } = listPage(call, 'orders', state.orders.values(), query, 'PENDING');
-    return ok({ orders: page.map((o) => orderView(state, o)), lastTransactionID: String(state.lastTransactionID) }, headers);
-  });
-}
+export const listOrders = pagedList('orders', 'PENDING', (state) => state.orders.values(), orderView);
 
-export function listPendingOrders(call: V3Call): V20Response {
-  return answer(() => {
-    const { state } = accountOf(call);
-    return ok({
-      orders: pendingOrdersNewestFirst(state).map((o) => orderView(state, o)),
-      lastTransactionID: String(state.lastTransactionID),
-    });
-  });
-}
+export const listPendingOrders = wholeList('orders', pendingOrdersNewestFirst, orderView);
 
-export function getOrder(call: V3Call, orderSpecifier: string): V20Response {
-  return answer(() => {
-    const { state } = accountOf(call);
-    const order = findOrder(state, orderSpecifier);
-    if (order === undefined) throw noSuch('ORDER', state.lastTransactionID);
-    return ok({ order: orderView(state, order), lastTransactionID: String(state.lastTransactionID) });
-  });
-}
+export const getOrder = bySpecifier('order', findOrder, orderView);

@@ -1,7 +1,12 @@
+import type { AccountState } from '../account/state.js';
 import { LIMITS } from '../domain/limits.js';
-import type { V3Call } from './call.js';
-import { COUNT_EXCEEDED, invalidValue } from './errors.js';
+import { accountOf, type V3Call } from './call.js';
+import { COUNT_EXCEEDED, invalidValue, noSuch } from './errors.js';
 import { listNewestFirst, type ListFilter } from './lists.js';
+import { answer, ok, type Json, type V20Response } from './response.js';
+
+type Listable = { readonly id: number; readonly state: string; readonly instrument: string };
+type View<T> = (state: AccountState, item: T) => Json;
 
 /** The query of GET orders and GET trades as sent (already checked by their schemas). */
 export interface ListQuery {
@@ -31,7 +36,7 @@ function listFilterOf(q: ListQuery, defaultState: string): ListFilter {
  * exclusive beforeID; when more match, a `Link: <…beforeID=<lowest on page>…>; rel="next"` header
  * that keeps the other filters.
  */
-export function listPage<T extends { readonly id: number; readonly state: string; readonly instrument: string }>(
+export function listPage<T extends Listable>(
   call: V3Call,
   resource: 'orders' | 'trades',
   items: Iterable<T>,
@@ -48,4 +53,48 @@ export function listPage<T extends { readonly id: number; readonly state: string
   params.set('beforeID', String((page[page.length - 1] as T).id));
   const link = `<${call.baseUrl ?? ''}/v3/accounts/${call.accountID}/${resource}?${params.toString()}>; rel="next"`;
   return { page, headers: { Link: link } };
+}
+
+/** GET orders / GET trades: one page of the account's orders or trades (listPage), each as its v20 view. */
+export function pagedList<T extends Listable>(
+  resource: 'orders' | 'trades',
+  defaultState: string,
+  itemsOf: (state: AccountState) => Iterable<T>,
+  view: View<T>,
+): (call: V3Call, query: ListQuery) => V20Response {
+  return (call, query) =>
+    answer(() => {
+      const { state } = accountOf(call);
+      const { page, headers } = listPage(call, resource, itemsOf(state), query, defaultState);
+      return ok({ [resource]: page.map((item) => view(state, item)), lastTransactionID: String(state.lastTransactionID) }, headers);
+    });
+}
+
+/** GET pendingOrders / GET openTrades: every such order or trade, newest first, without paging. */
+export function wholeList<T>(
+  resource: 'orders' | 'trades',
+  itemsOf: (state: AccountState) => readonly T[],
+  view: View<T>,
+): (call: V3Call) => V20Response {
+  return (call) =>
+    answer(() => {
+      const { state } = accountOf(call);
+      return ok({ [resource]: itemsOf(state).map((item) => view(state, item)), lastTransactionID: String(state.lastTransactionID) });
+    });
+}
+
+/** GET orders/{orderSpecifier} / GET trades/{tradeSpecifier}: the one order or trade, else 404. */
+export function bySpecifier<T>(
+  key: 'order' | 'trade',
+  find: (state: AccountState, specifier: string) => T | undefined,
+  view: View<T>,
+): (call: V3Call, specifier: string) => V20Response {
+  const kind = key === 'order' ? 'ORDER' : 'TRADE';
+  return (call, specifier) =>
+    answer(() => {
+      const { state } = accountOf(call);
+      const item = find(state, specifier);
+      if (item === undefined) throw noSuch(kind, state.lastTransactionID);
+      return ok({ [key]: view(state, item), lastTransactionID: String(state.lastTransactionID) });
+    });
 }

@@ -3,10 +3,9 @@ import { findTrade } from '../account/specifiers.js';
 import { tradeView } from '../account/views.js';
 import { accountOf, type V3Call } from './call.js';
 import { closeTradeCommand, setTradeOrdersCommand, tradeClientExtensionsCommand, type TradeOrdersBody } from './commands.js';
-import { noSuch } from './errors.js';
 import { openTradesNewestFirst } from './lists.js';
-import { listPage, type ListQuery } from './paging.js';
-import { answer, ok, outcomeResponse, type V20Response } from './response.js';
+import { bySpecifier, pagedList, wholeList } from './paging.js';
+import { answer, outcomeResponse, type V20Response } from './response.js';
 
 /** Trades endpoints of the v3 API. */
 
@@ -15,29 +14,11 @@ function respond(call: V3Call, outcome: Outcome): V20Response {
 }
 
 /** GET trades: default state OPEN. No trade waits for a market to open: CLOSE_WHEN_TRADEABLE matches none. */
-export function listTrades(call: V3Call, query: ListQuery): V20Response {
-  return answer(() => {
-    const { state } = accountOf(call);
-    const { page, headers } = listPage(call, 'trades', state.trades.values(), query, 'OPEN');
-    return ok({ trades: page.map((t) => tradeView(state, t)), lastTransactionID: String(state.lastTransactionID) }, headers);
-  });
-}
+export const listTrades = pagedList('trades', 'OPEN', (state) => state.trades.values(), tradeView);
 
-export function listOpenTrades(call: V3Call): V20Response {
-  return answer(() => {
-    const { state } = accountOf(call);
-    return ok({ trades: openTradesNewestFirst(state).map((t) => tradeView(state, t)), lastTransactionID: String(state.lastTransactionID) });
-  });
-}
+export const listOpenTrades = wholeList('trades', openTradesNewestFirst, tradeView);
 
-export function getTrade(call: V3Call, tradeSpecifier: string): V20Response {
-  return answer(() => {
-    const { state } = accountOf(call);
-    const trade = findTrade(state, tradeSpecifier);
-    if (trade === undefined) throw noSuch('TRADE', state.lastTransactionID);
-    return ok({ trade: tradeView(state, trade), lastTransactionID: String(state.lastTransactionID) });
-  });
-}
+export const getTrade = bySpecifier('trade', findTrade, tradeView);
 
 /** PUT trades/{tradeSpecifier}/close; no body closes the whole trade. */
 export function closeTrade(call: V3Call, tradeSpecifier: string, body: { readonly units?: unknown } | null | undefined): V20Response {

@@ -5,6 +5,7 @@ import { accountOf, type V3Call } from './call.js';
 import { RANGE_NOT_SATISFIABLE, V20Error, invalidValue, noSuch } from './errors.js';
 import { parseTimeQuery } from './pricing.js';
 import { answer, ok, type Json, type V20Response } from './response.js';
+import { TRANSACTION_PAGES_MAX } from '../domain/limits.js';
 
 /** Transactions endpoints of the v3 API. */
 
@@ -76,9 +77,6 @@ const GROUPS: Readonly<Record<string, ReadonlySet<string>>> = {
 };
 
 const FILTERS: ReadonlySet<string> = new Set([...TRANSACTION_TYPES, ...OCA_FILTERS, ...Object.keys(GROUPS)]);
-
-/** Most page URLs one listing returns; narrow the range or raise pageSize beyond it. */
-const TRANSACTION_PAGES_MAX = 100_000;
 
 type TypeFilter = (type: string) => boolean;
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { alignedBucket, DEFAULT_ALIGNMENT } from '../../src/api/candles/granularity.js';
-import { CandleSeries } from '../../src/api/candles/series.js';
+import { alignedBucket, DEFAULT_ALIGNMENT } from '../../src/v3/candles/granularity.js';
+import { CandleSeries } from '../../src/v3/candles/series.js';
 import { ACCOUNT, harness, type Harness, type JsonBody } from '../support/api/harness.js';
 
 const CANDLES = '/v3/instruments/EUR_USD/candles';

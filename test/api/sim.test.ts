@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/api/app.js';
-import { SIM_LIMITS } from '../../src/api/sim/input.js';
+import { SIM_LIMITS } from '../../src/domain/limits.js';
 import { formatRfc3339 } from '../../src/domain/time.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { MemoryJournal } from '../../src/journal/journal.js';

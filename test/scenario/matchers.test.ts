@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compare, formatPath, matches } from '../../src/scenario/matchers.js';
+import { compare, formatPath, matches } from '../../src/scenario/compare.js';
 import { parseScenarioText } from '../../src/scenario/source.js';
 
 /** The expected value of `x:` in a YAML snippet, as the loader produces it. */

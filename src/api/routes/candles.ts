@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
-import { GRANULARITIES, WEEKDAYS } from '../candles/granularity.js';
-import { candles, latestCandles, type CandleQueryValues } from '../candles/query.js';
+import { GRANULARITIES, WEEKDAYS } from '../../v3/candles/granularity.js';
+import { getCandles, getLatestCandles, type CandleCall, type CandleQueryValues } from '../../v3/candles/query.js';
 import type { ApiContext } from '../context.js';
+import { sendV20 } from '../http-call.js';
 import { CandlesBody, LatestCandlesBody, ok } from '../responses.js';
 import { AccountParams, InstrumentName } from '../schemas.js';
 
@@ -35,6 +36,10 @@ const LatestCandlesQuery = Type.Object({
   weeklyAlignment: Type.Optional(literals(WEEKDAYS)),
 });
 
+function candleCall(context: ApiContext): CandleCall {
+  return { engine: context.engine, source: context.market, now: context.now() };
+}
+
 /** Candle endpoints of the v3 API, built from the quotes the server has seen. */
 export const candleRoutes =
   (context: ApiContext): FastifyPluginAsyncTypebox =>
@@ -44,7 +49,8 @@ export const candleRoutes =
       {
         schema: { params: Type.Object({ instrument: InstrumentName }), querystring: CandleQuery, response: ok(CandlesBody) },
       },
-      async (request) => candles(context, request.params.instrument, request.query as CandleQueryValues),
+      async (request, reply) =>
+        sendV20(reply, getCandles(candleCall(context), request.params.instrument, request.query as CandleQueryValues)),
     );
 
     app.get(
@@ -56,12 +62,14 @@ export const candleRoutes =
           response: ok(CandlesBody),
         },
       },
-      async (request) => candles(context, request.params.instrument, request.query as CandleQueryValues),
+      async (request, reply) =>
+        sendV20(reply, getCandles(candleCall(context), request.params.instrument, request.query as CandleQueryValues)),
     );
 
     app.get(
       '/accounts/:accountID/candles/latest',
       { schema: { params: AccountParams, querystring: LatestCandlesQuery, response: ok(LatestCandlesBody) } },
-      async (request) => latestCandles(context, request.query as CandleQueryValues & { candleSpecifications: string }),
+      async (request, reply) =>
+        sendV20(reply, getLatestCandles(candleCall(context), request.query as CandleQueryValues & { candleSpecifications: string })),
     );
   };

@@ -18,7 +18,8 @@ import { parseDatetimeFormat } from '../../v3/datetime.js';
 import { sendV20 } from '../http-call.js';
 import { sharedScope } from '../plugins/shared-scope.js';
 import { AccountBody, ClockBody, OutcomeBody, PushedBody, ResetBody, ok } from '../responses.js';
-import { SIM_LIMITS, parseAdvance, parseDeposit, parseResetBalance, parseTicks } from '../sim/input.js';
+import { SIM_LIMITS } from '../../domain/limits.js';
+import { parseAdvance, parseDeposit, parseResetBalance, parseTicks } from '../sim/input.js';
 
 function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();

@@ -1,5 +1,5 @@
 import { isDecimalString } from '../../domain/decimal.js';
-import { LIMITS } from '../../domain/limits.js';
+import { SIM_LIMITS } from '../../domain/limits.js';
 import type { Tick } from '../../domain/tick.js';
 import { formatRfc3339, MICROS_PER_SECOND, parseDateTime, type Micros } from '../../domain/time.js';
 import type { Engine } from '../../engine/engine.js';
@@ -7,21 +7,6 @@ import { checkBalance } from '../../v3/account-config.js';
 import { V20Error, invalidValue } from '../../v3/errors.js';
 
 /** The control API's request bodies, checked whole before anything changes. */
-
-/** Limits of the control API (candidates for domain/limits.ts). */
-export const SIM_LIMITS = {
-  /** Ticks in one POST /sim/ticks. */
-  ticksPerPush: LIMITS.ticksPerPush,
-  /** Body of POST /sim/ticks: 10,000 ticks with closeout prices fit with room to spare. */
-  ticksBodyBytes: 4 * 1024 * 1024,
-  /** Largest single clock step of POST /sim/clock/advance: ten years. */
-  advanceSecondsMax: 10 * 366 * 86_400,
-  /** Transactions per chunk of the NDJSON journal export. */
-  exportChunk: 512,
-  commentLength: 128,
-  /** The latest simulated time the control API accepts: 2200-01-01T00:00:00Z. */
-  latestTime: 7_258_118_400 * 1_000_000,
-} as const;
 
 type Json = Record<string, unknown>;
 

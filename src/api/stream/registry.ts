@@ -9,11 +9,8 @@ import type { ApiContext } from '../context.js';
 import { toUnixDatetimes } from '../../v3/datetime.js';
 import { clientPrice } from '../../v3/price.js';
 import { StreamClient } from './client.js';
+import { STREAM_BUFFER_MAX_DEFAULT, STREAM_CLIENTS_MAX } from '../../domain/limits.js';
 
-/** Most stream clients (transactions and pricing together) one server keeps open at once. */
-const STREAM_CLIENTS_MAX = 1000;
-/** Unsent bytes a stream client may pile up before it is dropped, unless configured. */
-const STREAM_BUFFER_MAX_DEFAULT = 8 * 1024 * 1024;
 /** v20 sends a heartbeat every 5 s on both streams. */
 const HEARTBEAT_MS_DEFAULT = 5000;
 

@@ -1,11 +1,6 @@
 import type { Micros } from '../../domain/time.js';
+import { CANDLES_PER_SERIES_MAX } from '../../domain/limits.js';
 
-/**
- * Most candles kept per instrument and stored granularity by default; the oldest are dropped
- * beyond it. At about 112 bytes a candle, 20,000 keep a series under 2.3 MB (S5: 27 hours,
- * M1: two weeks, H1: two years); servers that need more history raise `candlesPerSeriesMax`.
- */
-const CANDLES_PER_SERIES_MAX = 20_000;
 const INITIAL_CAPACITY = 64;
 
 /**

@@ -1,6 +1,9 @@
-import type { ApiContext } from '../context.js';
-import { COUNT_EXCEEDED, invalidValue } from '../../v3/errors.js';
-import { parseTimeQuery } from '../../v3/pricing.js';
+import { CANDLES_COUNT_MAX } from '../../domain/limits.js';
+import type { Micros } from '../../domain/time.js';
+import type { Engine } from '../../engine/engine.js';
+import { COUNT_EXCEEDED, invalidValue } from '../errors.js';
+import { parseTimeQuery } from '../pricing.js';
+import { answer, ok, type Json, type V20Response } from '../response.js';
 import {
   ALIGNMENT_TIMEZONES,
   DEFAULT_ALIGNMENT,
@@ -12,10 +15,32 @@ import {
   type Weekday,
 } from './granularity.js';
 import { candleView, parsePriceComponents } from './format.js';
+import type { CandleSelection, CandleWindow } from './select.js';
 
-/** v20's candle count: default 500, at most 5000 (also the most a from/to span may cover). */
+/** The candles built from the quotes seen (the API's market data). */
+export interface CandleSource {
+  /**
+   * Candles of an instrument seen so far, picked by v20's from/to/count rules. Granularities up
+   * to H1 are kept tick by tick; H2 to M are folded from H1 at the requested alignment.
+   */
+  candles(instrument: string, granularity: Granularity, alignment: Alignment, window: CandleWindow): CandleSelection;
+}
+
+/** Where a candles operation reads: the engine (instruments, simulated clock), the candles, and the caller's clock. */
+export interface CandleCall {
+  readonly engine: Engine;
+  readonly source: CandleSource;
+  /** The serving shell's clock, which may run ahead of the simulated one. */
+  readonly now: Micros;
+}
+
+/** Complete = ended by the simulated clock (or the shell's clock when it runs ahead of it). */
+function completeBefore(call: CandleCall): Micros {
+  return Math.max(call.engine.now, call.now);
+}
+
+/** v20's candle count: default 500 (facts sheet, Candles); its maximum is CANDLES_COUNT_MAX. */
 const CANDLES_COUNT_DEFAULT = 500;
-const CANDLES_COUNT_MAX = 5000;
 
 export interface CandleQueryValues {
   price?: string;
@@ -42,9 +67,13 @@ function parseAlignment(q: CandleQueryValues): Alignment {
   };
 }
 
-/** The candles endpoint, shared by the instrument and the account-scoped paths. */
-export function candles(context: ApiContext, instrument: string, q: CandleQueryValues): Record<string, unknown> {
-  const spec = context.engine.instruments.get(instrument);
+/** GET candles, shared by the instrument and the account-scoped paths. */
+export function getCandles(call: CandleCall, instrument: string, q: CandleQueryValues): V20Response {
+  return answer(() => ok(candlesBody(call, instrument, q)));
+}
+
+function candlesBody(call: CandleCall, instrument: string, q: CandleQueryValues): Json {
+  const spec = call.engine.instruments.get(instrument);
   if (spec === undefined) throw invalidValue('instrument');
   const components = parsePriceComponents(q.price ?? 'M');
   if (components === null) throw invalidValue('price');
@@ -69,11 +98,10 @@ export function candles(context: ApiContext, instrument: string, q: CandleQueryV
     ...(from === undefined ? {} : { from }),
     ...(to === undefined ? {} : { to }),
   };
-  const selection = context.market.candles(instrument, granularity, alignment, window);
-  // Complete = ended by the simulated clock (or the shell's clock when it runs ahead of it).
-  const now = Math.max(context.engine.now, context.now());
+  const selection = call.source.candles(instrument, granularity, alignment, window);
+  const now = completeBefore(call);
   const smooth = q.smooth === 'true';
-  const views: Record<string, unknown>[] = [];
+  const views: Json[] = [];
   let previous = selection.previous;
   for (const c of selection.candles) {
     views.push(candleView(c, spec.displayPrecision, components, now, previous, smooth));
@@ -87,14 +115,18 @@ export interface LatestCandlesQuery extends CandleQueryValues {
 }
 
 /** GET candles/latest: per specification, the last complete candle and the one still forming. */
-export function latestCandles(context: ApiContext, q: LatestCandlesQuery): Record<string, unknown> {
+export function getLatestCandles(call: CandleCall, q: LatestCandlesQuery): V20Response {
+  return answer(() => ok(latestCandlesBody(call, q)));
+}
+
+function latestCandlesBody(call: CandleCall, q: LatestCandlesQuery): Json {
   const alignment = parseAlignment(q);
-  const now = Math.max(context.engine.now, context.now());
+  const now = completeBefore(call);
   const smooth = q.smooth === 'true';
-  const out: Record<string, unknown>[] = [];
+  const out: Json[] = [];
   for (const specText of q.candleSpecifications.split(',')) {
     const [instrument = '', granularity = '', price = ''] = specText.split(':');
-    const spec = context.engine.instruments.get(instrument);
+    const spec = call.engine.instruments.get(instrument);
     const components = parsePriceComponents(price);
     if (
       spec === undefined ||
@@ -105,7 +137,7 @@ export function latestCandles(context: ApiContext, q: LatestCandlesQuery): Recor
       throw invalidValue('candleSpecifications');
     }
     // The most recently completed candle and the one still forming ("dancing bears").
-    const selection = context.market.candles(instrument, granularity as Granularity, alignment, { count: 2, includeFirst: true });
+    const selection = call.source.candles(instrument, granularity as Granularity, alignment, { count: 2, includeFirst: true });
     let chosen = selection.candles;
     let previous = selection.previous;
     const last = chosen.at(-1);
@@ -113,7 +145,7 @@ export function latestCandles(context: ApiContext, q: LatestCandlesQuery): Recor
       previous = chosen[0];
       chosen = [last];
     }
-    const views: Record<string, unknown>[] = [];
+    const views: Json[] = [];
     for (const c of chosen) {
       views.push(candleView(c, spec.displayPrecision, components, now, previous, smooth));
       previous = c;

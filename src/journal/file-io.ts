@@ -1,0 +1,83 @@
+import { closeSync, existsSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { JournalCorruptError } from './file-errors.js';
+
+// Low-level file access of the file journal: whole reads and writes, and the commit-length file.
+
+/** The commit file holds the committed length as 20 digits and a newline: one positional write. */
+export const COMMIT_WIDTH = 20;
+const READ_CHUNK = 1 << 20;
+const NEWLINE = 0x0a;
+
+export function readWhole(file: string): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const size = statSync(file).size;
+    const buf = Buffer.allocUnsafe(size);
+    let done = 0;
+    while (done < size) {
+      const n = readSync(fd, buf, done, size - done, done);
+      if (n === 0) break;
+      done += n;
+    }
+    return done === size ? buf : buf.subarray(0, done);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function writeAll(fd: number, buf: Buffer, position?: number): void {
+  let done = 0;
+  while (done < buf.length) {
+    const n =
+      position === undefined ? writeSync(fd, buf, done, buf.length - done) : writeSync(fd, buf, done, buf.length - done, position + done);
+    done += n;
+  }
+}
+
+export function readCommitted(file: string): number | undefined {
+  if (!existsSync(file)) return undefined;
+  const text = readWhole(file).toString('latin1').trim();
+  if (!/^\d{1,20}$/.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+export function commitBytes(size: number): Buffer {
+  return Buffer.from(`${String(size).padStart(COMMIT_WIDTH, '0')}\n`, 'latin1');
+}
+
+export function freeName(base: string): string {
+  if (!existsSync(base)) return base;
+  for (let n = 2; ; n += 1) if (!existsSync(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+/** Streams the first `size` bytes of a journal file line by line in 1 MiB reads, so a large journal is never one string. */
+export function forEachCommittedLine(file: string, size: number, visit: (text: string, line: number, offset: number) => void): void {
+  if (size === 0) return;
+  const fd = openSync(file, 'r');
+  try {
+    let carry = Buffer.alloc(0);
+    let position = 0;
+    let line = 0;
+    let lineOffset = 0;
+    const chunk = Buffer.allocUnsafe(READ_CHUNK);
+    while (position < size) {
+      const n = readSync(fd, chunk, 0, Math.min(READ_CHUNK, size - position), position);
+      if (n === 0) break;
+      position += n;
+      const data = carry.length === 0 ? chunk.subarray(0, n) : Buffer.concat([carry, chunk.subarray(0, n)]);
+      let start = 0;
+      for (let nl = data.indexOf(NEWLINE, start); nl !== -1; nl = data.indexOf(NEWLINE, start)) {
+        line += 1;
+        const text = data.toString('utf8', start, nl);
+        if (text.trim() !== '') visit(text, line, lineOffset);
+        lineOffset += nl + 1 - start;
+        start = nl + 1;
+      }
+      carry = Buffer.from(data.subarray(start));
+    }
+    if (carry.length > 0) throw new JournalCorruptError(file, line + 1, lineOffset, 'has no trailing newline');
+  } finally {
+    closeSync(fd);
+  }
+}
