@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accountSummaryView, tradeView } from './views.js';
 import { Decimal } from '../domain/decimal.js';
-import { CATALOGUE, Sim, fillTx } from './test-helpers.js';
+import { CATALOGUE, Sim, fillTx, shape } from './test-helpers.js';
 import { effectiveMarginRate } from './valuation.js';
 
 // The conversion fee (facts sheet §14): gains at mid x 0.995, losses at mid x 1.005 by default.
@@ -165,5 +165,17 @@ describe('P/L in the home currency', () => {
       lossQuoteHomeConversionFactor: jpyToEur.times('1.005').toFixed(8),
       homeConversionFactors: { gainBaseHome: { factor: usdToEur.times('0.995').toFixed(8) } },
     });
+  });
+
+  it('no chain converts the quote currency: a MARKET order is rejected INSTRUMENT_PRICE_UNKNOWN, a crossed LIMIT rests', () => {
+    // A EUR account quoted only USD_JPY: neither JPY nor USD reaches EUR.
+    const sim = new Sim({ currency: 'EUR' });
+    sim.quote('USD_JPY', 150, 150.02);
+    const market = sim.order({ type: 'MARKET', instrument: 'USD_JPY', units: '1000' });
+    expect(market.reject?.errorCode).toBe('INSTRUMENT_PRICE_UNKNOWN');
+    expect(shape(market.transactions)).toEqual(['MARKET_ORDER_REJECT:INSTRUMENT_PRICE_UNKNOWN']);
+    const limit = sim.order({ type: 'LIMIT', instrument: 'USD_JPY', units: '1000', price: '151.000' });
+    expect(shape(limit.transactions)).toEqual(['LIMIT_ORDER:CLIENT_ORDER']);
+    expect(sim.account.state.pendingCount).toBe(1);
   });
 });
