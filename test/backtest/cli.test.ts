@@ -22,12 +22,12 @@ describe('v20sim backtest (runBacktestCommand)', () => {
     const r = await run(['--strategy', MA, '--out', out]);
     expect(r.err).not.toContain('v20sim backtest:');
     expect(r.code).toBe(0);
-    expect(r.out).toContain('ma-crossover: 69,104 ticks, 2024-01-02 00:00:01 to 2024-01-05 23:59:59 UTC');
+    expect(r.out).toContain('ma-crossover: 67,671 ticks, 2024-01-02 00:00:01 to 2024-01-05 21:59:56 UTC');
     expect(r.out).toMatch(/net P\/L\s+-?[\d,]+\.\d\d USD/);
     expect(r.out).toMatch(/sharpe \(daily\)/);
     expect(r.out).toContain('report.html');
     expect(r.err).toMatch(/^backtest: ma-crossover \(instrument=EUR_USD barSeconds=300 fast=10 slow=30/);
-    expect(r.err).toMatch(/backtest: 69,104 ticks in \d+\.\d s/);
+    expect(r.err).toMatch(/backtest: 67,671 ticks in \d+\.\d s/);
     for (const name of ['transactions.ndjson', 'trades.csv', 'equity.csv', 'report.json', 'report.html'])
       expect(existsSync(path.join(out, name))).toBe(true);
     const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as {
@@ -35,7 +35,7 @@ describe('v20sim backtest (runBacktestCommand)', () => {
       metrics: { ticks: number };
     };
     expect(report.run.ticks.map((t) => t.file)).toEqual(['sample-eurusd-usdjpy.csv.gz']);
-    expect(report.metrics.ticks).toBe(69_104);
+    expect(report.metrics.ticks).toBe(67_671);
     expect(Object.keys(report.run.instruments)).toEqual(['EUR_USD', 'USD_JPY']);
     const equity = readFileSync(path.join(out, 'equity.csv'), 'utf8').split('\n');
     expect(equity[0]).toBe('time,nav,balance,unrealizedPL,drawdown,kind');
@@ -47,7 +47,7 @@ describe('v20sim backtest (runBacktestCommand)', () => {
     const out = tempDir();
     const r = await run(['--strategy', GRID, '--out', out, '--param', 'levels=3'], true);
     expect(r.code).toBe(0);
-    expect(r.err).toMatch(/\r\x1b\[K69,104 ticks in \d+\.\d s/);
+    expect(r.err).toMatch(/\r\x1b\[K67,671 ticks in \d+\.\d s/);
     expect(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')).run.params.levels).toBe(3);
   });
 
