@@ -1,20 +1,23 @@
 import { basename, dirname } from 'node:path';
+import type { PriceLevel } from '../../domain/tick.js';
 import { MICROS_PER_DAY } from '../../domain/time.js';
 import { daysFromCivil, daysInMonth } from './datetime.js';
 import { LineError } from './errors.js';
 import { checkInstrumentOption, instrumentFromPairCode } from './instrument-names.js';
 import type { LineParser } from './line-ticks.js';
-import { makeTick } from './make-tick.js';
+import { makeTick, makeTickWithLevels } from './make-tick.js';
 import { type Cursor, scanDecimal } from './numbers.js';
 import type { FeedOptions } from './options.js';
 
 /**
  * LEAN tick quote files (`YYYYMMDD_quote.zip`, inside `YYYYMMDD_eurusd_tick_quote.csv`): headerless
- * `ms_since_midnight,bid,ask`, the time counted from 00:00 UTC of the date in the file name.
+ * `ms_since_midnight,bid,ask`, the time counted from 00:00 UTC of the date in the file name. Quote
+ * files with sizes (`ms_since_midnight,bid,bidSize,ask,askSize`, LEAN's quote tick layout) give one
+ * liquidity level a side; a size of 0 means none given (liquidity unlimited).
  */
 const DATE_IN_NAME_RE = /^(\d{4})(\d{2})(\d{2})(?!\d)/;
 const MILLIS_PER_DAY = 86_400_000;
-const FIELDS = 'expected 3 fields: ms_since_midnight,bid,ask';
+const FIELDS = 'expected 3 fields (ms_since_midnight,bid,ask) or 5 (ms_since_midnight,bid,bidSize,ask,askSize)';
 
 /** Midnight UTC of the YYYYMMDD date in a LEAN file name. */
 export function leanFileDate(file: string): number {
@@ -44,13 +47,23 @@ export function createLeanParser(file: string, opts: FeedOptions): LineParser {
   return (text, start, end) => {
     const millis = scanDecimal(text, start, end, cursor);
     if (cursor.pos === end) throw new LineError(FIELDS);
-    const bid = scanDecimal(text, cursor.pos + 1, end, cursor);
+    const first = scanDecimal(text, cursor.pos + 1, end, cursor);
     if (cursor.pos === end) throw new LineError(FIELDS);
-    const ask = scanDecimal(text, cursor.pos + 1, end, cursor);
-    if (cursor.pos !== end) throw new LineError(FIELDS);
+    const second = scanDecimal(text, cursor.pos + 1, end, cursor);
     if (!(millis >= 0 && millis < MILLIS_PER_DAY)) throw new LineError('ms_since_midnight must be a number in [0, 86400000)');
     // Some LEAN files (CFDs) carry fractional milliseconds; the engine keeps whole microseconds.
     const time = midnight + Math.round(millis * 1000);
-    return makeTick(instrument, time, bid, ask);
+    if (cursor.pos === end) return makeTick(instrument, time, first, second);
+    // ms,bid,bidSize,ask,askSize: the sizes are one liquidity level a side (0: not given, unlimited).
+    const ask = scanDecimal(text, cursor.pos + 1, end, cursor);
+    if (cursor.pos === end) throw new LineError(FIELDS);
+    const askSize = scanDecimal(text, cursor.pos + 1, end, cursor);
+    if (cursor.pos !== end) throw new LineError(FIELDS);
+    const tick = makeTick(instrument, time, first, ask);
+    return makeTickWithLevels(tick, sizeLevel(first, second), sizeLevel(ask, askSize));
   };
+}
+
+function sizeLevel(price: number, size: number): PriceLevel[] | undefined {
+  return size === 0 ? undefined : [{ price, liquidity: size }];
 }

@@ -1,9 +1,10 @@
+import type { PriceLevel } from '../../domain/tick.js';
 import type { Micros } from '../../domain/time.js';
 import { parseRfc3339Span, parseUnixSecondsSpan } from './datetime.js';
 import { LineError } from './errors.js';
 import { checkInstrumentOption, InstrumentInterner } from './instrument-names.js';
 import type { LineParser } from './line-ticks.js';
-import { makeTick } from './make-tick.js';
+import { makeTick, makeTickWithLevels } from './make-tick.js';
 import { parseDecimal } from './numbers.js';
 import type { FeedOptions } from './options.js';
 
@@ -11,7 +12,8 @@ import type { FeedOptions } from './options.js';
  * One JSON object per line: `{"instrument":"EUR_USD","time":"...","bid":"1.08","ask":1.09}`.
  * Lines recorded from v20's pricing stream read as well: prices may come as
  * `bids[0].price`/`asks[0].price`, closeoutBid/closeoutAsk are kept, and `{"type":"HEARTBEAT"}`
- * lines are not ticks.
+ * lines are not ticks. `bids`/`asks` with `liquidity` are the quote's liquidity levels (best first,
+ * the first at bid/ask); without liquidity, liquidity is unlimited.
  */
 type Json = Record<string, unknown>;
 
@@ -40,6 +42,26 @@ function topOfBook(record: Json, flat: 'bid' | 'ask', side: 'bids' | 'asks'): un
   throw new LineError(`missing ${flat} (or ${side}[0].price)`);
 }
 
+/**
+ * The liquidity levels of a side as v20's pricing prints them (`bids`/`asks`: `{price, liquidity}`
+ * best first, liquidity a number or a string); undefined when the side has none or lists prices
+ * without liquidity (then liquidity stays unlimited).
+ */
+function levelsOf(record: Json, side: 'bids' | 'asks'): PriceLevel[] | undefined {
+  const list = record[side];
+  if (!Array.isArray(list) || list.length === 0) return undefined;
+  const levels: PriceLevel[] = [];
+  for (let i = 0; i < list.length; i += 1) {
+    const bucket: unknown = list[i];
+    if (!isObject(bucket)) throw new LineError(`${side}[${i}] must be an object {price, liquidity}`);
+    if (bucket.liquidity === undefined) return undefined;
+    const liquidity = typeof bucket.liquidity === 'string' ? Number(bucket.liquidity) : bucket.liquidity;
+    if (typeof liquidity !== 'number') throw new LineError(`${side}[${i}].liquidity must be a number`);
+    levels.push({ price: parsePrice(bucket.price, `${side}[${i}].price`), liquidity });
+  }
+  return levels;
+}
+
 function optionalPrice(record: Json, field: string): number | undefined {
   return record[field] === undefined ? undefined : parsePrice(record[field], field);
 }
@@ -58,6 +80,7 @@ export function createNdjsonParser(_file: string, opts: FeedOptions): LineParser
     const time = parseJsonTime(record.time);
     const bid = parsePrice(topOfBook(record, 'bid', 'bids'), 'bid');
     const ask = parsePrice(topOfBook(record, 'ask', 'asks'), 'ask');
-    return makeTick(instrument, time, bid, ask, optionalPrice(record, 'closeoutBid'), optionalPrice(record, 'closeoutAsk'));
+    const tick = makeTick(instrument, time, bid, ask, optionalPrice(record, 'closeoutBid'), optionalPrice(record, 'closeoutAsk'));
+    return makeTickWithLevels(tick, levelsOf(record, 'bids'), levelsOf(record, 'asks'));
   };
 }

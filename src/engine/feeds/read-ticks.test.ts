@@ -147,6 +147,9 @@ describe('ndjson', () => {
         ask: 108.133,
         closeoutBid: 108.12,
         closeoutAsk: 108.136,
+        // v20's buckets carry liquidity: they are the quote's levels.
+        bids: [{ price: 108.123, liquidity: 1000000 }],
+        asks: [{ price: 108.133, liquidity: 1000000 }],
       },
     ]);
   });
