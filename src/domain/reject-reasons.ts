@@ -28,6 +28,9 @@ const MESSAGES: Readonly<Record<string, string>> = {
   ORDER_FILL_POSITION_ACTION_INVALID: 'The Order fill position action specified is invalid',
   TRIGGER_CONDITION_INVALID: 'The Order trigger condition specified is invalid',
   ORDER_PARTIAL_FILL_OPTION_INVALID: 'The Order partial fill option specified is invalid',
+  // v20 client definitions (TransactionRejectReason): the reissue of an order filled in part on creation.
+  INVALID_REISSUE_IMMEDIATE_PARTIAL_FILL:
+    'When attempting to reissue an order (currently only a MarketIfTouched) that was immediately partially filled, it is not possible to create a correct pending Order.',
   CLIENT_ORDER_ID_INVALID: 'The client Order ID specified is invalid',
   CLIENT_ORDER_ID_ALREADY_EXISTS: 'The client Order ID specified is already assigned to another pending Order',
   CLIENT_ORDER_TAG_INVALID: 'The client Order tag specified is invalid',
