@@ -58,6 +58,13 @@ describe('orders outside trading hours', () => {
       .then({ type: 'LIMIT_ORDER' }, { type: 'ORDER_CANCEL', reason: 'MARKET_HALTED' });
   });
 
+  it('halts closing a trade after the Friday close: the close order is created and cancelled', () => {
+    given(funded(), quoted(1.1, 1.1002), tradeOpened('10000', '1.10020'))
+      .when(until(SATURDAY))
+      .when({ type: 'CLOSE_TRADE', tradeSpecifier: '4', units: 'ALL' })
+      .then({ type: 'MARKET_ORDER', units: '-10000' }, { type: 'ORDER_CANCEL', reason: 'MARKET_HALTED' });
+  });
+
   it('does not let a stop loss fire on a quote in closed hours', () => {
     given(funded(), quoted(1.1, 1.1002), tradeOpened('10000', '1.10020'), stopOrder({ units: '-10000', price: '1.09000' }))
       .when(until(FRIDAY_CLOSE))
