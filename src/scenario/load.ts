@@ -310,6 +310,9 @@ class Loader implements LoadContext {
       if (a['alias'] !== undefined) account.alias = a['alias'] as string;
       if (a['hedgingEnabled'] !== undefined) account.hedgingEnabled = a['hedgingEnabled'] as boolean;
       if (a['marginRate'] !== undefined) account.marginRate = a['marginRate'] as string;
+      if (a['marginCloseout'] !== undefined) account.marginCloseout = a['marginCloseout'] as boolean;
+      if (a['marginPreset'] !== undefined) account.marginPreset = a['marginPreset'] as string;
+      if (a['homeConversionFee'] !== undefined) account.homeConversionFee = a['homeConversionFee'] as string;
       return account;
     });
   }

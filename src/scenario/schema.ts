@@ -4,6 +4,7 @@
  * writes it; a test keeps the two equal). `patternErrorMessage` words a failed pattern.
  */
 import { Type } from 'typebox';
+import { MARGIN_PRESET_NAMES } from '../domain/margin-presets.js';
 import { FEED_FORMATS } from '../engine/feeds/index.js';
 import { STEP_DEFINITIONS } from './schema-steps.js';
 import { constOf, enumOf, oneOf, patterned, ref, requires, types } from './schema-kit.js';
@@ -63,6 +64,23 @@ const configSchema = Type.Object(
             alias: Type.Optional(Type.String()),
             hedgingEnabled: Type.Optional(Type.Boolean()),
             marginRate: Type.Optional(ref('decimalString')),
+            marginCloseout: Type.Optional(
+              Type.Boolean({
+                description:
+                  'Whether a margin closeout (marginCloseoutPercent >= 1) closes the positions with MARKET orders of reason MARGIN_CLOSEOUT. Default true; false lets the account ride on.',
+              }),
+            ),
+            marginPreset: Type.Optional(
+              enumOf(MARGIN_PRESET_NAMES, {
+                description: "The division whose margin rates the account's instruments use. Default oanda-europe-esma.",
+              }),
+            ),
+            homeConversionFee: Type.Optional(
+              patterned('^0(\\.0\\d*)?$', 'must be a decimal string in [0, 0.1), e.g. "0.005"', {
+                description:
+                  'The home-currency conversion fee f: gains convert at mid x (1 - f), losses at mid x (1 + f). A decimal string in [0, 0.1), default "0.005".',
+              }),
+            ),
           },
           { additionalProperties: false },
         ),
