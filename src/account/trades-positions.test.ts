@@ -26,6 +26,11 @@ const reduce = (tradeID: string, units: string, price: string, realizedPL: strin
   guaranteedExecutionFee: '0.0000',
   quoteGuaranteedExecutionFee: '0',
   halfSpreadCost: expect.any(String),
+  // EUR_USD on a USD account: the P/L is already in the account currency, so nothing is converted.
+  plHomeConversionCost: '0.00000',
+  baseFinancingHomeConversionCost: '0.00000000000000',
+  guaranteedExecutionFeeHomeConversionCost: '0',
+  homeConversionCost: '0.00000000000000',
 });
 
 describe('netting (REDUCE_FIRST)', () => {
