@@ -129,6 +129,7 @@ export class Account {
     state.currency = config.currency;
     state.hedgingEnabled = config.hedgingEnabled ?? false;
     state.marginCloseoutEnabled = config.marginCloseout ?? true;
+    if (config.homeConversionFee !== undefined) state.homeConversionFee = config.homeConversionFee;
     return state;
   }
 
