@@ -81,7 +81,13 @@ interface Book {
 
 /** An engine with one account holding exactly `resting` pending orders (none for 0). */
 function buildBook(resting: number, first: BenchTick): Book {
-  const engine = createEngine({ accounts: [{ id: ACCOUNT, currency: 'USD', balance: '10000000' }], start: first.time });
+  // Each pass moves the ticks a span later, so without this they would soon fall on a weekend,
+  // where a quote triggers nothing: an always-open calendar keeps every pass on the trading path.
+  const engine = createEngine({
+    accounts: [{ id: ACCOUNT, currency: 'USD', balance: '10000000' }],
+    start: first.time,
+    marketHours: { weekly: 'ALWAYS' },
+  });
   const account = engine.account(ACCOUNT) as Account;
   engine.pushTick(first);
   if (resting > 0) {
