@@ -55,7 +55,7 @@ describe('accounts', () => {
     expect(all['instruments']).toHaveLength(28);
     const some = (await h.request('GET', `/v3/accounts/${ACCOUNT}/instruments?instruments=EUR_USD,USD_JPY`)).json();
     expect(some['instruments'].map((i: { name: string }) => i.name)).toEqual(['EUR_USD', 'USD_JPY']);
-    expect(some['instruments'][1]).toMatchObject({ displayPrecision: 3, pipLocation: -2, marginRate: '0.04', type: 'CURRENCY' });
+    expect(some['instruments'][1]).toMatchObject({ displayPrecision: 3, pipLocation: -2, marginRate: '0.0333', type: 'CURRENCY' });
     expect((await h.request('GET', `/v3/accounts/${ACCOUNT}/instruments?instruments=EUR_XXX`)).statusCode).toBe(400);
   });
 
