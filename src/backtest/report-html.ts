@@ -166,6 +166,12 @@ function kpiCards(result: BacktestResult): string {
     kpi('Exposure', fmtPercent(m.exposure, 1)),
     kpi('Financing', fmtNumber(m.financing), tone(m.financing)),
     kpi('Spread cost', fmtNumber(m.spreadCost)),
+    kpi('Conversion cost', fmtNumber(m.conversionCost, 4)),
+    kpi(
+      'Margin calls / closeouts',
+      `${fmtNumber(m.marginCalls, 0)} / ${fmtNumber(m.marginCloseouts, 0)}`,
+      m.marginCloseouts > 0 ? 'neg' : '',
+    ),
   ].join('');
 }
 

@@ -2,6 +2,7 @@ import { Decimal } from '../domain/decimal.js';
 import { formatRfc3339, MICROS_PER_SECOND, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
 import type { EquityCurve } from './equity.js';
+import { costCounts } from './report-costs.js';
 import { dailyReturns, drawdownStats, exposure, sharpeRatio, sortinoRatio, tradeStats, type MonthlyReturn } from './metrics.js';
 import type { TradeRow } from './trades.js';
 import type { V20AccountSummary } from './v20.js';
@@ -58,6 +59,16 @@ export interface Metrics {
   readonly financing: number;
   /** Σ halfSpreadCost of the fills: what crossing the spread cost. */
   readonly spreadCost: number;
+  /** Σ homeConversionCost of the fills: what the home-currency conversion fee took from P/L (already in realizedPL). */
+  readonly conversionCostPL: number;
+  /** What the conversion fee took from DAILY_FINANCING (already in financing). */
+  readonly conversionCostFinancing: number;
+  /** conversionCostPL + conversionCostFinancing. */
+  readonly conversionCost: number;
+  /** MARGIN_CALL_ENTER transactions. */
+  readonly marginCalls: number;
+  /** MARKET_ORDERs with reason MARGIN_CLOSEOUT (one per position side the margin closeout closed). */
+  readonly marginCloseouts: number;
   readonly transactions: number;
   readonly fills: number;
   readonly rejects: number;
@@ -105,6 +116,11 @@ export const METRIC_NAMES = [
   'exposure',
   'financing',
   'spreadCost',
+  'conversionCostPL',
+  'conversionCostFinancing',
+  'conversionCost',
+  'marginCalls',
+  'marginCloseouts',
   'transactions',
   'fills',
   'rejects',
@@ -208,6 +224,20 @@ function tradeMetrics(trades: readonly TradeRow[]): TradeMetrics {
   };
 }
 
+type CostMetrics = Pick<Metrics, 'conversionCostPL' | 'conversionCostFinancing' | 'conversionCost' | 'marginCalls' | 'marginCloseouts'>;
+
+/** Summed in Decimal, rounded once like the other money metrics. */
+function costMetrics(transactions: readonly Transaction[]): CostMetrics {
+  const c = costCounts(transactions);
+  return {
+    conversionCostPL: round(c.conversionCostPL.toNumber(), MONEY),
+    conversionCostFinancing: round(c.conversionCostFinancing.toNumber(), MONEY),
+    conversionCost: round(c.conversionCostPL.plus(c.conversionCostFinancing).toNumber(), MONEY),
+    marginCalls: c.marginCalls,
+    marginCloseouts: c.marginCloseouts,
+  };
+}
+
 // The members are spread in Metrics' order: report.json prints them in insertion order.
 export function computeMetrics(input: MetricsInput): Metrics {
   const { equity, trades, summary } = input;
@@ -241,6 +271,7 @@ export function computeMetrics(input: MetricsInput): Metrics {
     exposure: round(exposure(intervals, input.firstTickTime, input.lastTickTime), RATIO),
     financing: round(input.financing, MONEY),
     spreadCost: round(input.spreadCost, MONEY),
+    ...costMetrics(input.transactions),
     transactions: input.transactions.length,
     fills,
     rejects,

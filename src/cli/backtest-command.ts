@@ -223,6 +223,11 @@ function summaryTable(result: BacktestResult): string {
     ['exposure', fmtPercent(m.exposure, 1)],
     ['financing', `${fmtNumber(m.financing)} ${cur}`],
     ['spread cost', `${fmtNumber(m.spreadCost)} ${cur}`],
+    [
+      'conversion cost',
+      `${fmtNumber(m.conversionCost, 4)} ${cur} (P/L ${fmtNumber(m.conversionCostPL, 4)}, financing ${fmtNumber(m.conversionCostFinancing, 4)})`,
+    ],
+    ['margin calls', `${fmtNumber(m.marginCalls, 0)} (${fmtNumber(m.marginCloseouts, 0)} closeout orders)`],
     ['transactions', `${fmtNumber(m.transactions, 0)} (${fmtNumber(m.fills, 0)} fills, ${fmtNumber(m.rejects, 0)} rejects)`],
   ];
   return textTable(['metric', 'value'], rows);

@@ -1,0 +1,50 @@
+import { Decimal } from '../domain/decimal.js';
+import type { DailyFinancingTransaction, Transaction } from '../domain/transactions.js';
+
+/**
+ * What the home-currency conversion fee cost and how often the margin rules acted, read from the
+ * journal. Conversion costs are already inside realized P/L and financing (v20 books net amounts):
+ * the report shows them, it does not subtract them again.
+ */
+export interface CostCounts {
+  /** Σ homeConversionCost of the ORDER_FILLs (each fill's is the sum over its closed/reduced trades). */
+  readonly conversionCostPL: Decimal;
+  /** Σ over DAILY_FINANCING positions of quoteFinancing x mid - financing (what the fee took). */
+  readonly conversionCostFinancing: Decimal;
+  /** MARKET_ORDERs with reason MARGIN_CLOSEOUT (one per position side closed out). */
+  readonly marginCloseouts: number;
+  /** MARGIN_CALL_ENTER transactions. */
+  readonly marginCalls: number;
+}
+
+const ZERO = new Decimal(0);
+const TWO = new Decimal(2);
+
+/**
+ * The fee one DAILY_FINANCING took. Gains convert at mid x (1 - f), losses at mid x (1 + f)
+ * (account/home-currency.ts; facts sheet §14), so the gain and loss factors average to the mid,
+ * and quoteFinancing x mid is the amount without the fee.
+ */
+function financingConversionCost(tx: DailyFinancingTransaction): Decimal {
+  let cost = ZERO;
+  for (const p of tx.positionFinancings) {
+    const factors = p.homeConversionFactors;
+    const mid = new Decimal(factors.gainQuoteHome.factor).plus(factors.lossQuoteHome.factor).dividedBy(TWO);
+    cost = cost.plus(new Decimal(p.quoteFinancing).times(mid).minus(p.financing));
+  }
+  return cost;
+}
+
+export function costCounts(transactions: readonly Transaction[]): CostCounts {
+  let pl = ZERO;
+  let financing = ZERO;
+  let marginCloseouts = 0;
+  let marginCalls = 0;
+  for (const tx of transactions) {
+    if (tx.type === 'ORDER_FILL') pl = pl.plus(tx.homeConversionCost);
+    else if (tx.type === 'DAILY_FINANCING') financing = financing.plus(financingConversionCost(tx));
+    else if (tx.type === 'MARGIN_CALL_ENTER') marginCalls += 1;
+    else if (tx.type === 'MARKET_ORDER' && tx.reason === 'MARGIN_CLOSEOUT') marginCloseouts += 1;
+  }
+  return { conversionCostPL: pl, conversionCostFinancing: financing, marginCloseouts, marginCalls };
+}
