@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { METRIC_NAMES, runBacktest } from '../../src/backtest/index.js';
+import { renderReportHtml } from '../../src/backtest/report-html.js';
 import { costCounts } from '../../src/backtest/report-costs.js';
 import type { Transaction } from '../../src/domain/transactions.js';
 import { T0, quotes, strategyOf } from './helpers.js';
@@ -48,6 +49,33 @@ describe('report: conversion costs and margin closeouts', () => {
       marginCloseouts: 0,
       realizedPL: 31.7321,
     });
+  });
+
+  it('adds the fee on daily financing of a position whose financing is in JPY', () => {
+    // Short 100,000 USD_JPY over the 17:00 New York rollover: financing paid in JPY converts at the loss factor.
+    const ticks = quotes(
+      [
+        [150.0, 150.02],
+        [150.1, 150.12],
+      ],
+      'USD_JPY',
+      T0,
+      13 * 3600 * 1_000_000,
+    );
+    const result = runBacktest({ strategy: buyAndHold('USD_JPY', '-100000'), ticks });
+    const daily = result.transactions.filter((t) => t.type === 'DAILY_FINANCING');
+    expect(daily).toHaveLength(1);
+    // quoteFinancing -2515.23616438356164 JPY x mid 0.00666622 = -16.7671...; booked -16.8510: the fee took 0.0839.
+    expect(result.metrics).toMatchObject({
+      financing: -16.851,
+      conversionCostFinancing: 0.0839,
+      conversionCostPL: 0,
+      conversionCost: 0.0839,
+    });
+    const html = renderReportHtml(result);
+    expect(html).toContain('Conversion cost');
+    expect(html).toContain('0.0839');
+    expect(html).toContain('Margin calls / closeouts');
   });
 
   it('takes the financing part as quoteFinancing x mid - financing, mid the mean of the gain and loss factors', () => {
