@@ -18,6 +18,11 @@
  *   closed trades; profit factor = gross profit / |gross loss| (null without losing trades);
  *   average win / loss = gross profit / winners, gross loss / losers.
  * - Exposure: the share of the run's time (first to last tick) with at least one trade open.
+ * - Conversion cost (report-costs.ts): what the home-currency conversion fee took, already inside
+ *   realized P/L and financing. P/L part: Σ homeConversionCost of the fills; financing part: Σ over
+ *   DAILY_FINANCING positions of quoteFinancing x mid - financing, mid = the mean of the gain and
+ *   loss quote factors (gain = mid x (1 - f), loss = mid x (1 + f)). Margin calls: MARGIN_CALL_ENTER
+ *   transactions; margin closeouts: MARKET_ORDERs with reason MARGIN_CLOSEOUT (one per position side).
  */
 import { nextNewYorkFivePm, type Micros } from '../domain/time.js';
 import { utcMonth } from './format.js';
