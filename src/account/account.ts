@@ -15,7 +15,15 @@ import { evolve } from './evolve.js';
 import { cancelOrder } from './fill.js';
 import { decideDailyFinancing } from './financing.js';
 import type { InstrumentTriggers } from '../matching/trigger-index.js';
-import { emptyAccountState, isAccountId, priceSlot, refreshSession, type AccountConfig, type AccountState, type PriceSlot } from './state.js';
+import {
+  emptyAccountState,
+  isAccountId,
+  priceSlot,
+  refreshSession,
+  type AccountConfig,
+  type AccountState,
+  type PriceSlot,
+} from './state.js';
 import { moveTrailingStops } from './trailing-stops.js';
 import { executeTriggered } from './trigger.js';
 import { instrumentsForAccount } from './margin-rates.js';
