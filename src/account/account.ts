@@ -26,6 +26,8 @@ import {
 } from './state.js';
 import { moveTrailingStops } from './trailing-stops.js';
 import { executeTriggered } from './trigger.js';
+import { canConvertToHome } from './home-currency.js';
+import { placeInIndex } from './placement.js';
 import { instrumentsForAccount } from './margin-rates.js';
 import { decideMarginCallExit, decideMarginCallExtension, decideMarginCheck, marginCheckNeeded } from './margin-call.js';
 
@@ -256,6 +258,12 @@ export class Account {
     for (let i = 0; i < crossed.length; i += 1) {
       const order = state.orders.get(crossed[i] as number);
       if (order === undefined || order.state !== 'PENDING') continue;
+      // No chain of quoted pairs converts its P/L yet: a real account always has its rates, so the
+      // order keeps waiting (back in the index the quote popped it from) instead of being cancelled.
+      if (!canConvertToHome(state, order.instrument)) {
+        placeInIndex(state, order);
+        continue;
+      }
       const b = new Batch(state, now, undefined);
       executeTriggered(b, order);
       this.record(b);

@@ -178,4 +178,18 @@ describe('P/L in the home currency', () => {
     expect(shape(limit.transactions)).toEqual(['LIMIT_ORDER:CLIENT_ORDER']);
     expect(sim.account.state.pendingCount).toBe(1);
   });
+
+  it('a resting order a quote reaches before any conversion exists keeps waiting, and fills once one does', () => {
+    const sim = new Sim({ currency: 'EUR' });
+    sim.quote('USD_JPY', 150, 150.02);
+    sim.order({ type: 'LIMIT', instrument: 'USD_JPY', units: '1000', price: '149.000' });
+    const logged = sim.account.log.length;
+    sim.quote('USD_JPY', 148.9, 148.92); // crosses, but JPY reaches no EUR yet
+    expect(sim.account.log.length).toBe(logged);
+    expect(sim.account.state.pendingCount).toBe(1);
+    sim.quote('EUR_USD', 1.1, 1.1002); // JPY -> USD -> EUR now exists
+    sim.quote('USD_JPY', 148.8, 148.82);
+    expect(shape(sim.account.log.slice(logged))).toEqual(['ORDER_FILL:LIMIT_ORDER']);
+    expect(sim.account.state.pendingCount).toBe(0);
+  });
 });
