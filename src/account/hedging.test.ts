@@ -53,9 +53,11 @@ describe('hedging account (hedgingEnabled)', () => {
     expect(sim.account.state.openTradeCount).toBe(1);
   });
 
-  it('REDUCE_ONLY reduces and opens nothing', () => {
+  it('REDUCE_ONLY IOC reduces and opens nothing', () => {
     const { sim } = longThenSell(true);
-    const fill = fillTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-20000', positionFill: 'REDUCE_ONLY' }));
+    const fill = fillTx(
+      sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-20000', positionFill: 'REDUCE_ONLY', timeInForce: 'IOC' }),
+    );
     expect(fill).toMatchObject({ units: '-10000', requestedUnits: '-20000' });
     expect(fill.tradesClosed?.map((r) => r.tradeID)).toEqual(['4']);
     expect(fill.tradeOpened).toBeUndefined();

@@ -94,13 +94,22 @@ describe('netting (REDUCE_FIRST)', () => {
     expect(orderView(state, state.orders.get(9)!)).toMatchObject({ tradeOpenedID: '10', tradeClosedIDs: ['4', '6', '8'] });
   });
 
-  it('REDUCE_ONLY only reduces: the fill is capped at the position and opens nothing', () => {
+  it('REDUCE_ONLY IOC only reduces: the fill is capped at the position and opens nothing', () => {
     const sim = threeLongs();
-    const fill = fillTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-9000', positionFill: 'REDUCE_ONLY' }));
+    const fill = fillTx(
+      sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-9000', positionFill: 'REDUCE_ONLY', timeInForce: 'IOC' }),
+    );
     expect(fill).toMatchObject({ units: '-6000', requestedUnits: '-9000' });
     expect(fill.tradesClosed).toHaveLength(3);
     expect(fill.tradeOpened).toBeUndefined();
     expect(sim.account.state.openTradeCount).toBe(0);
+  });
+
+  it('REDUCE_ONLY FOK (the MARKET default) that cannot reduce all its units fills nothing (POSITION_CLOSEOUT_FAILED)', () => {
+    const sim = threeLongs();
+    const out = sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-9000', positionFill: 'REDUCE_ONLY' });
+    expect(shape(out.transactions)).toEqual(['MARKET_ORDER:CLIENT_ORDER', 'ORDER_CANCEL:POSITION_CLOSEOUT_FAILED']);
+    expect(sim.account.state.openTradeCount).toBe(3);
   });
 
   it('REDUCE_ONLY with nothing to reduce is cancelled (POSITION_CLOSEOUT_FAILED)', () => {
