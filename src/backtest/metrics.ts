@@ -20,8 +20,9 @@
  * - Exposure: the share of the run's time (first to last tick) with at least one trade open.
  * - Conversion cost (report-costs.ts): what the home-currency conversion fee took, already inside
  *   realized P/L and financing. P/L part: Σ homeConversionCost of the fills; financing part: Σ over
- *   DAILY_FINANCING positions of quoteFinancing x mid - financing, mid = the mean of the gain and
- *   loss quote factors (gain = mid x (1 - f), loss = mid x (1 + f)). Margin calls: MARGIN_CALL_ENTER
+ *   DAILY_FINANCING positions of |quoteFinancing| x (loss - gain quote factor) / 2 = |quoteFinancing|
+ *   x mid x f (gain = mid x (1 - f), loss = mid x (1 + f)), which is quoteFinancing x mid - financing
+ *   without the rounding of financing to 4 decimals. Margin calls: MARGIN_CALL_ENTER
  *   transactions; margin closeouts: MARKET_ORDERs with reason MARGIN_CLOSEOUT (one per position side).
  */
 import { nextNewYorkFivePm, type Micros } from '../domain/time.js';

@@ -9,7 +9,7 @@ import type { DailyFinancingTransaction, Transaction } from '../domain/transacti
 export interface CostCounts {
   /** Σ homeConversionCost of the ORDER_FILLs (each fill's is the sum over its closed/reduced trades). */
   readonly conversionCostPL: Decimal;
-  /** Σ over DAILY_FINANCING positions of quoteFinancing x mid - financing (what the fee took). */
+  /** Σ over DAILY_FINANCING positions of |quoteFinancing| x mid x f (what the fee took). */
   readonly conversionCostFinancing: Decimal;
   /** MARKET_ORDERs with reason MARGIN_CLOSEOUT (one per position side closed out). */
   readonly marginCloseouts: number;
@@ -22,15 +22,17 @@ const TWO = new Decimal(2);
 
 /**
  * The fee one DAILY_FINANCING took. Gains convert at mid x (1 - f), losses at mid x (1 + f)
- * (account/home-currency.ts; facts sheet §14), so the gain and loss factors average to the mid,
- * and quoteFinancing x mid is the amount without the fee.
+ * (account/home-currency.ts; facts sheet §14), so whichever factor a position's quoteFinancing
+ * took, the fee is |quoteFinancing| x mid x f = |quoteFinancing| x (loss - gain) / 2. This equals
+ * quoteFinancing x mid - financing without the rounding of financing to the account's 4 decimals
+ * (which is not a conversion cost, and would show on pairs quoted in the account currency).
  */
 function financingConversionCost(tx: DailyFinancingTransaction): Decimal {
   let cost = ZERO;
   for (const p of tx.positionFinancings) {
     const factors = p.homeConversionFactors;
-    const mid = new Decimal(factors.gainQuoteHome.factor).plus(factors.lossQuoteHome.factor).dividedBy(TWO);
-    cost = cost.plus(new Decimal(p.quoteFinancing).times(mid).minus(p.financing));
+    const halfSpread = new Decimal(factors.lossQuoteHome.factor).minus(factors.gainQuoteHome.factor).dividedBy(TWO);
+    cost = cost.plus(new Decimal(p.quoteFinancing).abs().times(halfSpread));
   }
   return cost;
 }

@@ -32,7 +32,8 @@ describe('report cost metrics, for any run', () => {
         const m = result.metrics;
         expect(m.conversionCostPL).toBeGreaterThanOrEqual(0);
         expect(m.conversionCostFinancing).toBeGreaterThanOrEqual(0);
-        expect(Math.abs(m.conversionCost - (m.conversionCostPL + m.conversionCostFinancing))).toBeLessThanOrEqual(0.0001);
+        // Each is rounded to 4 decimals on its own: the rounded sum may differ by one unit in the last place.
+        expect(Math.abs(m.conversionCost - (m.conversionCostPL + m.conversionCostFinancing))).toBeLessThan(0.00011);
       }),
       { numRuns: 25 },
     );

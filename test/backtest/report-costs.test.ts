@@ -65,20 +65,20 @@ describe('report: conversion costs and margin closeouts', () => {
     const result = runBacktest({ strategy: buyAndHold('USD_JPY', '-100000'), ticks });
     const daily = result.transactions.filter((t) => t.type === 'DAILY_FINANCING');
     expect(daily).toHaveLength(1);
-    // quoteFinancing -2515.23616438356164 JPY x mid 0.00666622 = -16.7671...; booked -16.8510: the fee took 0.0839.
+    // |quoteFinancing| 2515.23616438356164 JPY x (0.00669955 - 0.00663289) / 2 = 0.08383: the fee's part of the 16.8510 paid.
     expect(result.metrics).toMatchObject({
       financing: -16.851,
-      conversionCostFinancing: 0.0839,
+      conversionCostFinancing: 0.0838,
       conversionCostPL: 0,
-      conversionCost: 0.0839,
+      conversionCost: 0.0838,
     });
     const html = renderReportHtml(result);
     expect(html).toContain('Conversion cost');
-    expect(html).toContain('0.0839');
+    expect(html).toContain('0.0838');
     expect(html).toContain('Margin calls / closeouts');
   });
 
-  it('takes the financing part as quoteFinancing x mid - financing, mid the mean of the gain and loss factors', () => {
+  it('takes the financing part as |quoteFinancing| x (loss - gain factor) / 2, i.e. mid x f, whatever the rounding of financing', () => {
     const factors = (gain: string, loss: string) => ({
       gainQuoteHome: { factor: gain },
       lossQuoteHome: { factor: loss },
@@ -96,7 +96,7 @@ describe('report: conversion costs and margin closeouts', () => {
             financing: '-10.0500',
             homeConversionFactors: factors('0.00663333', '0.00670000'),
           },
-          { instrument: 'EUR_USD', quoteFinancing: '-2.5', financing: '-2.5000', homeConversionFactors: factors('1', '1') },
+          { instrument: 'EUR_USD', quoteFinancing: '-2.49996', financing: '-2.5000', homeConversionFactors: factors('1', '1') },
         ],
       },
       { type: 'ORDER_FILL', homeConversionCost: '0.15945784333267' },
@@ -108,7 +108,7 @@ describe('report: conversion costs and margin closeouts', () => {
       { type: 'MARKET_ORDER', reason: 'CLIENT_ORDER' },
     ] as unknown as Transaction[];
     const c = costCounts(journal);
-    // -1500 x 0.006666665 = -9.9999975; minus -10.05 = 0.0500025.
+    // 1500 x (0.00670000 - 0.00663333) / 2 = 0.0500025; EUR_USD's factors of 1 add nothing although its financing is rounded.
     expect(c.conversionCostFinancing.toString()).toBe('0.0500025');
     expect(c.conversionCostPL.toString()).toBe('0.15945784333267');
     expect(c.marginCalls).toBe(1);
