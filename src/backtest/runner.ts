@@ -31,6 +31,12 @@ export interface BacktestAccountOptions {
   readonly balance?: string;
   readonly hedgingEnabled?: boolean;
   readonly marginRate?: string;
+  /** The division whose margin rates the instruments take (default OANDA Europe, ESMA). */
+  readonly marginPreset?: string;
+  /** Whether a margin closeout closes the positions (default true). */
+  readonly marginCloseout?: boolean;
+  /** The home-currency conversion fee, a decimal string in [0, 0.1) (default "0.005"). */
+  readonly homeConversionFee?: string;
 }
 
 /** A tick file the run read, recorded in the report (DESIGN: a run records its data digest). */
@@ -178,6 +184,9 @@ function openAccount<P extends StrategyParams>(
         balance,
         ...(options.account?.hedgingEnabled === undefined ? {} : { hedgingEnabled: options.account.hedgingEnabled }),
         ...(options.account?.marginRate === undefined ? {} : { marginRate: options.account.marginRate }),
+        ...(options.account?.marginPreset === undefined ? {} : { marginPreset: options.account.marginPreset }),
+        ...(options.account?.marginCloseout === undefined ? {} : { marginCloseout: options.account.marginCloseout }),
+        ...(options.account?.homeConversionFee === undefined ? {} : { homeConversionFee: options.account.homeConversionFee }),
       },
     ],
     ...(options.instruments === undefined ? {} : { instruments: options.instruments }),

@@ -45,6 +45,11 @@ const ASCENDING: ReadonlySet<string> = new Set([
   'maxDrawdownDurationSeconds',
   'longestDrawdownSeconds',
   'spreadCost',
+  'conversionCostPL',
+  'conversionCostFinancing',
+  'conversionCost',
+  'marginCalls',
+  'marginCloseouts',
   'rejects',
   'losers',
 ]);

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Type, type Static } from 'typebox';
+import { MARGIN_PRESET_NAMES, type MarginPresetName } from '../domain/margin-presets.js';
 import { FEED_FORMATS, type FeedFormat } from '../engine/feeds/index.js';
 import { UsageError } from './program.js';
 import { schemaChecker } from './schema-check.js';
@@ -19,10 +20,16 @@ export interface BacktestFileConfig {
   accountCurrency?: string;
   balance?: string;
   hedging?: boolean;
+  marginPreset?: MarginPresetName;
+  marginCloseout?: boolean;
+  homeConversionFee?: string;
   equityInterval?: string;
   rank?: string;
   workers?: number;
 }
+
+/** A decimal in [0, 0.1), as the account setting takes it (src/v3/account-config.ts). */
+const HOME_CONVERSION_FEE_PATTERN = '^0(\\.0\\d*)?$';
 
 const text = Type.String({ minLength: 1, errorMessage: 'must be a non-empty string' });
 
@@ -43,6 +50,19 @@ const BacktestConfigSchema = Type.Object(
     accountCurrency: Type.Optional(text),
     balance: Type.Optional(Type.Union([Type.String(), Type.Number()], { errorMessage: 'must be a number or a decimal string' })),
     hedging: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
+    marginPreset: Type.Optional(
+      Type.Union(
+        MARGIN_PRESET_NAMES.map((name) => Type.Literal(name)),
+        { errorMessage: `must be one of ${MARGIN_PRESET_NAMES.join(', ')}, got {value}` },
+      ),
+    ),
+    marginCloseout: Type.Optional(Type.Boolean({ errorMessage: 'must be true or false' })),
+    homeConversionFee: Type.Optional(
+      Type.String({
+        pattern: HOME_CONVERSION_FEE_PATTERN,
+        errorMessage: 'must be a decimal string from 0 up to 0.1 (not included), such as "0.005"',
+      }),
+    ),
     equityInterval: Type.Optional(text),
     rank: Type.Optional(text),
     workers: Type.Optional(
@@ -101,6 +121,9 @@ export function readBacktestConfig(file: string): BacktestFileConfig {
   if (doc.accountCurrency !== undefined) config.accountCurrency = doc.accountCurrency;
   if (doc.balance !== undefined) config.balance = String(doc.balance);
   if (doc.hedging !== undefined) config.hedging = doc.hedging;
+  if (doc.marginPreset !== undefined) config.marginPreset = doc.marginPreset;
+  if (doc.marginCloseout !== undefined) config.marginCloseout = doc.marginCloseout;
+  if (doc.homeConversionFee !== undefined) config.homeConversionFee = doc.homeConversionFee;
   if (doc.equityInterval !== undefined) config.equityInterval = doc.equityInterval;
   if (doc.rank !== undefined) config.rank = doc.rank;
   if (doc.workers !== undefined) config.workers = checkWorkers(doc.workers, `config ${file}: workers`);

@@ -108,7 +108,7 @@ function backtestCommand(): Command {
     .option('--instrument <name>', 'instrument of tick files whose lines do not name one')
     .option(
       '--config <file>',
-      'JSON with any of: strategy, ticks, format, instrument, params, out, accountCurrency, balance, hedging, equityInterval, rank, workers (paths relative to the file; options given here win)',
+      'JSON with any of: strategy, ticks, format, instrument, params, out, accountCurrency, balance, hedging, marginPreset, marginCloseout, homeConversionFee, equityInterval, rank, workers (paths relative to the file; options given here win)',
     )
     .option(
       '--param <name=value>',

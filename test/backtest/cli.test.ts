@@ -106,6 +106,39 @@ describe('v20sim backtest (runBacktestCommand)', () => {
     expect(report.run.equityIntervalSeconds).toBe(300);
   });
 
+  it('takes the account options of a config file: the conversion fee reaches the account, a bad preset is refused', async () => {
+    const dir = tempDir();
+    const costs: string[] = [];
+    for (const fee of ['0', '0.01']) {
+      const config = path.join(dir, `fee-${fee}.json`);
+      const out = `results-${fee}`;
+      writeFileSync(
+        config,
+        JSON.stringify({
+          strategy: path.resolve(MA),
+          out,
+          accountCurrency: 'EUR',
+          homeConversionFee: fee,
+          marginPreset: 'legacy',
+          marginCloseout: false,
+        }),
+      );
+      const r = await run(['--config', config]);
+      expect(r.err).not.toContain('v20sim backtest:');
+      expect(r.code).toBe(0);
+      const report = JSON.parse(readFileSync(path.join(dir, out, 'report.json'), 'utf8')) as { metrics: { conversionCostPL: number } };
+      costs.push(String(report.metrics.conversionCostPL));
+    }
+    // A EUR account trading EUR_USD converts its USD P/L: no cost at a fee of 0, some at 1 %.
+    expect(costs[0]).toBe('0');
+    expect(Number(costs[1])).toBeGreaterThan(0);
+    const bad = path.join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ strategy: path.resolve(MA), marginPreset: 'oanda-mars' }));
+    const r = await run(['--config', bad]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('marginPreset');
+  });
+
   it('loads JavaScript strategies and TypeScript ones outside an ES module package', async () => {
     const dir = tempDir();
     const js = path.join(dir, 'buy-once.mjs');
