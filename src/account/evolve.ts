@@ -37,10 +37,36 @@ export function evolve(state: AccountState, entry: JournalEntry): AccountState {
     throw new Error(`journal gap: transaction ${entry.id} after ${state.lastTransactionID}`);
   }
   state.lastTransactionID = id;
-  // Any transaction may move the margin levels (fills, funds, financing, rates): check them at the next quote.
-  state.marginStale = true;
+  // A transaction that may move the margin levels (fills, funds, financing, rates, margin calls)
+  // has them checked exactly at the next quote. Creating, cancelling or rejecting an order or
+  // editing client extensions moves no balance, position or rate (pending orders use no margin in
+  // v20), so it keeps the price bands: on an order-heavy run that skips most Decimal valuations.
+  if (!KEEPS_MARGIN_LEVELS.has(entry.type)) state.marginStale = true;
   return evolveTransaction(state, entry);
 }
+
+const KEEPS_MARGIN_LEVELS: ReadonlySet<string> = new Set<Transaction['type']>([
+  'MARKET_ORDER',
+  'LIMIT_ORDER',
+  'STOP_ORDER',
+  'MARKET_IF_TOUCHED_ORDER',
+  'TAKE_PROFIT_ORDER',
+  'STOP_LOSS_ORDER',
+  'TRAILING_STOP_LOSS_ORDER',
+  'ORDER_CANCEL',
+  'ORDER_CANCEL_REJECT',
+  'ORDER_CLIENT_EXTENSIONS_MODIFY',
+  'ORDER_CLIENT_EXTENSIONS_MODIFY_REJECT',
+  'TRADE_CLIENT_EXTENSIONS_MODIFY',
+  'TRADE_CLIENT_EXTENSIONS_MODIFY_REJECT',
+  'MARKET_ORDER_REJECT',
+  'LIMIT_ORDER_REJECT',
+  'STOP_ORDER_REJECT',
+  'MARKET_IF_TOUCHED_ORDER_REJECT',
+  'TAKE_PROFIT_ORDER_REJECT',
+  'STOP_LOSS_ORDER_REJECT',
+  'TRAILING_STOP_LOSS_ORDER_REJECT',
+]);
 
 function evolveTransaction(state: AccountState, tx: Transaction): AccountState {
   switch (tx.type) {
