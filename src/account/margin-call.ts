@@ -4,7 +4,7 @@ import { MARGIN_CALL_EXTEND_JSON, MARGIN_CALL_JSON, MARGIN_CLOSEOUT_ORDER_JSON }
 import type { MarginCallExtendTransaction, MarginCallTransaction, OrderTransaction } from '../domain/transactions.js';
 import type { Batch } from './batch.js';
 import { fillOrCancel } from './fill.js';
-import { watchMargin } from './margin-watch.js';
+import { exactFigures, marginBounds, watchMargin } from './margin-watch.js';
 import type { AccountState, OrderRecord, PositionRecord } from './state.js';
 import { valueAccount, type AccountValuation } from './valuation.js';
 
@@ -61,6 +61,8 @@ export function marginCheckNeeded(state: AccountState): boolean {
 /** Checks the levels at the current quotes and acts on them, then watches the prices again. */
 export function decideMarginCheck(b: Batch): void {
   const state = b.state;
+  const bounds = marginBounds(state);
+  if (bounds !== undefined) return watchMargin(state, bounds);
   let v = valueAccount(state);
   if (state.marginCall === undefined && inMarginCall(v)) emitMarginCall(b, 'MARGIN_CALL_ENTER');
   if (state.marginCloseoutEnabled && !state.marginCloseoutBlocked && pastCloseout(v)) {
@@ -68,7 +70,7 @@ export function decideMarginCheck(b: Batch): void {
     v = valueAccount(state);
   }
   if (state.marginCall !== undefined && !inMarginCall(v)) emitMarginCall(b, 'MARGIN_CALL_EXIT');
-  watchMargin(state, v);
+  watchMargin(state, exactFigures(v));
 }
 
 /**

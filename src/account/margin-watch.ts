@@ -78,19 +78,64 @@ function disarm(state: AccountState): void {
   }
 }
 
+/** The closeout NAV and the margin used of an account, or bounds of them (see marginBounds). */
+export interface MarginFigures {
+  readonly nav: number;
+  readonly used: number;
+}
+
+export function exactFigures(v: AccountValuation): MarginFigures {
+  return { nav: v.marginCloseoutNAV.toNumber(), used: v.marginCallMarginUsed.toNumber() };
+}
+
+/** The conversion fee is below 0.1 (account-config.ts): no conversion moves a term by more. */
+const FEE_BOUND = 1.1;
+
 /**
- * Sets every price's band from the exact valuation `v` just decided on (undefined: the account
- * holds nothing, so no price matters) and clears the stale mark.
+ * A lower bound of the closeout NAV and an upper bound of the margin used, in floats, when they
+ * already show the account clear of both levels (nav > used); otherwise undefined, and the caller
+ * values the account exactly. A position's unrealized P/L at mid is at most |units × mid| + |cost|
+ * in its quote currency, converted at most FEE_BOUND times the mid factor; its margin is the larger
+ * side's units × mid × factor × rate. Bands built from these bounds are narrower than the exact
+ * ones, so they stay safe. On an account far from its levels this replaces a Decimal valuation per
+ * fill with a few float operations per position.
  */
-export function watchMargin(state: AccountState, v: AccountValuation | undefined): void {
+export function marginBounds(state: AccountState): MarginFigures | undefined {
+  if (state.marginCall !== undefined) return undefined;
+  let used = 0;
+  let risk = 0;
+  for (const position of state.positions.values()) {
+    const { long, short } = position;
+    if (long.unitsFloat === 0 && short.unitsFloat === 0) continue;
+    const slot = known(state, position.instrument);
+    const spec = state.instruments.get(position.instrument);
+    if (slot === undefined || spec === undefined) return undefined;
+    const factor = currencyToHomeFloat(state, quoteCurrency(position.instrument));
+    if (Number.isNaN(factor)) return undefined;
+    const mid = (slot.bid + slot.ask) / (2 * slot.scale);
+    const rate = state.memo.rateFloatOf(effectiveMarginRateText(state, spec));
+    used += Math.max(Math.abs(long.unitsFloat), Math.abs(short.unitsFloat)) * mid * factor * rate;
+    risk +=
+      ((Math.abs(long.unitsFloat) + Math.abs(short.unitsFloat)) * mid + Math.abs(long.costFloat) + Math.abs(short.costFloat)) * factor;
+  }
+  const slack = 1e-6 * (Math.abs(state.balanceFloat) + risk + used);
+  const nav = state.balanceFloat - risk * FEE_BOUND - slack;
+  used = used * (1 + 1e-6) + slack;
+  return used >= MARGIN_FLOOR && nav > used ? { nav, used } : undefined;
+}
+
+/**
+ * Sets every price's band from the figures just decided on (exact, or the bounds above;
+ * undefined: the account holds nothing, so no price matters) and clears the stale mark.
+ */
+export function watchMargin(state: AccountState, figures: MarginFigures | undefined): void {
   state.marginStale = false;
   disarm(state);
-  if (v === undefined || state.openTradeCount === 0) return;
+  if (figures === undefined || state.openTradeCount === 0) return;
   const weights = new Map<string, number>();
   let terms = Math.abs(state.balanceFloat);
   for (const position of state.positions.values()) terms += weighPosition(state, position, weights);
-  const used = v.marginCallMarginUsed.toNumber();
-  const nav = v.marginCloseoutNAV.toNumber();
+  const { used, nav } = figures;
   const distance = Math.min(Math.abs(nav - used), Math.abs(nav - 0.5 * used));
   // Float rounding of the terms is far below a millionth of their sum.
   const budget = used < MARGIN_FLOOR ? 0 : distance * SAFETY - terms * 1e-9;

@@ -31,6 +31,8 @@ export interface SimOptions {
   readonly marginRate?: string;
   readonly alias?: string;
   readonly start?: Micros;
+  readonly homeConversionFee?: string;
+  readonly marginCloseout?: boolean;
 }
 
 /** An account plus a clock. Each quote and command happens one second after the previous message. */
@@ -45,6 +47,8 @@ export class Sim {
     if (options.hedgingEnabled !== undefined) config.hedgingEnabled = options.hedgingEnabled;
     if (options.marginRate !== undefined) config.marginRate = options.marginRate;
     if (options.alias !== undefined) config.alias = options.alias;
+    if (options.homeConversionFee !== undefined) config.homeConversionFee = options.homeConversionFee;
+    if (options.marginCloseout !== undefined) config.marginCloseout = options.marginCloseout;
     this.account = Account.open(config, CATALOGUE, this.now);
   }
 
