@@ -20,6 +20,7 @@ import type {
 import type { JournalEntry, TrailingStopValueRecord } from '../domain/journal-entry.js';
 import { ORDER_TYPE_RULES, isEntryType, orderTypeOfTransaction, type OrderType } from '../domain/order-types.js';
 import { transitionOrder } from '../orders/lifecycle.js';
+import { movesMarginLevels } from './margin-watch.js';
 import { placeInIndex, removeFromIndex, trailingValue2 } from './placement.js';
 import { positionOf, type AccountState, type OrderRecord, type PositionRecord, type TradeRecord } from './state.js';
 
@@ -37,36 +38,10 @@ export function evolve(state: AccountState, entry: JournalEntry): AccountState {
     throw new Error(`journal gap: transaction ${entry.id} after ${state.lastTransactionID}`);
   }
   state.lastTransactionID = id;
-  // A transaction that may move the margin levels (fills, funds, financing, rates, margin calls)
-  // has them checked exactly at the next quote. Creating, cancelling or rejecting an order or
-  // editing client extensions moves no balance, position or rate (pending orders use no margin in
-  // v20), so it keeps the price bands: on an order-heavy run that skips most Decimal valuations.
-  if (!KEEPS_MARGIN_LEVELS.has(entry.type)) state.marginStale = true;
+  // Checked exactly at the next quote; order-only transactions keep the price bands (margin-watch.ts).
+  if (movesMarginLevels(entry.type)) state.marginStale = true;
   return evolveTransaction(state, entry);
 }
-
-const KEEPS_MARGIN_LEVELS: ReadonlySet<string> = new Set<Transaction['type']>([
-  'MARKET_ORDER',
-  'LIMIT_ORDER',
-  'STOP_ORDER',
-  'MARKET_IF_TOUCHED_ORDER',
-  'TAKE_PROFIT_ORDER',
-  'STOP_LOSS_ORDER',
-  'TRAILING_STOP_LOSS_ORDER',
-  'ORDER_CANCEL',
-  'ORDER_CANCEL_REJECT',
-  'ORDER_CLIENT_EXTENSIONS_MODIFY',
-  'ORDER_CLIENT_EXTENSIONS_MODIFY_REJECT',
-  'TRADE_CLIENT_EXTENSIONS_MODIFY',
-  'TRADE_CLIENT_EXTENSIONS_MODIFY_REJECT',
-  'MARKET_ORDER_REJECT',
-  'LIMIT_ORDER_REJECT',
-  'STOP_ORDER_REJECT',
-  'MARKET_IF_TOUCHED_ORDER_REJECT',
-  'TAKE_PROFIT_ORDER_REJECT',
-  'STOP_LOSS_ORDER_REJECT',
-  'TRAILING_STOP_LOSS_ORDER_REJECT',
-]);
 
 function evolveTransaction(state: AccountState, tx: Transaction): AccountState {
   switch (tx.type) {

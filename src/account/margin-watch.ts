@@ -1,4 +1,5 @@
 import { baseCurrency, quoteCurrency } from '../domain/instruments.js';
+import { ORDER_TYPES, orderTransactionType } from '../domain/order-types.js';
 import type { AccountState, PositionRecord, PriceSlot } from './state.js';
 import { currencyToHomeFloat, effectiveMarginRateText, type AccountValuation } from './valuation.js';
 
@@ -23,6 +24,27 @@ import { currencyToHomeFloat, effectiveMarginRateText, type AccountValuation } f
  * currency); a price that becomes known for the first time marks the levels stale (Account.onQuote).
  */
 
+/** Every order's creation and reject, cancels and client-extension edits (from the order-type table). */
+const KEEPS_MARGIN_LEVELS: ReadonlySet<string> = new Set<string>([
+  ...ORDER_TYPES.flatMap((type) => [orderTransactionType(type), `${orderTransactionType(type)}_REJECT`]),
+  'ORDER_CANCEL',
+  'ORDER_CANCEL_REJECT',
+  'ORDER_CLIENT_EXTENSIONS_MODIFY',
+  'ORDER_CLIENT_EXTENSIONS_MODIFY_REJECT',
+  'TRADE_CLIENT_EXTENSIONS_MODIFY',
+  'TRADE_CLIENT_EXTENSIONS_MODIFY_REJECT',
+] satisfies string[]);
+
+/**
+ * Whether a transaction may move the margin levels (fills, funds, financing, rates, margin calls),
+ * so that evolve marks them for an exact check at the next quote. Creating, cancelling or
+ * rejecting an order and editing client extensions move no balance, position or rate (pending
+ * orders use no margin in v20); any other type, a new one included, counts as moving them.
+ */
+export function movesMarginLevels(type: string): boolean {
+  return !KEEPS_MARGIN_LEVELS.has(type);
+}
+
 /** The share of the distance to the nearest level that the bands hand out. */
 const SAFETY = 0.5;
 /** Below this margin used (account currency) every quote of a price that matters is checked exactly. */
@@ -44,19 +66,26 @@ function converts(instrument: string, quote: string, home: string): boolean {
   return base === quote || q === quote || base === home || q === home;
 }
 
+/** What a position's margin terms are priced with; undefined while its price or conversion is unknown. */
+function pricing(state: AccountState, position: PositionRecord): { mid: number; factor: number; rate: number } | undefined {
+  const slot = known(state, position.instrument);
+  const spec = state.instruments.get(position.instrument);
+  if (slot === undefined || spec === undefined) return undefined;
+  const factor = currencyToHomeFloat(state, quoteCurrency(position.instrument));
+  if (Number.isNaN(factor)) return undefined;
+  return { mid: (slot.bid + slot.ask) / (2 * slot.scale), factor, rate: state.memo.rateFloatOf(effectiveMarginRateText(state, spec)) };
+}
+
 /** Adds the position's terms to the weights of the prices they depend on; returns Σ|T|. NaN: a price is missing. */
 function weighPosition(state: AccountState, position: PositionRecord, weights: Map<string, number>): number {
   const { long, short } = position;
-  const slot = known(state, position.instrument);
-  const spec = state.instruments.get(position.instrument);
-  if (slot === undefined || spec === undefined) return 0; // valued at zero until quoted
+  // Valued at zero until quoted, or until a conversion is quoted (that quote marks the levels stale).
+  const priced = pricing(state, position);
+  if (priced === undefined) return 0;
+  const { mid, factor, rate } = priced;
   const quote = quoteCurrency(position.instrument);
-  const factor = currencyToHomeFloat(state, quote);
-  if (Number.isNaN(factor)) return 0; // valued at zero until a conversion is quoted (that quote marks the levels stale)
-  const mid = (slot.bid + slot.ask) / (2 * slot.scale);
   const exposure = Math.abs((long.unitsFloat + short.unitsFloat) * mid * factor);
   const cost = Math.abs((long.costFloat + short.costFloat) * factor);
-  const rate = state.memo.rateFloatOf(effectiveMarginRateText(state, spec));
   const margin = Math.max(Math.abs(long.unitsFloat), Math.abs(short.unitsFloat)) * mid * factor * rate;
   const home = state.currency;
   if (quote === home) {
@@ -107,13 +136,9 @@ export function marginBounds(state: AccountState): MarginFigures | undefined {
   for (const position of state.positions.values()) {
     const { long, short } = position;
     if (long.unitsFloat === 0 && short.unitsFloat === 0) continue;
-    const slot = known(state, position.instrument);
-    const spec = state.instruments.get(position.instrument);
-    if (slot === undefined || spec === undefined) return undefined;
-    const factor = currencyToHomeFloat(state, quoteCurrency(position.instrument));
-    if (Number.isNaN(factor)) return undefined;
-    const mid = (slot.bid + slot.ask) / (2 * slot.scale);
-    const rate = state.memo.rateFloatOf(effectiveMarginRateText(state, spec));
+    const priced = pricing(state, position);
+    if (priced === undefined) return undefined;
+    const { mid, factor, rate } = priced;
     used += Math.max(Math.abs(long.unitsFloat), Math.abs(short.unitsFloat)) * mid * factor * rate;
     risk +=
       ((Math.abs(long.unitsFloat) + Math.abs(short.unitsFloat)) * mid + Math.abs(long.costFloat) + Math.abs(short.costFloat)) * factor;
