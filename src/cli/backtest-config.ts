@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Type, type Static } from 'typebox';
+import { HOME_CONVERSION_FEE_PATTERN } from '../domain/conversion.js';
 import { MARGIN_PRESET_NAMES, type MarginPresetName } from '../domain/margin-presets.js';
 import { FEED_FORMATS, type FeedFormat } from '../engine/feeds/index.js';
 import { UsageError } from './program.js';
@@ -27,9 +28,6 @@ export interface BacktestFileConfig {
   rank?: string;
   workers?: number;
 }
-
-/** A decimal in [0, 0.1), as the account setting takes it (src/v3/account-config.ts). */
-const HOME_CONVERSION_FEE_PATTERN = '^0(\\.0\\d*)?$';
 
 const text = Type.String({ minLength: 1, errorMessage: 'must be a non-empty string' });
 

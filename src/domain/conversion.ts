@@ -13,6 +13,8 @@ import { baseCurrency, quoteCurrency } from './instruments.js';
 
 /** OANDA Corporation's home-currency conversion fee (help.oanda.com, facts sheet §14): 0.5 %. */
 export const DEFAULT_HOME_CONVERSION_FEE = '0.005';
+/** The fee settings an account takes, as text: a decimal in [0, 0.1) ("0", "0.005", "0.0999"). */
+export const HOME_CONVERSION_FEE_PATTERN = '^0(\\.0\\d*)?$';
 
 /** The currency a chain of two legs goes through when no pair links two currencies directly. */
 export const VIA_CURRENCY = 'USD';

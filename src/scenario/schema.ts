@@ -4,6 +4,7 @@
  * writes it; a test keeps the two equal). `patternErrorMessage` words a failed pattern.
  */
 import { Type } from 'typebox';
+import { HOME_CONVERSION_FEE_PATTERN } from '../domain/conversion.js';
 import { MARGIN_PRESET_NAMES } from '../domain/margin-presets.js';
 import { FEED_FORMATS } from '../engine/feeds/index.js';
 import { STEP_DEFINITIONS } from './schema-steps.js';
@@ -76,7 +77,7 @@ const configSchema = Type.Object(
               }),
             ),
             homeConversionFee: Type.Optional(
-              patterned('^0(\\.0\\d*)?$', 'must be a decimal string in [0, 0.1), e.g. "0.005"', {
+              patterned(HOME_CONVERSION_FEE_PATTERN, 'must be a decimal string in [0, 0.1), e.g. "0.005"', {
                 description:
                   'The home-currency conversion fee f: gains convert at mid x (1 - f), losses at mid x (1 + f). A decimal string in [0, 0.1), default "0.005".',
               }),
