@@ -1,10 +1,11 @@
 import { Decimal } from '../domain/decimal.js';
 import { conversionPath, type QuotedPairs } from '../domain/conversion.js';
 import { baseCurrency, quoteCurrency } from '../domain/instruments.js';
+import { divRoundHalfUp, formatScaled, fractionDigits, parseScaled, pow10 } from '../domain/scaled-int.js';
 import { rememberJson } from '../domain/transaction-json.js';
 import { HOME_CONVERSION_FACTORS_JSON } from '../domain/transaction-shapes.js';
 import type { HomeConversionFactors } from '../domain/transactions.js';
-import type { FactorTexts } from './memo.js';
+import type { FactorTexts, RateParts } from './memo.js';
 import type { AccountState, PriceSlot } from './state.js';
 
 /**
@@ -112,6 +113,39 @@ export function factorText(rate: Decimal): string {
 
 const HOME_TEXTS: FactorTexts = Object.freeze({ gain: '1', loss: '1', mid: '1' });
 
+/** Printed factors have 8 decimals (factorText). */
+const FACTOR_DECIMALS = 8;
+
+function parseFeeParts(text: string): RateParts | null {
+  const decimals = fractionDigits(text);
+  const numerator = decimals <= 15 ? parseScaled(text, decimals) : null;
+  return numerator === null || numerator < 0 ? null : { numerator, decimals };
+}
+
+/**
+ * The factor texts of a direct pair's quote in safe integers: with sum = bid + ask on the grid of
+ * 10^-p and the fee f = F / 10^q, mid x (1 -+ f) x 10^8 = sum x (10^q -+ F) x 10^(8-p-q) / 2 exactly,
+ * so one half-up division prints what decimal.js prints (home-currency.prop.test.ts). Null when
+ * the grid and the fee are too fine for 8 decimals or a product is not a safe integer: the caller
+ * takes the decimal.js route.
+ */
+export function directFactorTexts(sum: number, scale: number, fee: RateParts): FactorTexts | null {
+  const p = Math.round(Math.log10(scale));
+  const shift = FACTOR_DECIMALS - p - fee.decimals;
+  if (pow10(p) !== scale || shift < 0 || !Number.isSafeInteger(sum) || sum <= 0) return null;
+  const unit = pow10(fee.decimals);
+  const k = pow10(shift);
+  const gain = sum * (unit - fee.numerator) * k;
+  const loss = sum * (unit + fee.numerator) * k;
+  const mid = sum * unit * k;
+  if (!Number.isSafeInteger(loss) || !Number.isSafeInteger(mid) || gain < 0) return null;
+  return {
+    gain: formatScaled(divRoundHalfUp(gain, 2), FACTOR_DECIMALS),
+    loss: formatScaled(divRoundHalfUp(loss, 2), FACTOR_DECIMALS),
+    mid: formatScaled(divRoundHalfUp(mid, 2), FACTOR_DECIMALS),
+  };
+}
+
 /** The printed gain, loss and mid factors of `currency` into home; null when it cannot be converted. */
 export function factorTexts(state: AccountState, currency: string): FactorTexts | null {
   if (currency === state.currency) return HOME_TEXTS;
@@ -122,9 +156,13 @@ export function factorTexts(state: AccountState, currency: string): FactorTexts 
   if (direct !== undefined && direct.known && last !== undefined && last.slot === direct && last.sum === direct.bid + direct.ask) {
     if (last.fee === state.homeConversionFee) return last.texts;
   }
-  const rate = homeRate(state, currency);
-  if (rate === null) return null;
-  const texts = { gain: factorText(rate.gain), loss: factorText(rate.loss), mid: factorText(rate.mid) };
+  const fee = direct !== undefined && direct.known ? memo.feePartsOf(state.homeConversionFee, parseFeeParts) : null;
+  let texts = fee === null || direct === undefined ? null : directFactorTexts(direct.bid + direct.ask, direct.scale, fee);
+  if (texts === null) {
+    const rate = homeRate(state, currency);
+    if (rate === null) return null;
+    texts = { gain: factorText(rate.gain), loss: factorText(rate.loss), mid: factorText(rate.mid) };
+  }
   if (direct !== undefined && direct.known)
     memo.lastFactor = { slot: direct, sum: direct.bid + direct.ask, fee: state.homeConversionFee, texts };
   return texts;

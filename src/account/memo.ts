@@ -66,6 +66,7 @@ export class AccountMemo {
   /** The last conversion factor texts of a direct pair's quote, at a conversion fee. */
   lastFactor: { slot: object; sum: number; fee: string; texts: FactorTexts } | undefined = undefined;
   private readonly fees = new Map<string, { gain: Decimal; loss: Decimal }>();
+  private readonly feeParts = new Map<string, RateParts | null>();
   private batchMicros = Number.NaN;
   private batchText = '';
 
@@ -89,6 +90,11 @@ export class AccountMemo {
   /** The gain and loss multipliers (1 - f, 1 + f) of a conversion fee's text. */
   feeMultipliersOf(text: string, parse: (text: string) => { gain: Decimal; loss: Decimal }): { gain: Decimal; loss: Decimal } {
     return remember(this.fees, text, parse, RATES_MAX);
+  }
+
+  /** A conversion fee's text as numerator / 10^decimals (null: not representable that way, or zero). */
+  feePartsOf(text: string, parse: (text: string) => RateParts | null): RateParts | null {
+    return remember(this.feeParts, text, parse, RATES_MAX);
   }
 
   rateFloatOf(text: string): number {
