@@ -30,6 +30,7 @@ import { canConvertToHome } from './home-currency.js';
 import { placeInIndex } from './placement.js';
 import { instrumentsForAccount } from './margin-rates.js';
 import { decideMarginCallExit, decideMarginCallExtension, decideMarginCheck, marginCheckNeeded } from './margin-call.js';
+import { markMarginStale } from './margin-watch.js';
 
 /** Where an account's journal lines go: its transactions, with any trailing stop levels among them. */
 export type TransactionSink = (entries: readonly JournalEntry[]) => void;
@@ -209,7 +210,7 @@ export class Account {
         slot = priceSlot(state, instrument);
       }
       // A first price may value a position or a conversion that had none: the margin levels move.
-      if (!slot.known) state.marginStale = true;
+      if (!slot.known) markMarginStale(state);
       this.lastInstrument = instrument;
       this.lastSlot = slot;
       this.lastBook = undefined;
@@ -225,9 +226,12 @@ export class Account {
     slot.time = tick.time;
     slot.known = true;
     // A quote in closed hours is recorded (prices show it, not tradeable) but triggers nothing:
-    // resting orders wait for the first quote of the next session (market-hours.ts).
-    if (tick.time >= slot.sessionUntil) refreshSession(slot, tick.time);
-    if (!slot.tradeable) return;
+    // resting orders wait for the first quote of the next session (market-hours.ts). Inside an
+    // open session this is one compare; sessionUntil is -Infinity in closed hours.
+    if (tick.time >= slot.sessionUntil) {
+      refreshSession(slot, tick.time);
+      if (!slot.tradeable) return;
+    }
     if (book === undefined) {
       book = state.index.peekBook(instrument);
       if (book !== undefined) this.lastBook = book;
@@ -245,9 +249,10 @@ export class Account {
       }
       if (crossed.length !== 0) this.fillCrossed(tick.time);
     }
-    // The margin levels, after the quote's own fills: two compares unless this price may cross one (margin-watch.ts).
+    // The margin levels, after the quote's own fills: two compares unless this price may cross one
+    // or they are stale (then every band is closed: margin-watch.ts markMarginStale).
     const sum = slot.bid + slot.ask;
-    if (state.marginStale || sum < slot.marginLow || sum > slot.marginHigh) this.checkMargin(tick.time);
+    if (sum < slot.marginLow || sum > slot.marginHigh) this.checkMargin(tick.time);
   }
 
   /** Fills (or cancels) the orders a quote crossed, oldest first, each in a batch of its own. */

@@ -20,7 +20,7 @@ import type {
 import type { JournalEntry, TrailingStopValueRecord } from '../domain/journal-entry.js';
 import { ORDER_TYPE_RULES, isEntryType, orderTypeOfTransaction, type OrderType } from '../domain/order-types.js';
 import { transitionOrder } from '../orders/lifecycle.js';
-import { movesMarginLevels } from './margin-watch.js';
+import { markMarginStale, movesMarginLevels } from './margin-watch.js';
 import { placeInIndex, removeFromIndex, trailingValue2 } from './placement.js';
 import { positionOf, type AccountState, type OrderRecord, type PositionRecord, type TradeRecord } from './state.js';
 
@@ -39,7 +39,7 @@ export function evolve(state: AccountState, entry: JournalEntry): AccountState {
   }
   state.lastTransactionID = id;
   // Checked exactly at the next quote; order-only transactions keep the price bands (margin-watch.ts).
-  if (movesMarginLevels(entry.type)) state.marginStale = true;
+  if (movesMarginLevels(entry.type)) markMarginStale(state);
   return evolveTransaction(state, entry);
 }
 

@@ -5,6 +5,7 @@ import type { JournalEntry } from '../domain/journal-entry.js';
 import type { Transaction } from '../domain/transactions.js';
 import { Account } from './account.js';
 import { ACCOUNT_ID, CATALOGUE, SECOND, T0 } from './test-helpers.js';
+import { markMarginStale } from './margin-watch.js';
 import { valueAccount } from './valuation.js';
 import { accountSummaryView } from './views.js';
 
@@ -81,7 +82,7 @@ function play(steps: readonly Step[], options: { marginCloseout: boolean; everyQ
   let now = T0;
   const quote = (inst: number, spread: number): void => {
     const spec = INSTRUMENTS[inst] as (typeof INSTRUMENTS)[number];
-    if (options.everyQuote) account.state.marginStale = true;
+    if (options.everyQuote) markMarginStale(account.state);
     now += SECOND;
     const bid = points[inst] as number;
     account.onQuote({ instrument: spec.name, time: now, bid: price(bid, spec.decimals), ask: price(bid + spread, spec.decimals) });

@@ -100,6 +100,19 @@ function weighPosition(state: AccountState, position: PositionRecord, weights: M
   return exposure + cost + margin;
 }
 
+/**
+ * Marks the levels for an exact check at the next quote of any price: every band closes (low
+ * above high), so the quote path needs no flag of its own. A price slot opens closed too.
+ */
+export function markMarginStale(state: AccountState): void {
+  if (state.marginStale) return;
+  state.marginStale = true;
+  for (const slot of state.prices.values()) {
+    slot.marginLow = Number.POSITIVE_INFINITY;
+    slot.marginHigh = Number.NEGATIVE_INFINITY;
+  }
+}
+
 function disarm(state: AccountState): void {
   for (const slot of state.prices.values()) {
     slot.marginLow = Number.NEGATIVE_INFINITY;

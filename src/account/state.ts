@@ -28,15 +28,17 @@ export interface PriceSlot {
   /** Whether the market was open at the last quote's time (market-hours.ts). */
   tradeable: boolean;
   /**
-   * Until when the last quote's market state holds: for a tradeable quote the end of its session,
-   * so `now < sessionUntil` says the quote is still a live price. One compare on the quote path.
+   * Until when the last quote is a live price: for a tradeable quote the end of its session, for a
+   * quote in closed hours -Infinity. So `now < sessionUntil` says the quote is still a live price,
+   * and a quote of an open session costs one compare on the quote path.
    */
   sessionUntil: Micros;
   /** The instrument's trading calendar, with this slot's own cache. */
   readonly calendar: MarketCalendar;
   /**
    * The band of bid + ask inside which this price cannot move the account across a margin level
-   * (account/margin-watch.ts); infinite when the instrument does not matter to the margin.
+   * (account/margin-watch.ts); infinite when the instrument does not matter to the margin, closed
+   * (low above high) while the levels are stale, so that the next quote checks them.
    */
   marginLow: number;
   marginHigh: number;
@@ -152,7 +154,7 @@ export interface AccountState {
   marginCloseoutEnabled: boolean;
   /** A margin closeout failed to close everything: no new attempt until a fill, transfer, configuration or financing. */
   marginCloseoutBlocked: boolean;
-  /** Set by evolve on every transaction: the margin levels are checked again at the next quote. */
+  /** Set by evolve on every transaction that may move them (markMarginStale, which also closes every band): the margin levels are checked again at the next quote. */
   marginStale: boolean;
   createdTime: string;
   balance: Decimal;
@@ -261,18 +263,19 @@ export function priceSlot(state: AccountState, instrument: string): PriceSlot {
       tradeable: false,
       sessionUntil: Number.NEGATIVE_INFINITY,
       calendar: new MarketCalendar(spec.marketHours),
-      marginLow: Number.NEGATIVE_INFINITY,
-      marginHigh: Number.POSITIVE_INFINITY,
+      // Closed: the first quote checks the margin levels (a first price may value a position).
+      marginLow: Number.POSITIVE_INFINITY,
+      marginHigh: Number.NEGATIVE_INFINITY,
     };
     state.prices.set(instrument, slot);
   }
   return slot;
 }
 
-/** Records the market state at a quote's time `t`; called when `t` reaches `slot.sessionUntil`. */
+/** Records the market state at a quote's time `t`; called when `t` reaches `slot.sessionUntil` (every quote in closed hours). */
 export function refreshSession(slot: PriceSlot, t: Micros): void {
   slot.tradeable = slot.calendar.openAt(t);
-  slot.sessionUntil = slot.calendar.changeAfter(t);
+  slot.sessionUntil = slot.calendar.tradeableUntil(t);
 }
 
 /**
