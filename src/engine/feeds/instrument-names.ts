@@ -34,6 +34,12 @@ const CURRENCIES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * The catalogue's own string for each instrument name: a tick built with it compares equal to a
+ * strategy's or a config's literal by identity, without comparing characters on every quote.
+ */
+const CATALOGUE_NAMES: ReadonlyMap<string, string> = new Map(DEFAULT_INSTRUMENTS.map((spec) => [spec.name, spec.name]));
+
+/**
  * `usdjpy` or `USDJPY` -> `USD_JPY`. Both halves must be known currency codes, so that an
  * unrelated six-letter word in a file or folder name is not taken for a pair.
  */
@@ -41,7 +47,9 @@ export function instrumentFromPairCode(code: string): string | undefined {
   const upper = code.toUpperCase();
   const base = upper.slice(0, 3),
     quote = upper.slice(3);
-  return upper.length === 6 && CURRENCIES.has(base) && CURRENCIES.has(quote) ? `${base}_${quote}` : undefined;
+  if (upper.length !== 6 || !CURRENCIES.has(base) || !CURRENCIES.has(quote)) return undefined;
+  const name = `${base}_${quote}`;
+  return CATALOGUE_NAMES.get(name) ?? name;
 }
 
 /** An instrument given in options, checked once up front rather than on every tick. */
