@@ -144,24 +144,15 @@ export function decideClosePosition(
   extensions: { long?: unknown; short?: unknown } = {},
 ): Outcome {
   const response: Record<string, Transaction> = {};
-  const sides: { key: Side; arg: unknown }[] = [
-    { key: 'long', arg: longUnits },
-    { key: 'short', arg: shortUnits },
-  ];
-  const requested = sides.filter((s) => s.arg !== undefined && s.arg !== 'NONE');
-  const refuse = (side: Side, reason: string, units: unknown): Outcome => {
-    const closeout = { instrument, units: String(units) };
-    const body = marketRejectBody(
-      { instrument, timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'POSITION_CLOSEOUT', [`${side}PositionCloseout`]: closeout },
-      reason,
-    );
-    response[`${side}OrderRejectTransaction`] = b.emit<OrderTransaction>(body as never);
-    return rejected(b, response, reason);
-  };
-  if (!b.state.instruments.has(instrument)) return refuse('long', 'INSTRUMENT_UNKNOWN', longUnits ?? 'ALL');
-  if (requested.length === 0) return refuse('long', 'CLOSEOUT_POSITION_INCOMPLETE_SPECIFICATION', longUnits ?? 'NONE');
+  // A plain list and a module-level refusal: no closure per close on the fill path.
+  const requested: { key: Side; arg: unknown }[] = [];
+  if (longUnits !== undefined && longUnits !== 'NONE') requested.push({ key: 'long', arg: longUnits });
+  if (shortUnits !== undefined && shortUnits !== 'NONE') requested.push({ key: 'short', arg: shortUnits });
+  if (!b.state.instruments.has(instrument)) return refuseClose(b, response, instrument, 'long', 'INSTRUMENT_UNKNOWN', longUnits ?? 'ALL');
+  if (requested.length === 0)
+    return refuseClose(b, response, instrument, 'long', 'CLOSEOUT_POSITION_INCOMPLETE_SPECIFICATION', longUnits ?? 'NONE');
   const plans = planSides(b, instrument, requested, extensions);
-  if (!Array.isArray(plans)) return refuse(plans.key, plans.reason, plans.units);
+  if (!Array.isArray(plans)) return refuseClose(b, response, instrument, plans.key, plans.reason, plans.units);
   for (const plan of plans) {
     const signed = plan.key === 'long' ? plan.units.negated() : plan.units;
     const create = b.emit<OrderTransaction>({
@@ -178,6 +169,24 @@ export function decideClosePosition(
     fillClose(b, response, `${plan.key}Order`, create, signed, { reason: 'MARKET_ORDER_POSITION_CLOSEOUT', closeSide: plan.key });
   }
   return accepted(b, response);
+}
+
+/** A position close refused before any order: the MARKET_ORDER_REJECT of the side named. */
+function refuseClose(
+  b: Batch,
+  response: Record<string, Transaction>,
+  instrument: string,
+  side: Side,
+  reason: string,
+  units: unknown,
+): Outcome {
+  const closeout = { instrument, units: String(units) };
+  const body = marketRejectBody(
+    { instrument, timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'POSITION_CLOSEOUT', [`${side}PositionCloseout`]: closeout },
+    reason,
+  );
+  response[`${side}OrderRejectTransaction`] = b.emit<OrderTransaction>(body as never);
+  return rejected(b, response, reason);
 }
 
 export function decideModifyTradeExtensions(b: Batch, specifier: string, clientExtensions: unknown): Outcome {
