@@ -7,6 +7,7 @@ import { Account } from './account.js';
 import { ACCOUNT_ID, CATALOGUE, SECOND, T0 } from './test-helpers.js';
 import { markMarginStale } from './margin-watch.js';
 import { valueAccount } from './valuation.js';
+import { isTradeableAt } from './state.js';
 import { accountSummaryView } from './views.js';
 
 /** Instruments, their starting prices in points and their decimals: EUR_GBP needs GBP_USD (or EUR_USD) to convert. */
@@ -58,7 +59,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 interface Run {
   account: Account;
   entries: JournalEntry[];
-  /** After each quote: whether the account showed a closeout percent >= 1 with trades open. */
+  /** After each quote in trading hours: whether the account showed a closeout percent >= 1 with trades open. */
   pastCloseoutAfterQuote: boolean[];
 }
 
@@ -93,8 +94,11 @@ function play(steps: readonly Step[], options: { marginCloseout: boolean; everyQ
     if (s.k === 'quote') {
       points[s.inst] = Math.max(1000, (points[s.inst] as number) + s.move);
       quote(s.inst, s.spread);
+      // A quote in closed hours triggers nothing, margin checks included (market-hours.ts): a
+      // closeout waits for the first quote of the next session, as it could not fill before.
+      const open = isTradeableAt(account.state.prices.get((INSTRUMENTS[s.inst] as (typeof INSTRUMENTS)[number]).name), now);
       pastCloseoutAfterQuote.push(
-        account.state.openTradeCount > 0 && valueAccount(account.state).marginCloseoutPercent.greaterThanOrEqualTo(1),
+        open && account.state.openTradeCount > 0 && valueAccount(account.state).marginCloseoutPercent.greaterThanOrEqualTo(1),
       );
     } else if (s.k === 'market') {
       now += SECOND;
