@@ -1,5 +1,6 @@
 import { Type, type TLiteral, type TUnion } from 'typebox';
 import { ORDER_STATE_FILTER, ORDER_TYPES, POSITION_FILL, TIME_IN_FORCE, TRIGGER_CONDITION } from '../domain/order-types.js';
+import { QUERY_BOOL_PATTERN } from '../v3/query-bool.js';
 
 /**
  * Request shapes. A value of the wrong JSON type, an unknown enum or a non-numeric decimal is
@@ -14,6 +15,8 @@ export const InstrumentName = Type.String({ pattern: '^[A-Z0-9]{2,10}_[A-Z0-9]{2
 /** Order or trade ID, or '@' + client ID. */
 export const Specifier = Type.String({ minLength: 1, maxLength: 130, pattern: '^([1-9]\\d{0,15}|@.{1,128})$' });
 export const TransactionId = Type.String({ pattern: '^[1-9]\\d{0,15}$' });
+/** A boolean query parameter: true or false in any capitalisation (v3/query-bool.ts). */
+export const QueryBool = Type.String({ pattern: QUERY_BOOL_PATTERN });
 
 /** A union of string literals whose static type is the list's own (so handlers see e.g. 'PENDING' | ...). */
 function literals<T extends string>(values: readonly T[]): TUnion<TLiteral<T>[]> {

@@ -3,6 +3,7 @@ import type { Engine } from '../engine/engine.js';
 import { accountOf, type V3Call } from './call.js';
 import { invalidValue } from './errors.js';
 import { clientPrice, homeConversions, type QuoteSource } from './price.js';
+import { queryFlag } from './query-bool.js';
 import { answer, ok, type Json, type V20Response } from './response.js';
 
 /** The instruments of a csv, each known to the engine, without repeats; else 400 for `field`. */
@@ -42,7 +43,7 @@ export function getPricing(call: V3Call, quotes: QuoteSource, q: PricingQuery): 
       prices.push(clientPrice(quote, 'RFC3339', call.engine.now));
     }
     const body: Json = { prices };
-    if (q.includeHomeConversions === 'true') body['homeConversions'] = homeConversions(state, call.engine.instruments);
+    if (queryFlag(q.includeHomeConversions, false)) body['homeConversions'] = homeConversions(state, call.engine.instruments);
     body['time'] = formatRfc3339(call.engine.now);
     return ok(body);
   });

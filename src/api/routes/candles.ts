@@ -5,13 +5,11 @@ import { getCandles, getLatestCandles, type CandleCall, type CandleQueryValues }
 import type { ApiContext } from '../context.js';
 import { sendV20 } from '../http-call.js';
 import { CandlesBody, LatestCandlesBody, ok } from '../responses.js';
-import { AccountParams, InstrumentName } from '../schemas.js';
+import { AccountParams, InstrumentName, QueryBool } from '../schemas.js';
 
 function literals(values: readonly string[]): TSchema {
   return Type.Union(values.map((v) => Type.Literal(v)));
 }
-
-const Bool = literals(['true', 'false']);
 
 const CandleQuery = Type.Object({
   price: Type.Optional(Type.String({ maxLength: 3 })),
@@ -19,8 +17,8 @@ const CandleQuery = Type.Object({
   count: Type.Optional(Type.String({ pattern: '^\\d{1,9}$' })),
   from: Type.Optional(Type.String({ maxLength: 40 })),
   to: Type.Optional(Type.String({ maxLength: 40 })),
-  smooth: Type.Optional(Bool),
-  includeFirst: Type.Optional(Bool),
+  smooth: Type.Optional(QueryBool),
+  includeFirst: Type.Optional(QueryBool),
   dailyAlignment: Type.Optional(Type.String({ pattern: '^\\d{1,2}$' })),
   alignmentTimezone: Type.Optional(Type.String({ maxLength: 64 })),
   weeklyAlignment: Type.Optional(literals(WEEKDAYS)),
@@ -30,7 +28,7 @@ const CandleQuery = Type.Object({
 const LatestCandlesQuery = Type.Object({
   candleSpecifications: Type.String({ maxLength: 10_000 }),
   units: Type.Optional(Type.String({ maxLength: 64 })),
-  smooth: Type.Optional(Bool),
+  smooth: Type.Optional(QueryBool),
   dailyAlignment: Type.Optional(Type.String({ pattern: '^\\d{1,2}$' })),
   alignmentTimezone: Type.Optional(Type.String({ maxLength: 64 })),
   weeklyAlignment: Type.Optional(literals(WEEKDAYS)),

@@ -4,15 +4,13 @@ import { getPricing } from '../../v3/pricing.js';
 import type { ApiContext } from '../context.js';
 import { callOf, sendV20 } from '../http-call.js';
 import { PricingBody, ok } from '../responses.js';
-import { AccountParams } from '../schemas.js';
-
-const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')]);
+import { AccountParams, QueryBool } from '../schemas.js';
 
 const PricingQuery = Type.Object({
   instruments: Type.String({ maxLength: 10_000 }),
   since: Type.Optional(Type.String({ maxLength: 40 })),
-  includeHomeConversions: Type.Optional(Bool),
-  includeUnitsAvailable: Type.Optional(Bool),
+  includeHomeConversions: Type.Optional(QueryBool),
+  includeUnitsAvailable: Type.Optional(QueryBool),
 });
 
 /** GET pricing of the v3 API: the latest quotes the server has seen. */

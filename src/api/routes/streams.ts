@@ -4,11 +4,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { formatDateTime } from '../../domain/time.js';
 import { V20Error } from '../../v3/errors.js';
+import { queryFlag } from '../../v3/query-bool.js';
 import { clientPrice } from '../../v3/price.js';
 import { parseInstruments } from '../../v3/pricing.js';
 import type { ApiContext } from '../context.js';
 import { accountOf } from '../http-call.js';
-import { AccountParams } from '../schemas.js';
+import { AccountParams, QueryBool } from '../schemas.js';
 import { StreamRegistry } from '../stream/registry.js';
 
 const TOO_MANY_STREAMS = (): V20Error => new V20Error(429, { errorMessage: 'Too many active streams' });
@@ -55,8 +56,8 @@ export const streamRoutes =
           params: AccountParams,
           querystring: Type.Object({
             instruments: Type.String({ maxLength: 10_000 }),
-            snapshot: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
-            includeHomeConversions: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+            snapshot: Type.Optional(QueryBool),
+            includeHomeConversions: Type.Optional(QueryBool),
           }),
         },
       },
@@ -68,7 +69,7 @@ export const streamRoutes =
         const client = registry.open(reply.raw, streamHeaders(reply), () =>
           JSON.stringify({ type: 'HEARTBEAT', time: formatDateTime(context.engine.now, format) }),
         );
-        if (request.query.snapshot !== 'false') {
+        if (queryFlag(request.query.snapshot, true)) {
           for (const name of instruments) {
             const quote = context.market.latest(name);
             if (quote !== undefined) client.push(JSON.stringify(clientPrice(quote, format, context.engine.now)));

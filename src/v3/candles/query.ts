@@ -3,6 +3,7 @@ import type { Micros } from '../../domain/time.js';
 import type { Engine } from '../../engine/engine.js';
 import { COUNT_EXCEEDED, invalidValue } from '../errors.js';
 import { parseTimeQuery } from '../pricing.js';
+import { queryFlag } from '../query-bool.js';
 import { answer, ok, type Json, type V20Response } from '../response.js';
 import {
   ALIGNMENT_TIMEZONES,
@@ -94,13 +95,13 @@ function candlesBody(call: CandleCall, instrument: string, q: CandleQueryValues)
   }
   const window = {
     count,
-    includeFirst: q.includeFirst !== 'false',
+    includeFirst: queryFlag(q.includeFirst, true),
     ...(from === undefined ? {} : { from }),
     ...(to === undefined ? {} : { to }),
   };
   const selection = call.source.candles(instrument, granularity, alignment, window);
   const now = completeBefore(call);
-  const smooth = q.smooth === 'true';
+  const smooth = queryFlag(q.smooth, false);
   const views: Json[] = [];
   let previous = selection.previous;
   for (const c of selection.candles) {
@@ -122,7 +123,7 @@ export function getLatestCandles(call: CandleCall, q: LatestCandlesQuery): V20Re
 function latestCandlesBody(call: CandleCall, q: LatestCandlesQuery): Json {
   const alignment = parseAlignment(q);
   const now = completeBefore(call);
-  const smooth = q.smooth === 'true';
+  const smooth = queryFlag(q.smooth, false);
   const out: Json[] = [];
   for (const specText of q.candleSpecifications.split(',')) {
     const [instrument = '', granularity = '', price = ''] = specText.split(':');
