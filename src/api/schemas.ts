@@ -12,6 +12,11 @@ const DECIMAL_PATTERN = '^[+-]?(\\d+(\\.\\d*)?|\\.\\d+)$';
 export const Decimal = Type.String({ pattern: DECIMAL_PATTERN, maxLength: 64 });
 const AccountIdPattern = '^\\d{3}-\\d{3}-\\d{1,12}-\\d{3}$';
 export const InstrumentName = Type.String({ pattern: '^[A-Z0-9]{2,10}_[A-Z0-9]{2,10}$' });
+/** The `instrument` filter of GET orders and GET trades: one name, or several separated by commas (as oandapyV20 sends). */
+export const InstrumentFilter = Type.String({
+  pattern: '^[A-Z0-9]{2,10}_[A-Z0-9]{2,10}(,[A-Z0-9]{2,10}_[A-Z0-9]{2,10})*$',
+  maxLength: 10_000,
+});
 /** Order or trade ID, or '@' + client ID. */
 export const Specifier = Type.String({ minLength: 1, maxLength: 130, pattern: '^([1-9]\\d{0,15}|@.{1,128})$' });
 export const TransactionId = Type.String({ pattern: '^[1-9]\\d{0,15}$' });

@@ -5,7 +5,8 @@ import { pendingOrders } from '../account/views.js';
 export interface ListFilter {
   /** A state name, or 'ALL'. */
   readonly state: string;
-  readonly instrument?: string | undefined;
+  /** The instruments asked for (GET trades?instrument=EUR_USD,USD_JPY lists both); undefined: any. */
+  readonly instruments?: ReadonlySet<string> | undefined;
   readonly ids?: ReadonlySet<number> | undefined;
   /** Exclusive upper bound on IDs. */
   readonly beforeID?: number | undefined;
@@ -28,7 +29,7 @@ export function listNewestFirst<T extends { readonly id: number; readonly state:
     if (item.id >= before || (filter.state !== 'ALL' && item.state !== filter.state)) continue;
     if (
       (filter.ids !== undefined && !filter.ids.has(item.id)) ||
-      (filter.instrument !== undefined && item.instrument !== filter.instrument)
+      (filter.instruments !== undefined && !filter.instruments.has(item.instrument))
     )
       continue;
     if (page.length === filter.count) return { page, more: true };

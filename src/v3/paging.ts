@@ -23,7 +23,7 @@ function listFilterOf(q: ListQuery, defaultState: string): ListFilter {
   if (count > LIMITS.ordersPageMax) throw COUNT_EXCEEDED();
   return {
     state: q.state ?? defaultState,
-    instrument: q.instrument,
+    instruments: q.instrument === undefined ? undefined : new Set(q.instrument.split(',')),
     ids: q.ids === undefined ? undefined : new Set(q.ids.split(',').map(Number)),
     beforeID: q.beforeID === undefined ? undefined : Number(q.beforeID),
     count,

@@ -16,7 +16,7 @@ import {
   AccountParams,
   ClientExtensions,
   CountQuery,
-  InstrumentName,
+  InstrumentFilter,
   OrderBody,
   OrderStateFilter,
   Specifier,
@@ -28,7 +28,7 @@ const OrderParams = Type.Object({ accountID: AccountParams.properties.accountID,
 const OrdersQuery = Type.Object({
   ids: Type.Optional(Type.String({ pattern: '^[1-9]\\d{0,15}(,[1-9]\\d{0,15})*$', maxLength: 10_000 })),
   state: Type.Optional(OrderStateFilter),
-  instrument: Type.Optional(InstrumentName),
+  instrument: Type.Optional(InstrumentFilter),
   count: Type.Optional(CountQuery),
   beforeID: Type.Optional(TransactionId),
 });

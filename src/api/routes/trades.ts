@@ -9,7 +9,7 @@ import {
   ClientExtensions,
   CountQuery,
   Decimal,
-  InstrumentName,
+  InstrumentFilter,
   Specifier,
   StopLossDetails,
   TakeProfitDetails,
@@ -24,7 +24,7 @@ const TradesQuery = Type.Object({
   state: Type.Optional(
     Type.Union([Type.Literal('OPEN'), Type.Literal('CLOSED'), Type.Literal('CLOSE_WHEN_TRADEABLE'), Type.Literal('ALL')]),
   ),
-  instrument: Type.Optional(InstrumentName),
+  instrument: Type.Optional(InstrumentFilter),
   count: Type.Optional(CountQuery),
   beforeID: Type.Optional(TransactionId),
 });
