@@ -72,6 +72,7 @@ describe('account summary', () => {
       financing: '0.0000',
       commission: '0.0000',
       guaranteedExecutionFees: '0.0000',
+      marginRate: '0.0333', // no override: the lowest instrument rate, the account's maximum leverage
       openTradeCount: 1,
       openPositionCount: 1,
       pendingOrderCount: 0,
@@ -180,7 +181,7 @@ describe('CONFIGURE', () => {
     ]);
     expect(out.response).toEqual({ clientConfigureRejectTransaction: out.transactions[0] });
     expect(out.reject).toEqual({ errorCode: 'MARGIN_RATE_INVALID', errorMessage: 'The margin rate provided is invalid', notFound: false });
-    expect(accountSummaryView(sim.account.state)).not.toHaveProperty('marginRate');
+    expect(accountSummaryView(sim.account.state)).toMatchObject({ marginRate: '0.0333' }); // the default, unchanged
   });
 
   it('a margin rate of 1 is allowed', () => {

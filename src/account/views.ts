@@ -5,6 +5,7 @@ import type { InstrumentSpec } from '../domain/instruments.js';
 import { ORDER_TYPE_RULES } from '../domain/order-types.js';
 import type { Transaction } from '../domain/transactions.js';
 import { isTerminal } from '../orders/lifecycle.js';
+import { shownMarginRate } from './margin-rates.js';
 import type { AccountState, OrderRecord, PositionRecord, PositionSideRecord, TradeRecord } from './state.js';
 import { tradeMarginUsed, tradeUnrealizedPL, valueAccount, valuePosition } from './valuation.js';
 
@@ -193,7 +194,8 @@ export function accountSummaryView(state: AccountState): Json {
     commission: formatAccountUnits(state.commission),
     guaranteedExecutionFees: '0.0000',
   };
-  if (state.marginRate !== undefined) view['marginRate'] = state.marginRate;
+  const marginRate = shownMarginRate(state);
+  if (marginRate !== undefined) view['marginRate'] = marginRate;
   Object.assign(view, {
     openTradeCount: state.openTradeCount,
     openPositionCount: openPositionCount(state),

@@ -66,7 +66,7 @@ describe('margin call and closeout over HTTP', () => {
     ]);
   });
 
-  it('POST /sim/accounts takes marginPreset and marginCloseout', async () => {
+  it('POST /sim/accounts takes marginPreset and marginCloseout; the summary shows the margin rate', async () => {
     const app = await start();
     const created = await call(app, 'POST', '/sim/accounts', {
       id: B,
@@ -81,6 +81,14 @@ describe('margin call and closeout over HTTP', () => {
       { name: 'EUR_USD', marginRate: '0.02' },
       { name: 'AUD_USD', marginRate: '0.02' },
     ]);
+    // The summary shows the account's margin rate (its lowest instrument rate, no override set),
+    // as real summaries always do; a configured override replaces it.
+    const summary = await call(app, 'GET', `/v3/accounts/${B}/summary`, undefined, USER);
+    expect(summary.body['account']).toMatchObject({ marginRate: '0.02' });
+    const account = await call(app, 'GET', `/v3/accounts/${B}`, undefined, USER);
+    expect(account.body['account']).toMatchObject({ marginRate: '0.02' });
+    await call(app, 'PATCH', `/v3/accounts/${B}/configuration`, { marginRate: '0.05' }, USER);
+    expect((await call(app, 'GET', `/v3/accounts/${B}/summary`, undefined, USER)).body['account']).toMatchObject({ marginRate: '0.05' });
     const bad = await call(app, 'POST', '/sim/accounts', { id: '101-001-1000000-003', currency: 'USD', marginPreset: 'atlantis' });
     expect(bad.status).toBe(400);
   });
