@@ -143,7 +143,11 @@ describe('home-currency conversion: properties', () => {
             );
             total = total.plus(r.homeConversionCost);
           }
-          expect(total.toFixed(14)).toBe(fill.homeConversionCost);
+          // The fill prints its exact total rounded to 14 decimals; each reduction is rounded on its
+          // own, so their sum may differ by half a unit of the 14th decimal per rounding
+          // (fast-check seed -2134149866: GBP_JPY at a 1 % fee, two trades closed by one fill).
+          const rounding = new Decimal(reductions(fill).length + 1).times('0.000000000000005');
+          expect(near(total, new Decimal(fill.homeConversionCost), rounding.toString())).toBe(true);
           // pl + cost = quotePL at mid (each trade rounded to 4 decimals; factors printed to 8)
           const atMid = new Decimal(fill.quotePL).times(mid);
           const slack = new Decimal(fill.quotePL)
