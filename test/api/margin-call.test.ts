@@ -14,7 +14,7 @@ afterEach(async () => {
   for (const app of apps.splice(0)) await app.close();
 });
 
-async function call(app: App, method: 'GET' | 'POST', url: string, payload?: unknown, headers = ADMIN) {
+async function call(app: App, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown, headers = ADMIN) {
   const res = await app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
   return { status: res.statusCode, body: JSON.parse(res.body) as Record<string, unknown> };
 }

@@ -24,7 +24,11 @@ export function cancelOrder(
 ): OrderCancelTransaction {
   const orderID = String(order.id);
   const body: Record<string, unknown> = { type: 'ORDER_CANCEL', orderID };
-  if (extra.clientOrderID !== undefined) body['clientOrderID'] = extra.clientOrderID;
+  // Whenever the order has a client ID, however it was addressed or whatever cancelled it
+  // (OrderCancelTransaction.clientOrderID, oanda-v20-openapi.json: "The client ID of the Order
+  // cancelled (only provided if the Order has a client Order ID)").
+  const clientOrderID = extra.clientOrderID ?? order.clientExtensions?.id;
+  if (clientOrderID !== undefined) body['clientOrderID'] = clientOrderID;
   body['reason'] = reason;
   if (extra.replacedByOrderID !== undefined) body['replacedByOrderID'] = extra.replacedByOrderID;
   return b.emit<OrderCancelTransaction>(shaped(body, ORDER_CANCEL_JSON) as never);
