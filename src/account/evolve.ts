@@ -198,8 +198,8 @@ function finishOrder(state: AccountState, order: OrderRecord): void {
     state.pendingCount -= 1;
     removeFromIndex(state, order);
   }
-  const clientId = order.clientExtensions?.id;
-  if (clientId !== undefined && state.clientOrderIds.get(clientId) === order.id) state.clientOrderIds.delete(clientId);
+  // The client ID stays indexed: @clientID finds a filled or cancelled order, and no later order
+  // may take the ID (see state.ts clientOrderIds).
   if (order.tradeId !== undefined) {
     const trade = state.trades.get(order.tradeId);
     if (trade !== undefined) {
@@ -369,8 +369,7 @@ function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTran
     state.openTradeCount -= 1;
     const at = side.tradeIds.indexOf(trade.id);
     if (at >= 0) side.tradeIds.splice(at, 1);
-    const clientId = trade.clientExtensions?.id;
-    if (clientId !== undefined && state.clientTradeIds.get(clientId) === trade.id) state.clientTradeIds.delete(clientId);
+    // The client trade ID stays indexed: @clientID finds the closed trade (state.ts clientTradeIds).
     emptied = side.tradeIds.length === 0;
   }
   if (emptied) {

@@ -197,11 +197,12 @@ describe('order rejects', () => {
     expect(field(rejectTx(out), 'requestID')).toBe('req-1');
   });
 
-  it('a client order ID becomes free again once its order has ended', () => {
+  it('a client order ID stays taken after its order has ended: unique for the account lifetime', () => {
     const sim = busyAccount();
     sim.exec({ type: 'CANCEL_ORDER', orderSpecifier: '6' });
     const out = sim.order(limit({ clientExtensions: { id: 'taken' } }));
-    expect(shape(out.transactions)).toEqual(['LIMIT_ORDER:CLIENT_ORDER']);
+    expect(shape(out.transactions)).toEqual(['LIMIT_ORDER_REJECT:CLIENT_ORDER_ID_ALREADY_EXISTS']);
+    expect(sim.exec({ type: 'CANCEL_ORDER', orderSpecifier: '@taken' }).reject?.errorCode).toBe('ORDER_DOESNT_EXIST');
   });
 });
 

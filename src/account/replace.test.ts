@@ -62,7 +62,8 @@ describe('REPLACE_ORDER', () => {
       price: '1.09800',
     });
     expect(state.pendingCount).toBe(1);
-    expect(state.clientOrderIds.has('mine')).toBe(false);
+    // The replaced order keeps its client ID: @mine finds it, cancelled; no later order may take it.
+    expect(state.clientOrderIds.get('mine')).toBe(3);
     // only the new order rests in the index
     sim.quote('EUR_USD', 1.0993, 1.0995);
     expect(sim.lastId).toBe(5);

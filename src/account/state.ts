@@ -173,7 +173,15 @@ export interface AccountState {
   openTradeCount: number;
   positions: Map<string, PositionRecord>;
   /** Client order IDs of pending orders, and client trade IDs of open trades. */
+  /**
+   * Client order ID -> the order that carries it, in any state: an OrderSpecifier `@id` finds an
+   * order after it filled or was cancelled, as the numeric ID does, and a client ID is never given
+   * to a second order of the account (CLIENT_ORDER_ID_ALREADY_EXISTS). OANDA's OrderSpecifier is
+   * "the Order's client-provided ClientID prefixed by @", with no state named (oanda-v20-openapi.json);
+   * an ID changed by a client-extensions modify is released. Rebuilt from the journal by evolve.
+   */
   clientOrderIds: Map<string, number>;
+  /** Client trade ID -> the trade, open or closed (as clientOrderIds, for TradeSpecifier and CLIENT_TRADE_ID_ALREADY_EXISTS). */
   clientTradeIds: Map<string, number>;
   index: TriggerIndex;
   /** GTD/GFD expiries of pending orders. */

@@ -233,7 +233,8 @@ describe('CLOSE_TRADE', () => {
     const out = sim.exec({ type: 'CLOSE_TRADE', tradeSpecifier: '@mine' });
     expect(createTx(out).tradeClose).toEqual({ tradeID: '4', clientTradeID: 'mine', units: 'ALL' });
     expect(fillTx(out).tradesClosed?.[0]).toMatchObject({ tradeID: '4', clientTradeID: 'mine' });
-    expect(sim.account.state.clientTradeIds.has('mine')).toBe(false);
+    // Closed, it is still found by its client trade ID, and no later trade may take the ID.
+    expect(sim.account.state.clientTradeIds.get('mine')).toBe(4);
   });
 });
 

@@ -197,13 +197,15 @@ describe('GET trades/{tradeSpecifier}', () => {
     }
   });
 
-  it('finds a closed trade by ID but no longer by its client ID', async () => {
+  it('finds a closed trade by ID and by its client ID', async () => {
     const id = await open('100', 'EUR_USD', 'gone');
     await call('PUT', `/trades/${id}/close`);
     const r = await call('GET', `/trades/${id}`);
     expect(r.status).toBe(200);
     expect(r.body['trade']).toMatchObject({ id, state: 'CLOSED', currentUnits: '0' });
-    expect((await call('GET', '/trades/@gone')).status).toBe(404);
+    const byClientId = await call('GET', '/trades/@gone');
+    expect(byClientId.status).toBe(200);
+    expect(byClientId.body['trade']).toEqual(r.body['trade']);
   });
 
   it('refuses a malformed specifier with 400', async () => {
