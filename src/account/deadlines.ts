@@ -15,20 +15,32 @@ interface Deadline {
 export class DeadlineQueue {
   private readonly heap = new MinHeap<Deadline>((a, b) => a.time < b.time || (a.time === b.time && a.orderId < b.orderId));
 
+  /**
+   * Earliest deadline, or +Infinity: one compare per quote decides whether anything expires. Kept
+   * in a field at each push and pop, so the quote path reads a number instead of peeking the heap.
+   */
+  private next: Micros = Number.POSITIVE_INFINITY;
+
   get size(): number {
     return this.heap.size;
   }
 
-  /** Earliest deadline, or +Infinity: one compare per quote decides whether anything expires. */
   get nextTime(): Micros {
-    return this.heap.peek()?.time ?? Number.POSITIVE_INFINITY;
+    return this.next;
   }
 
   push(time: Micros, orderId: number): void {
     this.heap.push({ time, orderId });
+    this.next = this.earliest();
   }
 
   pop(): Deadline | undefined {
-    return this.heap.pop();
+    const deadline = this.heap.pop();
+    this.next = this.earliest();
+    return deadline;
+  }
+
+  private earliest(): Micros {
+    return this.heap.peek()?.time ?? Number.POSITIVE_INFINITY;
   }
 }
