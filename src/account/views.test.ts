@@ -345,7 +345,8 @@ describe('account view and changes', () => {
     const state = sim.account.state;
     const changes = accountChangesView(state, sim.account.log.slice(since));
     const ids = (list: unknown): string[] => (list as { id: string }[]).map((x) => x.id);
-    expect(ids(changes['ordersCreated'])).toEqual([]);
+    // Every order created in the window, whatever became of it (AccountChanges.ordersCreated).
+    expect(ids(changes['ordersCreated'])).toEqual(['5', '6', '8', '10']);
     expect(ids(changes['ordersCancelled'])).toEqual(['6', '10']);
     expect(ids(changes['ordersFilled'])).toEqual(['8', '5']);
     expect(changes['ordersTriggered']).toEqual([]);
@@ -356,7 +357,7 @@ describe('account view and changes', () => {
     expect((changes['transactions'] as { id: string }[]).map((t) => t.id)).toEqual(['5', '6', '7', '8', '9', '10', '11', '12']);
     const fromSeven = accountChangesView(state, sim.account.log.slice(7));
     expect(ids(fromSeven['ordersCancelled'])).toEqual(['10']);
-    expect(ids(fromSeven['ordersCreated'])).toEqual([]);
+    expect(ids(fromSeven['ordersCreated'])).toEqual(['8', '10']);
   });
 
   it('ordersCreated holds orders still pending', () => {

@@ -4,7 +4,6 @@ import { formatPriceInt } from '../domain/price.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import { ORDER_TYPE_RULES } from '../domain/order-types.js';
 import type { Transaction } from '../domain/transactions.js';
-import { isTerminal } from '../orders/lifecycle.js';
 import { shownMarginRate } from './margin-rates.js';
 import type { AccountState, OrderRecord, PositionRecord, PositionSideRecord, TradeRecord } from './state.js';
 import { tradeMarginUsed, tradeUnrealizedPL, valueAccount, valuePosition } from './valuation.js';
@@ -327,7 +326,9 @@ export function accountChangesView(state: AccountState, since: readonly Transact
     if (p !== undefined) positions.push(positionView(state, p));
   }
   return {
-    ordersCreated: orders(created, (o) => ORDER_TYPE_RULES[o.type].trigger !== null && !isTerminal(o.state)),
+    // Every order created in the window, as it is now: "These Orders may have been filled,
+    // cancelled or triggered in the same period" (AccountChanges.ordersCreated, oanda-v20-openapi.json).
+    ordersCreated: orders(created, () => true),
     ordersCancelled: orders(cancelled, (o) => o.state === 'CANCELLED'),
     ordersFilled: orders(filled, (o) => o.state === 'FILLED'),
     ordersTriggered: [],

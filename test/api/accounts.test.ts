@@ -81,7 +81,7 @@ describe('accounts', () => {
     await h.request('POST', `/v3/accounts/${ACCOUNT}/orders`, { order: { type: 'MARKET', instrument: 'EUR_USD', units: '10' } });
     const r = (await h.request('GET', `/v3/accounts/${ACCOUNT}/changes?sinceTransactionID=2`)).json();
     expect(r['lastTransactionID']).toBe('5');
-    expect(r['changes']['ordersCreated'].map((o: { id: string }) => o.id)).toEqual(['3']);
+    expect(r['changes']['ordersCreated'].map((o: { id: string }) => o.id)).toEqual(['3', '4']);
     expect(r['changes']['ordersFilled'].map((o: { id: string }) => o.id)).toEqual(['4']);
     expect(r['changes']['tradesOpened'].map((t: { id: string }) => t.id)).toEqual(['5']);
     expect(r['changes']['transactions']).toHaveLength(3);
