@@ -9,6 +9,7 @@ import {
   formatUnix,
   newYorkOffsetHours,
   nextNewYorkFivePm,
+  parseNewYorkLocal,
   parseDateTime,
 } from './time.js';
 
@@ -238,5 +239,20 @@ describe('nextNewYorkFivePm', () => {
     ['pre-2007 rule: Saturday before the first Sunday of April', utc(2006, 4, 1, 22), utc(2006, 4, 2, 21)],
   ])('%s', (_label, t, expected) => {
     expect(formatRfc3339(nextNewYorkFivePm(t))).toBe(formatRfc3339(expected));
+  });
+});
+
+describe('parseNewYorkLocal', () => {
+  it('reads a zoneless DateTime as New York local time, through both DST changes of 2024', () => {
+    const at = (text: string): string => formatRfc3339(parseNewYorkLocal(text) as number);
+    expect(at('2018-07-02T00:00:00')).toBe('2018-07-02T04:00:00.000000000Z'); // the captured v20 answer
+    expect(at('2024-01-10T17:30:00.5')).toBe('2024-01-10T22:30:00.500000000Z');
+    expect(at('2024-03-10T01:59:59')).toBe('2024-03-10T06:59:59.000000000Z'); // last standard second
+    expect(at('2024-03-10T02:30:00')).toBe('2024-03-10T07:30:00.000000000Z'); // skipped hour: standard offset
+    expect(at('2024-03-10T03:00:00')).toBe('2024-03-10T07:00:00.000000000Z'); // first daylight second
+    expect(at('2024-11-03T01:30:00')).toBe('2024-11-03T05:30:00.000000000Z'); // repeated hour: the first
+    expect(at('2024-11-03T02:00:00')).toBe('2024-11-03T07:00:00.000000000Z');
+    expect(parseNewYorkLocal('2024-11-03T01:30:00Z')).toBeNull();
+    expect(parseNewYorkLocal('2024-02-30T00:00:00')).toBeNull();
   });
 });

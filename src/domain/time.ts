@@ -113,6 +113,24 @@ export function parseDateTime(value: string, format: DatetimeFormat | 'ANY' = 'A
   return Number(u[1]) * MICROS_PER_SECOND + fractionToMicros(u[2]);
 }
 
+const ZONELESS_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?$/;
+
+/**
+ * A DateTime without a zone designator read as America/New_York local time, as real v20 reads
+ * one: `"gtdTime": "2018-07-02T00:00:00"` came back as `"2018-07-02T04:00:00.000000000Z"`
+ * (oandapyV20's jupyter/orders.ipynb, a practice-server response; facts sheet, "Zoneless
+ * DateTime"). In the repeated hour of November the first (daylight) reading is taken; a time in
+ * the skipped hour of March is read with the standard offset. Null when it is not such a text.
+ */
+export function parseNewYorkLocal(value: string): Micros | null {
+  const m = typeof value === 'string' && value.length <= 40 ? ZONELESS_RE.exec(value) : null;
+  if (m === null) return null;
+  const utc = parseDateTime(`${value}Z`, 'RFC3339');
+  if (utc === null) return null;
+  const daylight = utc + 4 * MICROS_PER_HOUR;
+  return newYorkOffsetHours(daylight) === -4 ? daylight : utc + 5 * MICROS_PER_HOUR;
+}
+
 /** 400 Gregorian years are exactly 146097 days. */
 const MS_PER_400_YEARS = 146_097 * 86_400_000;
 

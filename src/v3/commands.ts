@@ -2,7 +2,7 @@ import type { AccountCommand, Outcome } from '../account/commands.js';
 import type { OrderRequest } from '../orders/request.js';
 import { execute, type V3Call } from './call.js';
 import { invalidOutcome } from './response.js';
-import { instrumentWireError, orderWireError, tradeOrdersWireError } from './wire.js';
+import { instrumentWireError, orderWireError, tradeOrdersWireError, withZonedDateTimes } from './wire.js';
 
 /**
  * The v3 write operations as Outcomes, after the wire checks real v20 makes (a failed check is an
@@ -10,12 +10,14 @@ import { instrumentWireError, orderWireError, tradeOrdersWireError } from './wir
  * responses; a strategy context hands them to the strategy as they are.
  */
 
-export function createOrderCommand(call: V3Call, order: unknown): Outcome {
+export function createOrderCommand(call: V3Call, sent: unknown): Outcome {
+  const order = withZonedDateTimes(sent);
   const error = orderWireError(call.engine.instruments, order);
   return error === undefined ? execute(call, { type: 'CREATE_ORDER', order: order as OrderRequest }) : invalidOutcome(error);
 }
 
-export function replaceOrderCommand(call: V3Call, orderSpecifier: string, order: unknown): Outcome {
+export function replaceOrderCommand(call: V3Call, orderSpecifier: string, sent: unknown): Outcome {
+  const order = withZonedDateTimes(sent);
   const error = orderWireError(call.engine.instruments, order);
   return error === undefined
     ? execute(call, { type: 'REPLACE_ORDER', orderSpecifier, order: order as OrderRequest })
@@ -55,7 +57,8 @@ export interface TradeOrdersBody {
   readonly trailingStopLoss?: unknown;
 }
 
-export function setTradeOrdersCommand(call: V3Call, tradeSpecifier: string, body: TradeOrdersBody): Outcome {
+export function setTradeOrdersCommand(call: V3Call, tradeSpecifier: string, sent: TradeOrdersBody): Outcome {
+  const body = withZonedDateTimes(sent);
   const error = tradeOrdersWireError(body as Readonly<Record<string, unknown>>);
   if (error !== undefined) return invalidOutcome(error);
   return execute(call, {

@@ -1,7 +1,8 @@
-import { formatRfc3339, parseDateTime, type Micros } from '../domain/time.js';
+import { formatRfc3339, type Micros } from '../domain/time.js';
 import type { Engine } from '../engine/engine.js';
 import { accountOf, type V3Call } from './call.js';
 import { invalidValue } from './errors.js';
+import { parseRequestDateTime } from './wire.js';
 import { clientPrice, homeConversions, type QuoteSource } from './price.js';
 import { queryFlag } from './query-bool.js';
 import { answer, ok, type Json, type V20Response } from './response.js';
@@ -19,7 +20,7 @@ export function parseInstruments(engine: Engine, text: string, field: string): s
 /** An optional DateTime query parameter; unreadable: 400 for `field`. */
 export function parseTimeQuery(text: string | undefined, field: string): Micros | undefined {
   if (text === undefined) return undefined;
-  const t = parseDateTime(text);
+  const t = parseRequestDateTime(text);
   if (t === null) throw invalidValue(field);
   return t;
 }

@@ -1,5 +1,5 @@
 import type { InstrumentSpec } from '../domain/instruments.js';
-import { parseDateTime } from '../domain/time.js';
+import { formatRfc3339, parseDateTime, parseNewYorkLocal } from '../domain/time.js';
 import { invalidValue, type V20Error } from './errors.js';
 
 /**
@@ -18,6 +18,36 @@ function gtdTimeOf(details: unknown): unknown {
 
 function badDateTime(value: unknown): boolean {
   return typeof value === 'string' && parseDateTime(value) === null;
+}
+
+/** A request DateTime: RFC 3339 or UNIX, or without a zone designator (New York local time, as v20 reads it). */
+export function parseRequestDateTime(text: string): number | null {
+  return parseDateTime(text) ?? parseNewYorkLocal(text);
+}
+
+/** A zoneless gtdTime as the RFC 3339 UTC text it stands for (the echo then shows it as v20 does); anything else as it is. */
+function zonedGtd<T>(details: T): T {
+  if (typeof details !== 'object' || details === null) return details;
+  const gtd = (details as { gtdTime?: unknown }).gtdTime;
+  const t = typeof gtd === 'string' && parseDateTime(gtd) === null ? parseNewYorkLocal(gtd) : null;
+  return t === null ? details : { ...details, gtdTime: formatRfc3339(t) };
+}
+
+/**
+ * The order (or trade-orders body) with every zoneless gtdTime read as New York local time and
+ * written in UTC: `"2018-07-02T00:00:00"` becomes `"2018-07-02T04:00:00.000000000Z"`, as a real
+ * v20 response shows (domain/time.ts parseNewYorkLocal). The core sees only zoned DateTimes.
+ */
+export function withZonedDateTimes<T>(body: T): T {
+  if (typeof body !== 'object' || body === null) return body;
+  const out = zonedGtd(body) as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const key of [...ON_FILL_KEYS, ...DEPENDENT_KEYS]) {
+    const details = out[key];
+    const zoned = zonedGtd(details);
+    if (zoned !== details) (copy ??= { ...out })[key] = zoned;
+  }
+  return (copy ?? out) as T;
 }
 
 /** The order of a create or replace request. */
