@@ -70,7 +70,7 @@ describe('accounts', () => {
       clientConfigureRejectTransaction: { rejectReason: 'MARGIN_RATE_INVALID' },
       errorCode: 'MARGIN_RATE_INVALID',
     });
-    expect((await h.request('PATCH', `/v3/accounts/${ACCOUNT}/configuration`, { marginRate: 0.05 })).statusCode).toBe(400);
+    expect((await h.request('PATCH', `/v3/accounts/${ACCOUNT}/configuration`, { marginRate: true })).statusCode).toBe(400);
   });
 
   it('reports changes since a transaction; beyond the last one is 416', async () => {

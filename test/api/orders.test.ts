@@ -46,7 +46,7 @@ describe('POST orders', () => {
 
   it.each([
     [{ type: 'LIMIT', instrument: 'EUR_USD', units: 'abc', price: '1.1' }, 'order.units'],
-    [{ type: 'LIMIT', instrument: 'EUR_USD', units: 100, price: '1.1' }, 'order.units'],
+    [{ type: 'LIMIT', instrument: 'EUR_USD', units: true, price: '1.1' }, 'order.units'],
     [{ type: 'LIMIT', instrument: 'XXX_YYY', units: '100', price: '1.1' }, 'order.instrument'],
     [{ type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: '1.1', timeInForce: 'NEVER' }, 'order.timeInForce'],
     [{ type: 'BOGUS', instrument: 'EUR_USD', units: '100' }, 'order.type'],

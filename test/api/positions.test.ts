@@ -315,8 +315,8 @@ describe('PUT positions/{instrument}/close', () => {
     const before = await lastId();
     const cases: [string, unknown, string][] = [
       ['EUR_USD', { longUnits: 'SOME' }, 'longUnits'],
-      ['EUR_USD', { shortUnits: 10 }, 'shortUnits'],
-      ['EUR_USD', { longUnits: 'ALL', longClientExtensions: { id: 1 } }, 'longClientExtensions.id'],
+      ['EUR_USD', { shortUnits: true }, 'shortUnits'],
+      ['EUR_USD', { longUnits: 'ALL', longClientExtensions: { id: false } }, 'longClientExtensions.id'],
       ['ABC_XYZ', { longUnits: 'ALL' }, 'instrument'],
       ['eur_usd', { longUnits: 'ALL' }, 'instrument'],
     ];

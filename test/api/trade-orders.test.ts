@@ -62,7 +62,7 @@ describe('PUT trades/{tradeSpecifier}/clientExtensions', () => {
       status: 400,
       body: { errorMessage: "Invalid value specified for 'clientExtensions'" },
     });
-    expect(await call('PUT', `/trades/${id}/clientExtensions`, { clientExtensions: { tag: 7 } })).toMatchObject({
+    expect(await call('PUT', `/trades/${id}/clientExtensions`, { clientExtensions: { tag: false } })).toMatchObject({
       status: 400,
       body: { errorMessage: "Invalid value specified for 'clientExtensions.tag'" },
     });
@@ -196,7 +196,7 @@ describe('PUT trades/{tradeSpecifier}/orders', () => {
     const before = await lastId();
     const cases: [unknown, string][] = [
       [{ takeProfit: { price: 'abc' } }, 'takeProfit.price'],
-      [{ stopLoss: { distance: 1 } }, 'stopLoss.distance'],
+      [{ stopLoss: { distance: true } }, 'stopLoss.distance'],
       [{ trailingStopLoss: { distance: '0.005', timeInForce: 'NEVER' } }, 'trailingStopLoss.timeInForce'],
       [{ takeProfit: { price: '1.2', timeInForce: 'GTD', gtdTime: 'tomorrow' } }, 'takeProfit.gtdTime'],
       [{ takeProfit: 'cancel' }, 'takeProfit'],

@@ -345,7 +345,7 @@ describe('PUT trades/{tradeSpecifier}/close', () => {
   it('refuses malformed units with 400 and writes nothing', async () => {
     const id = await open('100');
     const before = await lastId();
-    for (const units of ['abc', 'all', '', 5]) {
+    for (const units of ['abc', 'all', '', true]) {
       const r = await call('PUT', `/trades/${id}/close`, { units });
       expect(r.status).toBe(400);
       expect(r.body).toEqual({ errorMessage: "Invalid value specified for 'units'" });

@@ -103,7 +103,7 @@ describe('PATCH /v3/accounts/{accountID}/configuration', () => {
 
   it('400 without a transaction for malformed input', async () => {
     const before = field<string>((await send(api.app, 'GET', url('/summary'))).body, 'lastTransactionID');
-    const body = expectV20(await send(api.app, 'PATCH', url('/configuration'), { payload: { alias: 5 } }), 'PATCH', T, 400);
+    const body = expectV20(await send(api.app, 'PATCH', url('/configuration'), { payload: { alias: true } }), 'PATCH', T, 400);
     expect(body['clientConfigureRejectTransaction']).toBeUndefined();
     expectV20(await send(api.app, 'PATCH', url('/configuration'), { payload: '{"alias":' }), 'PATCH', T, 400);
     expect(field((await send(api.app, 'GET', url('/summary'))).body, 'lastTransactionID')).toBe(before);

@@ -116,7 +116,7 @@ describe('POST /v3/accounts/{accountID}/orders', () => {
     const before = await lastTransactionID();
     const cases: unknown[] = [
       { order: { type: 'MARKET', instrument: 'EUR_USD', units: 'abc' } },
-      { order: { type: 'MARKET', instrument: 'EUR_USD', units: 100 } },
+      { order: { type: 'MARKET', instrument: 'EUR_USD', units: true } },
       { order: { type: 'WHATEVER', instrument: 'EUR_USD', units: '1' } },
       { order: { type: 'MARKET', instrument: 'XXX_YYY', units: '1' } },
       { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '1', price: '1.1', timeInForce: 'GTD', gtdTime: 'tomorrow' } },
@@ -330,7 +330,7 @@ describe('PUT /v3/accounts/{accountID}/orders/{orderSpecifier}/clientExtensions'
     );
     expect(unknown['errorMessage']).toBeTypeOf('string');
     expectV20(
-      await send(api.app, 'PUT', url('/orders/@lim-1/clientExtensions'), { payload: { clientExtensions: { tag: 7 } } }),
+      await send(api.app, 'PUT', url('/orders/@lim-1/clientExtensions'), { payload: { clientExtensions: { tag: false } } }),
       'PUT',
       T,
       400,

@@ -209,6 +209,9 @@ function isMalformed(base: Record<string, unknown>, path: string[], raw: string)
   } catch {
     return false;
   }
+  // A JSON number in a v3 body is read as its exact source text (src/api/plugins/json-body.ts),
+  // as real v20 accepts "units": 100: judged as that string.
+  if (typeof value === 'number') value = raw.trim();
   if (typeof value !== 'string') return true;
   if (path[0] === 'order' && path.length === 2 && ENUM_FIELDS.has(name)) return !VALID_ENUMS.has(value);
   if (DECIMAL_FIELDS.has(name)) return !/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value) && !['ALL', 'NONE'].includes(value);

@@ -1,19 +1,74 @@
 import type { FastifyPluginCallback } from 'fastify';
+import { parse } from 'lossless-json';
 import { sharedScope } from './shared-scope.js';
 
 /**
- * Official clients send `Content-Type: application/json` with no body on cancel and close: an
- * empty body is no body, anything else goes through Fastify's safe JSON parser.
+ * The JSON body parser. Two things real v20 accepts that a plain JSON.parse would get wrong:
+ *
+ * - Official clients send `Content-Type: application/json` with no body on cancel and close: an
+ *   empty body is no body.
+ * - Bots and OANDA's own JavaScript sample send DecimalNumbers as JSON numbers (`"units": 100`,
+ *   `"price": 1.10`), which real v20 accepts (oandapyV20's trade-close fixture). Under /v3 every
+ *   number becomes its exact source text ("1.10", not the double 1.1), read by lossless-json, so
+ *   the string schemas and the decimal arithmetic see what the client wrote, trailing zeros and
+ *   all; an exponent form (`1e2`) is kept as written and refused by the DecimalNumber pattern.
+ *   No field of a v20 request is a JSON number, so nothing else changes. The /sim control API
+ *   keeps JSON numbers (tick prices and times are numbers there).
+ *
+ * As Fastify's own parser does, a body with a `__proto__` key or a `constructor.prototype` is
+ * refused, and a repeated key keeps its last value as JSON.parse does.
  */
+class BadJson extends Error {
+  readonly statusCode = 400;
+  readonly code = 'FST_ERR_CTP_INVALID_JSON_BODY';
+}
+
+const exactText = (text: string): string => text;
+const lastValue = ({ newValue }: { newValue: unknown }): unknown => newValue;
+
+/** Iterative, so a body nested thousands deep (which the parser reads) cannot overflow the stack here. */
+function poisoned(root: unknown): boolean {
+  const own = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+      continue;
+    }
+    if (own(value, '__proto__')) return true;
+    const ctor = own(value, 'constructor') ? (value as Record<string, unknown>)['constructor'] : undefined;
+    if (ctor !== null && typeof ctor === 'object' && own(ctor, 'prototype')) return true;
+    for (const item of Object.values(value)) stack.push(item);
+  }
+  return false;
+}
+
+function parseBody(text: string, exactNumbers: boolean): unknown {
+  let value: unknown;
+  try {
+    value = parse(text, null, { parseNumber: exactNumbers ? exactText : Number, onDuplicateKey: lastValue });
+  } catch (error) {
+    throw new BadJson(error instanceof Error ? error.message : String(error));
+  }
+  if (poisoned(value)) throw new BadJson('the body names __proto__ or constructor.prototype');
+  return value;
+}
+
 export const jsonBody: FastifyPluginCallback = sharedScope((app, _options, done) => {
-  const jsonParser = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, next) => {
-    if (body === '' || (typeof body === 'string' && body.trim() === '')) {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
       next(null, undefined);
       return;
     }
-    void jsonParser(request, typeof body === 'string' ? body : body.toString('utf8'), next);
+    try {
+      next(null, parseBody(text, request.url.startsWith('/v3/')));
+    } catch (error) {
+      next(error as BadJson, undefined);
+    }
   });
   done();
 });
