@@ -30,7 +30,15 @@ describe('REPLACE_ORDER', () => {
     const t = iso(sim.now);
     const header = { accountID: ACCOUNT_ID, userID: USER_ID, batchID: '4', time: t };
     expect(out.transactions).toEqual([
-      { id: '4', ...header, type: 'ORDER_CANCEL', orderID: '3', clientOrderID: 'mine', reason: 'CLIENT_REQUEST_REPLACED', replacedByOrderID: '5' },
+      {
+        id: '4',
+        ...header,
+        type: 'ORDER_CANCEL',
+        orderID: '3',
+        clientOrderID: 'mine',
+        reason: 'CLIENT_REQUEST_REPLACED',
+        replacedByOrderID: '5',
+      },
       {
         id: '5',
         ...header,
