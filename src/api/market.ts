@@ -6,6 +6,7 @@ import type { Tick } from '../domain/tick.js';
 import type { Engine } from '../engine/engine.js';
 import type { Quote, QuoteSource } from '../v3/price.js';
 import { STORED_GRANULARITIES, STORED_LENGTH, isStored, type StoredGranularity } from '../v3/candles/granularity.js';
+import { wholeHourZone } from '../v3/candles/zones.js';
 import type { CandleSource } from '../v3/candles/query.js';
 import { alignedCandles, selectCandles } from '../v3/candles/select.js';
 import { CandleSeries, type CandleList } from '../v3/candles/series.js';
@@ -101,7 +102,7 @@ export function createMarketData(engine: Engine, candlesPerSeriesMax?: number): 
       if (m === undefined) return { candles: [], previous: undefined };
       const list: CandleList = isStored(granularity)
         ? seriesOf(m, granularity)
-        : alignedCandles(seriesOf(m, 'H1'), granularity, alignment, window.from, window.to);
+        : alignedCandles(seriesOf(m, wholeHourZone(alignment.timezone) ? 'H1' : 'M15'), granularity, alignment, window.from, window.to);
       return selectCandles(list, window);
     },
   };

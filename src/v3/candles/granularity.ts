@@ -1,11 +1,5 @@
-import {
-  MICROS_PER_DAY,
-  MICROS_PER_HOUR,
-  MICROS_PER_MINUTE,
-  MICROS_PER_SECOND,
-  newYorkOffsetHours,
-  type Micros,
-} from '../../domain/time.js';
+import { MICROS_PER_DAY, MICROS_PER_HOUR, MICROS_PER_MINUTE, MICROS_PER_SECOND, type Micros } from '../../domain/time.js';
+import { toLocal, toUtc } from './zones.js';
 
 /** v20 CandlestickGranularity, finest first. */
 export const GRANULARITIES = [
@@ -35,8 +29,8 @@ export type Granularity = (typeof GRANULARITIES)[number];
 
 /**
  * Granularities kept per tick, as fixed-length buckets counted from the UNIX epoch. Each divides
- * an hour, and New York's UTC offset is a whole number of hours, so they are aligned the same way
- * in every timezone v20 lets a client pick here.
+ * an hour and are laid out in UTC; aligned granularities fold from them (H1, or M15 in a zone whose
+ * offset is not a whole number of hours: zones.ts wholeHourZone).
  */
 export const STORED_GRANULARITIES = ['S5', 'S10', 'S15', 'S30', 'M1', 'M2', 'M4', 'M5', 'M10', 'M15', 'M30', 'H1'] as const;
 export type StoredGranularity = (typeof STORED_GRANULARITIES)[number];
@@ -77,9 +71,8 @@ export function isStored(g: Granularity): g is StoredGranularity {
   return (STORED_GRANULARITIES as readonly string[]).includes(g);
 }
 
-/** Timezones v20's alignmentTimezone may name here; New York's rules are computed, UTC is fixed. */
-export const ALIGNMENT_TIMEZONES = ['America/New_York', 'UTC'] as const;
-export type AlignmentTimezone = (typeof ALIGNMENT_TIMEZONES)[number];
+/** An IANA time zone name that isAlignmentTimezone (zones.ts) accepts. */
+export type AlignmentTimezone = string;
 
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -98,23 +91,6 @@ export const DEFAULT_ALIGNMENT: Alignment = { dailyAlignment: 17, timezone: 'Ame
 export interface Bucket {
   readonly start: Micros;
   readonly end: Micros;
-}
-
-/** A UTC instant as local wall-clock time (still counted in micros from the epoch). */
-function toLocal(t: Micros, tz: AlignmentTimezone): Micros {
-  return tz === 'UTC' ? t : t + newYorkOffsetHours(t) * H;
-}
-
-/**
- * Local wall-clock time back to UTC. A time that exists twice (the repeated hour when summer
- * time ends) is the earlier instant; one that does not exist (the skipped hour when it starts)
- * is read at the winter offset, so 02:00 on that day is the moment of the change.
- */
-function toUtc(local: Micros, tz: AlignmentTimezone): Micros {
-  if (tz === 'UTC') return local;
-  const summer = local + 4 * H;
-  if (newYorkOffsetHours(summer) === -4) return summer;
-  return local + 5 * H;
 }
 
 function floorTo(value: Micros, step: Micros): Micros {

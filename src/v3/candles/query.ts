@@ -5,17 +5,9 @@ import { COUNT_EXCEEDED, invalidValue } from '../errors.js';
 import { parseTimeQuery } from '../pricing.js';
 import { queryFlag } from '../query-bool.js';
 import { answer, ok, type Json, type V20Response } from '../response.js';
-import {
-  ALIGNMENT_TIMEZONES,
-  DEFAULT_ALIGNMENT,
-  GRANULARITIES,
-  nominalLength,
-  type Alignment,
-  type AlignmentTimezone,
-  type Granularity,
-  type Weekday,
-} from './granularity.js';
+import { DEFAULT_ALIGNMENT, GRANULARITIES, nominalLength, type Alignment, type Granularity, type Weekday } from './granularity.js';
 import { candleView, parsePriceComponents } from './format.js';
+import { isAlignmentTimezone } from './zones.js';
 import type { CandleSelection, CandleWindow } from './select.js';
 
 /** The candles built from the quotes seen (the API's market data). */
@@ -60,10 +52,10 @@ function parseAlignment(q: CandleQueryValues): Alignment {
   const hour = q.dailyAlignment === undefined ? DEFAULT_ALIGNMENT.dailyAlignment : Number(q.dailyAlignment);
   if (!(hour >= 0 && hour <= 23)) throw invalidValue('dailyAlignment');
   const timezone = q.alignmentTimezone ?? DEFAULT_ALIGNMENT.timezone;
-  if (!(ALIGNMENT_TIMEZONES as readonly string[]).includes(timezone)) throw invalidValue('alignmentTimezone');
+  if (!isAlignmentTimezone(timezone)) throw invalidValue('alignmentTimezone');
   return {
     dailyAlignment: hour,
-    timezone: timezone as AlignmentTimezone,
+    timezone,
     weeklyAlignment: (q.weeklyAlignment ?? DEFAULT_ALIGNMENT.weeklyAlignment) as Weekday,
   };
 }

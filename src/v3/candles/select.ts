@@ -6,9 +6,9 @@ import { ArrayCandleList, lowerBound, mergeCandle, type CandleList, type CandleR
 const ALIGNED_CANDLE_MAX = 32 * MICROS_PER_DAY;
 
 /**
- * The candles of an aligned granularity (H2 to H12, D, W, M) folded from H1 candles, over the H1
- * candles that can reach the window [from, to): a candle is the sum of the H1 candles whose start
- * falls inside it, so it is the same as if it had been aggregated tick by tick.
+ * The candles of an aligned granularity (H2 to H12, D, W, M) folded from finer candles (H1, or M15
+ * in a zone with a non-hour offset), over those that can reach the window [from, to): a candle is
+ * the sum of the finer candles whose start falls inside it, as if aggregated tick by tick.
  */
 export function alignedCandles(
   h1: CandleList,
