@@ -17,7 +17,7 @@ const QUARTER = 15 * 60 * 1_000_000;
 
 /** A quote every 15 minutes for five days from START (across London's change on 31 March). */
 async function fiveDays(): Promise<Harness> {
-  const api = await harness({ start: START - 1_000_000 });
+  const api = await harness();
   for (let i = 0; i < 5 * 96; i += 1) {
     const mid = 1.08 + (i % 40) / 10_000;
     api.engine.pushTick({ instrument: 'EUR_USD', time: START + i * QUARTER + 1, bid: mid, ask: mid + 0.0002 });
