@@ -168,7 +168,7 @@ describe('order rejects', () => {
     expect(shape(out.transactions)).toEqual(['LIMIT_ORDER:CLIENT_ORDER']);
   });
 
-  it('the reject echoes the request with its defaults, like v20', () => {
+  it('the reject echoes the request with its defaults and its price at the instrument precision, like v20', () => {
     const sim = busyAccount();
     const out = sim.order(limit({ units: '0', price: '1.2120' }));
     expect(rejectTx(out)).toEqual({
@@ -180,7 +180,7 @@ describe('order rejects', () => {
       type: 'LIMIT_ORDER_REJECT',
       instrument: 'EUR_USD',
       units: '0',
-      price: '1.2120',
+      price: '1.21200',
       timeInForce: 'GTC',
       triggerCondition: 'DEFAULT',
       partialFill: 'DEFAULT',

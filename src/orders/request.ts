@@ -68,7 +68,9 @@ export function checkOrderRequest(
   const tif = r.timeInForce ?? rule.defaultTimeInForce;
   const positionFill = entry ? (r.positionFill ?? 'DEFAULT') : undefined;
   const trigger = rule.triggerCondition ? (r.triggerCondition ?? 'DEFAULT') : undefined;
-  const echo = buildEcho(rule, r, tif, positionFill, trigger);
+  const echoName = entry ? r.instrument : tradeInstrument;
+  const echoSpec = typeof echoName === 'string' ? instruments.get(echoName) : undefined;
+  const echo = buildEcho(rule, r, tif, positionFill, trigger, echoSpec?.displayPrecision);
 
   const market = entry ? checkInstrumentAndUnits(r, instruments, decimals) : tradeMarket(tradeInstrument, instruments);
   if (!market.ok) return reject(market.reason, type, echo);
