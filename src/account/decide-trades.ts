@@ -1,4 +1,5 @@
 import { Decimal, formatUnits, isDecimalString } from '../domain/decimal.js';
+import { unitsText as wholeUnitsText } from '../orders/echo.js';
 import type { ClientExtensions, OrderTransaction, TradeClientExtensionsModifyTransaction, Transaction } from '../domain/transactions.js';
 import { checkClientExtensions } from '../orders/client-extensions.js';
 import type { Batch } from './batch.js';
@@ -52,7 +53,9 @@ export function decideCloseTrade(b: Batch, specifier: string, unitsArg: unknown)
     response['orderRejectTransaction'] = b.emit<OrderTransaction>(marketRejectBody(fields, reason) as never);
     return rejected(b, response, reason);
   };
-  const tradeClose = { tradeID: trade === undefined ? specifier : String(trade.id), units: String(unitsText) };
+  // The units as v20 prints them ("+50" as "50"), "ALL" and anything malformed as sent.
+  const shownUnits = String(wholeUnitsText(unitsText));
+  const tradeClose = { tradeID: trade === undefined ? specifier : String(trade.id), units: shownUnits };
   if (trade === undefined || trade.state !== 'OPEN') {
     return refuse('TRADE_DOESNT_EXIST', { timeInForce: 'FOK', positionFill: 'REDUCE_ONLY', reason: 'TRADE_CLOSE', tradeClose });
   }
@@ -69,7 +72,7 @@ export function decideCloseTrade(b: Batch, specifier: string, unitsArg: unknown)
   const signed = trade.currentUnits.isPositive() ? units.negated() : units;
   const closeInfo: Record<string, unknown> = { tradeID: String(trade.id) };
   if (trade.clientExtensions?.id !== undefined) closeInfo['clientTradeID'] = trade.clientExtensions.id;
-  closeInfo['units'] = String(unitsText);
+  closeInfo['units'] = shownUnits;
   const create = b.emit<OrderTransaction>({
     type: 'MARKET_ORDER',
     instrument: trade.instrument,
@@ -118,7 +121,7 @@ function planSides(
       return { key: s.key, reason: 'CLOSEOUT_POSITION_PARTIAL_UNITS_MISSING', units: s.arg };
     const units = new Decimal(s.arg);
     if (units.greaterThan(held)) return { key: s.key, reason: 'CLOSEOUT_POSITION_UNITS_EXCEED_POSITION_SIZE', units: s.arg };
-    plans.push({ key: s.key, units, text: s.arg });
+    plans.push({ key: s.key, units, text: String(wholeUnitsText(s.arg)) });
   }
   const clientExtensions = {
     long: checkClientExtensions(extensions.long, 'CLIENT_ORDER'),

@@ -100,7 +100,7 @@ function priceText(value: unknown, precision: number | undefined): unknown {
 }
 
 /** Whole units without a sign or fraction ("+100", "100.0" -> "100", "-25.00" -> "-25"); else as sent. */
-function unitsText(value: unknown): unknown {
+export function unitsText(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const whole = parseScaled(value, 0);
   return whole === null || whole === 0 ? value : String(whole);
