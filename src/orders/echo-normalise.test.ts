@@ -50,18 +50,3 @@ describe('normalised echoes', () => {
     );
   });
 });
-
-describe('close units as v20 prints them', () => {
-  it('a trade close of "+50" and a position close of "25.0" show "50" and "25"; ALL stays ALL', async () => {
-    const { Sim } = await import('../account/test-helpers.js');
-    const sim = new Sim();
-    sim.quote('EUR_USD', 1.1, 1.1002);
-    const trade = sim.openTrade('EUR_USD', '100');
-    const closed = sim.exec({ type: 'CLOSE_TRADE', tradeSpecifier: String(trade), units: '+50' });
-    expect(closed.response['orderCreateTransaction']).toMatchObject({ units: '-50', tradeClose: { units: '50' } });
-    const position = sim.exec({ type: 'CLOSE_POSITION', instrument: 'EUR_USD', longUnits: '25.0' });
-    expect(position.response['longOrderCreateTransaction']).toMatchObject({ longPositionCloseout: { units: '25' } });
-    const all = sim.exec({ type: 'CLOSE_POSITION', instrument: 'EUR_USD', longUnits: 'ALL' });
-    expect(all.response['longOrderCreateTransaction']).toMatchObject({ longPositionCloseout: { units: 'ALL' } });
-  });
-});
