@@ -1,7 +1,7 @@
 import { Decimal } from '../domain/decimal.js';
 import { conversionPath, type QuotedPairs } from '../domain/conversion.js';
 import { baseCurrency, quoteCurrency } from '../domain/instruments.js';
-import { divRoundHalfUp, formatScaled, fractionDigits, parseScaled, pow10 } from '../domain/scaled-int.js';
+import { divRoundHalfUp, formatScaled, pow10 } from '../domain/scaled-int.js';
 import { rememberJson } from '../domain/transaction-json.js';
 import { HOME_CONVERSION_FACTORS_JSON } from '../domain/transaction-shapes.js';
 import type { HomeConversionFactors } from '../domain/transactions.js';
@@ -116,12 +116,6 @@ const HOME_TEXTS: FactorTexts = Object.freeze({ gain: '1', loss: '1', mid: '1' }
 /** Printed factors have 8 decimals (factorText). */
 const FACTOR_DECIMALS = 8;
 
-function parseFeeParts(text: string): RateParts | null {
-  const decimals = fractionDigits(text);
-  const numerator = decimals <= 15 ? parseScaled(text, decimals) : null;
-  return numerator === null || numerator < 0 ? null : { numerator, decimals };
-}
-
 /**
  * The factor texts of a direct pair's quote in safe integers: with sum = bid + ask on the grid of
  * 10^-p and the fee f = F / 10^q, mid x (1 -+ f) x 10^8 = sum x (10^q -+ F) x 10^(8-p-q) / 2 exactly,
@@ -156,7 +150,7 @@ export function factorTexts(state: AccountState, currency: string): FactorTexts 
   if (direct !== undefined && direct.known && last !== undefined && last.slot === direct && last.sum === direct.bid + direct.ask) {
     if (last.fee === state.homeConversionFee) return last.texts;
   }
-  const fee = direct !== undefined && direct.known ? memo.feePartsOf(state.homeConversionFee, parseFeeParts) : null;
+  const fee = direct !== undefined && direct.known ? memo.partsOf(state.homeConversionFee) : null;
   let texts = fee === null || direct === undefined ? null : directFactorTexts(direct.bid + direct.ask, direct.scale, fee);
   if (texts === null) {
     const rate = homeRate(state, currency);

@@ -1,8 +1,9 @@
 import { DecimalMemo, type Decimal } from '../domain/decimal.js';
 import { formatRfc3339, type Micros } from '../domain/time.js';
+import { fractionDigits, parseScaled } from '../domain/scaled-int.js';
 import type { FillPrice, HomeConversionFactors } from '../domain/transactions.js';
 
-/** A margin rate as numerator / 10^decimals, for the integer amount arithmetic. */
+/** A margin rate or a conversion fee as numerator / 10^decimals, for the integer arithmetic of fills and factors. */
 export interface RateParts {
   readonly numerator: number;
   readonly decimals: number;
@@ -55,7 +56,7 @@ const PAIRS_MAX = 1024;
 export class AccountMemo {
   /** Decimals of unit counts and prices the account reads back from its transactions. */
   readonly decimals = new DecimalMemo();
-  private readonly rateParts = new Map<string, RateParts | null>();
+  private readonly parts = new Map<string, RateParts | null>();
   private readonly rateDecimals = new Map<string, Decimal>();
   private readonly rateFloats = new Map<string, number>();
   private readonly pairs = new Map<string, Map<string, string>>();
@@ -66,7 +67,6 @@ export class AccountMemo {
   /** The last conversion factor texts of a direct pair's quote, at a conversion fee. */
   lastFactor: { slot: object; sum: number; fee: string; texts: FactorTexts } | undefined = undefined;
   private readonly fees = new Map<string, { gain: Decimal; loss: Decimal }>();
-  private readonly feeParts = new Map<string, RateParts | null>();
   private batchMicros = Number.NaN;
   private batchText = '';
 
@@ -79,8 +79,9 @@ export class AccountMemo {
     return this.batchText;
   }
 
-  ratePartsOf(text: string, parse: (text: string) => RateParts | null): RateParts | null {
-    return remember(this.rateParts, text, parse, RATES_MAX);
+  /** A margin rate's or a conversion fee's text as numerator / 10^decimals; null when not a non-negative decimal of at most 15 decimals. */
+  partsOf(text: string): RateParts | null {
+    return remember(this.parts, text, parseParts, RATES_MAX);
   }
 
   rateDecimalOf(text: string, parse: (text: string) => Decimal): Decimal {
@@ -90,11 +91,6 @@ export class AccountMemo {
   /** The gain and loss multipliers (1 - f, 1 + f) of a conversion fee's text. */
   feeMultipliersOf(text: string, parse: (text: string) => { gain: Decimal; loss: Decimal }): { gain: Decimal; loss: Decimal } {
     return remember(this.fees, text, parse, RATES_MAX);
-  }
-
-  /** A conversion fee's text as numerator / 10^decimals (null: not representable that way, or zero). */
-  feePartsOf(text: string, parse: (text: string) => RateParts | null): RateParts | null {
-    return remember(this.feeParts, text, parse, RATES_MAX);
   }
 
   rateFloatOf(text: string): number {
@@ -117,6 +113,12 @@ export class AccountMemo {
     }
     return name;
   }
+}
+
+function parseParts(text: string): RateParts | null {
+  const decimals = fractionDigits(text);
+  const numerator = decimals <= 15 ? parseScaled(text, decimals) : null;
+  return numerator === null || numerator < 0 ? null : { numerator, decimals };
 }
 
 function remember<V>(map: Map<string, V>, key: string, make: (key: string) => V, max: number): V {

@@ -1,8 +1,7 @@
 import { Decimal, ZERO, formatAccountUnits, formatFixed, formatUnits } from '../../domain/decimal.js';
 import { formatPriceInt, parsePriceInt } from '../../domain/price.js';
-import { divRoundHalfUp, formatScaled, fractionDigits, parseScaled, pow10 } from '../../domain/scaled-int.js';
+import { divRoundHalfUp, formatScaled, parseScaled, pow10 } from '../../domain/scaled-int.js';
 import { HOME_RATE, conversionCost, factorText, homeRateOf, toHome } from '../home-currency.js';
-import type { RateParts } from '../memo.js';
 import type { AccountState } from '../state.js';
 import { intToDecimal } from '../valuation.js';
 import type { FillPlan } from './plan.js';
@@ -172,12 +171,6 @@ function scaledRound4(product: number, decimals: number, den: number): number {
   return Number.isSafeInteger(up) ? divRoundHalfUp(up, den) : Number.NaN;
 }
 
-function parseRateParts(text: string): RateParts | null {
-  const decimals = fractionDigits(text);
-  const numerator = decimals <= 15 ? parseScaled(text, decimals) : null;
-  return numerator === null || numerator <= 0 ? null : { numerator, decimals };
-}
-
 /** The integer route's reductions: their total quote P/L in points, realized P/L at 4 decimals, and amounts; null if unsafe. */
 function integerReductions(
   plan: FillPlan,
@@ -226,8 +219,8 @@ export function integerAmounts(state: AccountState, plan: FillPlan, quote: FillQ
   if (Number.isNaN(halfSpreadTotal)) return null;
   let margin4 = 0;
   if (opening !== 0) {
-    const parts = state.memo.ratePartsOf(rate.text, parseRateParts);
-    if (parts === null) return null;
+    const parts = state.memo.partsOf(rate.text);
+    if (parts === null || parts.numerator === 0) return null;
     // opening × mid × rate = opening × sum2 × numerator / (2 × 10^(precision + rate decimals))
     margin4 = scaledRound4(opening * sum2 * parts.numerator, precision + parts.decimals, 2);
     if (Number.isNaN(margin4)) return null;
