@@ -269,8 +269,7 @@ export function decideCancelOrder(b: Batch, specifier: string): Outcome {
   const order = findOrder(b.state, specifier);
   if (!isClientPending(order)) return refuseMissingOrder(b, specifier, order);
   const response: Record<string, Transaction> = {};
-  const extra = specifier.startsWith('@') ? { clientOrderID: specifier.slice(1) } : {};
-  response['orderCancelTransaction'] = cancelOrder(b, order, 'CLIENT_REQUEST', extra);
+  response['orderCancelTransaction'] = cancelOrder(b, order, 'CLIENT_REQUEST');
   return accepted(b, response);
 }
 

@@ -14,20 +14,20 @@ import { fillPrice } from './quote.js';
 // serialization. Each is marked with the serializer of its shape (domain/transaction-shapes.ts),
 // whose member order is the order the literals here write.
 
-const NO_EXTRA: { clientOrderID?: string; replacedByOrderID?: string } = {};
+const NO_EXTRA: { replacedByOrderID?: string } = {};
 
 export function cancelOrder(
   b: Batch,
   order: OrderRecord,
   reason: string,
-  extra: { clientOrderID?: string; replacedByOrderID?: string } = NO_EXTRA,
+  extra: { replacedByOrderID?: string } = NO_EXTRA,
 ): OrderCancelTransaction {
   const orderID = String(order.id);
   const body: Record<string, unknown> = { type: 'ORDER_CANCEL', orderID };
   // Whenever the order has a client ID, however it was addressed or whatever cancelled it
   // (OrderCancelTransaction.clientOrderID, oanda-v20-openapi.json: "The client ID of the Order
   // cancelled (only provided if the Order has a client Order ID)").
-  const clientOrderID = extra.clientOrderID ?? order.clientExtensions?.id;
+  const clientOrderID = order.clientExtensions?.id;
   if (clientOrderID !== undefined) body['clientOrderID'] = clientOrderID;
   body['reason'] = reason;
   if (extra.replacedByOrderID !== undefined) body['replacedByOrderID'] = extra.replacedByOrderID;
