@@ -3,23 +3,20 @@
  * recovery (SIGKILL under load, restart on the same data dir, nothing acknowledged is lost).
  * Loopback only; every child is killed and every temp dir removed in afterAll.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accountView } from '../../src/account/views.js';
 import type { Transaction } from '../../src/domain/transactions.js';
 import { createEngine } from '../../src/engine/engine.js';
 import { MemoryJournal } from '../../src/journal/journal.js';
+import { killAll, runCommand, startServeProcess, type ServeProcess } from '../support/serve-process.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const children = new Set<ChildProcess>();
 const dirs: string[] = [];
 
 afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  killAll();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -27,77 +24,6 @@ function tempDir(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'v20sim-cli-'));
   dirs.push(dir);
   return dir;
-}
-
-interface Server {
-  readonly child: ChildProcess;
-  readonly url: string;
-  readonly stdout: string[];
-  readonly stderr: string[];
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Resolves when stdout has a line matching `re`. */
-  waitFor(re: RegExp, timeoutMs?: number): Promise<string>;
-}
-
-function run(args: readonly string[]): {
-  child: ChildProcess;
-  stdout: string[];
-  stderr: string[];
-  exited: Server['exited'];
-  waitFor: Server['waitFor'];
-} {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const waiters: { re: RegExp; resolve: (line: string) => void }[] = [];
-  let partial = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    partial += chunk;
-    const lines = partial.split('\n');
-    partial = lines.pop() as string;
-    for (const line of lines) {
-      stdout.push(line);
-      for (const w of [...waiters])
-        if (w.re.test(line)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(line);
-        }
-    }
-  });
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const waitFor = (re: RegExp, timeoutMs = 60_000): Promise<string> => {
-    const seen = stdout.find((l) => re.test(l));
-    if (seen !== undefined) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no line ${re} within ${timeoutMs} ms; stdout: ${stdout.join('\n')}; stderr: ${stderr.join('')}`)),
-        timeoutMs,
-      );
-      waiters.push({
-        re,
-        resolve: (line) => {
-          clearTimeout(timer);
-          resolve(line);
-        },
-      });
-      void exited.then(({ code, signal }) => {
-        clearTimeout(timer);
-        reject(new Error(`server exited (${code ?? signal}) before ${re}; stderr: ${stderr.join('')}`));
-      });
-    });
-  };
-  return { child, stdout, stderr, exited, waitFor };
-}
-
-async function serve(args: readonly string[]): Promise<Server> {
-  const p = run(['serve', '--host', '127.0.0.1', '--port', '0', ...args]);
-  const first = await p.waitFor(/^listening /);
-  expect(p.stdout[0]).toBe(first);
-  return { ...p, url: first.slice('listening '.length) };
 }
 
 const TOKEN = 'crash-test-token';
@@ -131,7 +57,7 @@ function transactionsOf(body: Record<string, unknown>): Transaction[] {
   return out;
 }
 
-async function journalOf(server: Server, id: string): Promise<Transaction[]> {
+async function journalOf(server: ServeProcess, id: string): Promise<Transaction[]> {
   const res = await fetch(`${server.url}/sim/journal/${id}`, { headers: { authorization: `Bearer ${ADMIN}` } });
   expect(res.status).toBe(200);
   return (await res.text())
@@ -142,7 +68,7 @@ async function journalOf(server: Server, id: string): Promise<Transaction[]> {
 
 describe('v20sim serve (process)', () => {
   it('starts on embedded defaults and prints base URL, stream URL, accounts, token and a curl line', async () => {
-    const server = await serve([]);
+    const server = await startServeProcess([]);
     await server.waitFor(/curl -sN/);
     const text = server.stdout.join('\n');
     expect(text).toContain(`base URL:    ${server.url}`);
@@ -172,7 +98,7 @@ describe('v20sim serve (process)', () => {
     const dir = tempDir();
     const file = path.join(dir, 'bad.json');
     writeFileSync(file, JSON.stringify({ accounts: [{ id: USD, currency: 'USD', marginRate: 'lots' }] }));
-    const p = run(['serve', '--config', file, '--port', '0']);
+    const p = runCommand(['serve', '--config', file, '--port', '0']);
     expect((await p.exited).code).toBe(2);
     expect(p.stderr.join('')).toContain(`v20sim: config ${file}: accounts[0].marginRate: must be a decimal string in (0, 1]`);
     expect(p.stdout).toEqual([]);
@@ -183,7 +109,7 @@ describe('v20sim serve (process)', () => {
     const args = ['--data-dir', dir, '--clock', 'manual', '--token', TOKEN, '--admin-token', ADMIN];
 
     // 1. A quiet kill: the restored account equals the one before, field for field.
-    const first = await serve(args);
+    const first = await startServeProcess(args);
     expect((await call(`${first.url}/sim/ticks`, 'POST', { ticks: [TICK] }, ADMIN)).status).toBe(200);
     await call(`${first.url}/v3/accounts/${USD}/orders`, 'POST', {
       order: {
@@ -207,7 +133,7 @@ describe('v20sim serve (process)', () => {
     first.child.kill('SIGKILL');
     await first.exited;
 
-    const second = await serve(args);
+    const second = await startServeProcess(args);
     expect(await call(`${second.url}/sim/clock`, 'GET', undefined, ADMIN)).toEqual({ status: 200, json: { time: T1 } });
     await call(`${second.url}/sim/ticks`, 'POST', { ticks: [TICK] }, ADMIN);
     expect(await call(`${second.url}/v3/accounts/${USD}`, 'GET')).toEqual(before);
@@ -279,7 +205,7 @@ describe('v20sim serve (process)', () => {
     const size = Number(readFileSync(path.join(dir, `${USD}.commit`), 'utf8'));
     appendFileSync(usdFile, '{"type":"ORDER_FILL","orderID":"');
 
-    const restarted = await serve(args);
+    const restarted = await startServeProcess(args);
     const warning = restarted.stderr.join('');
     expect(warning).toContain(`journal ${usdFile}: an unfinished write after the last committed batch at byte ${size}`);
     expect(existsSync(`${usdFile}.torn-${size}`)).toBe(true);
@@ -311,7 +237,7 @@ describe('v20sim serve (process)', () => {
     const state = await call(`${restarted.url}/v3/accounts/${EUR}`, 'GET');
     restarted.child.kill('SIGTERM');
     expect((await restarted.exited).code).toBe(0);
-    const last = await serve(args);
+    const last = await startServeProcess(args);
     await call(`${last.url}/sim/ticks`, 'POST', { ticks: [TICK] }, ADMIN);
     expect(await call(`${last.url}/v3/accounts/${EUR}`, 'GET')).toEqual(state);
     last.child.kill('SIGTERM');

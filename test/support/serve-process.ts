@@ -1,0 +1,88 @@
+/**
+ * `v20sim serve` (or any v20sim command) as a real child process, for tests that must see the
+ * command a user runs: its stdout lines, its exit, and the URL it prints. Every child is tracked
+ * so the test file can kill what is still running in its afterAll (`killAll`).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const children = new Set<ChildProcess>();
+
+export interface CommandProcess {
+  readonly child: ChildProcess;
+  readonly stdout: string[];
+  readonly stderr: string[];
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves with the first stdout line matching `re`. */
+  waitFor(re: RegExp, timeoutMs?: number): Promise<string>;
+}
+
+export interface ServeProcess extends CommandProcess {
+  /** The base URL from the `listening URL` line. */
+  readonly url: string;
+}
+
+/** Runs the CLI from source (through tsx), so a test needs no build. */
+export function runCommand(args: readonly string[]): CommandProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const waiters: { re: RegExp; resolve: (line: string) => void }[] = [];
+  let partial = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    partial += chunk;
+    const lines = partial.split('\n');
+    partial = lines.pop() as string;
+    for (const line of lines) {
+      stdout.push(line);
+      for (const w of [...waiters])
+        if (w.re.test(line)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(line);
+        }
+    }
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const waitFor = (re: RegExp, timeoutMs = 60_000): Promise<string> => {
+    const seen = stdout.find((l) => re.test(l));
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no line ${re} within ${timeoutMs} ms; stdout: ${stdout.join('\n')}; stderr: ${stderr.join('')}`)),
+        timeoutMs,
+      );
+      waiters.push({
+        re,
+        resolve: (line) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      });
+      void exited.then(({ code, signal }) => {
+        clearTimeout(timer);
+        reject(new Error(`process exited (${code ?? signal}) before ${re}; stderr: ${stderr.join('')}`));
+      });
+    });
+  };
+  return { child, stdout, stderr, exited, waitFor };
+}
+
+/** `v20sim serve` on loopback and an OS-chosen port; resolves once it listens. */
+export async function startServeProcess(args: readonly string[]): Promise<ServeProcess> {
+  const p = runCommand(['serve', '--host', '127.0.0.1', '--port', '0', ...args]);
+  const first = await p.waitFor(/^listening /);
+  if (p.stdout[0] !== first) throw new Error(`serve printed before listening: ${p.stdout.join('\n')}`);
+  return { ...p, url: first.slice('listening '.length) };
+}
+
+/** SIGKILLs every child still running; call from afterAll. */
+export function killAll(): void {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  children.clear();
+}
