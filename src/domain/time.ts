@@ -125,10 +125,26 @@ const ZONELESS_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,
 export function parseNewYorkLocal(value: string): Micros | null {
   const m = typeof value === 'string' && value.length <= 40 ? ZONELESS_RE.exec(value) : null;
   if (m === null) return null;
-  const utc = parseDateTime(`${value}Z`, 'RFC3339');
-  if (utc === null) return null;
-  const daylight = utc + 4 * MICROS_PER_HOUR;
-  return newYorkOffsetHours(daylight) === -4 ? daylight : utc + 5 * MICROS_PER_HOUR;
+  const local = parseDateTime(`${value}Z`, 'RFC3339');
+  return local === null ? null : localToUtc(local, (t) => newYorkOffsetHours(t) * MICROS_PER_HOUR);
+}
+
+/**
+ * Local wall-clock time (counted in micros from the epoch as if it were UTC) back to the UTC
+ * instant, given the zone's offset at any instant (local = UTC + offset). A time that exists twice
+ * (clocks set back) is the earlier instant; one that does not exist (clocks set forward) is read
+ * at the offset before the change. The one rule for request DateTimes and candle alignment.
+ */
+export function localToUtc(local: Micros, offsetAt: (t: Micros) => Micros): Micros {
+  const before = offsetAt(local - MICROS_PER_DAY);
+  const after = offsetAt(local + MICROS_PER_DAY);
+  const early = local - before;
+  const late = local - after;
+  const earlyValid = offsetAt(early) === before;
+  const lateValid = offsetAt(late) === after;
+  if (earlyValid && lateValid) return Math.min(early, late);
+  if (lateValid && !earlyValid) return late;
+  return early;
 }
 
 /** 400 Gregorian years are exactly 146097 days. */

@@ -1,4 +1,4 @@
-import { MICROS_PER_DAY, MICROS_PER_HOUR, newYorkOffsetHours, type Micros } from '../../domain/time.js';
+import { MICROS_PER_HOUR, localToUtc, newYorkOffsetHours, type Micros } from '../../domain/time.js';
 
 /**
  * The time zones `alignmentTimezone` may name: any IANA zone Node's ICU knows (v20 takes a tz
@@ -51,22 +51,9 @@ export function toLocal(t: Micros, tz: string): Micros {
   return t + zoneOffset(tz, t);
 }
 
-/**
- * Local wall-clock time back to UTC. A time that exists twice (clocks set back) is the earlier
- * instant; one that does not exist (clocks set forward) is read at the offset before the change,
- * so the skipped hour's start is the moment of the change (as for New York before).
- */
+/** Local wall-clock time back to UTC, by the one rule for repeated and skipped hours (domain/time.ts localToUtc). */
 export function toUtc(local: Micros, tz: string): Micros {
-  if (tz === 'UTC') return local;
-  const before = zoneOffset(tz, local - MICROS_PER_DAY);
-  const after = zoneOffset(tz, local + MICROS_PER_DAY);
-  const early = local - before;
-  const late = local - after;
-  const earlyValid = zoneOffset(tz, early) === before;
-  const lateValid = zoneOffset(tz, late) === after;
-  if (earlyValid && lateValid) return Math.min(early, late);
-  if (lateValid && !earlyValid) return late;
-  return early;
+  return tz === 'UTC' ? local : localToUtc(local, (t) => zoneOffset(tz, t));
 }
 
 const WHOLE_HOURS = new Map<string, boolean>();
