@@ -1,6 +1,7 @@
 /**
  * The official OANDA JavaScript client (`@oanda/v20` 3.0.25, callback-based, plain http when
- * ssl=false) pointed at a listening v20sim, driven through a whole trading session. Assertions
+ * ssl=false) pointed at a `v20sim serve` process on loopback, driven through a whole trading
+ * session. Assertions
  * are on what the client hands back: `response.statusCode` (a string) and `response.body`, whose
  * resources and transactions the client has wrapped in its own classes.
  *
@@ -10,7 +11,12 @@
 import http, { type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT, HEDGED, OTHER, TOKEN, createTestApi, field, type TestApi } from '../support/api/harness.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { formatRfc3339 } from '../../src/domain/time.js';
+import { ACCOUNT, ADMIN_TOKEN, HEDGED, OTHER, OTHER_TOKEN, START_QUOTES, T0, TOKEN, field } from '../support/api/harness.js';
+import { killAll, startServeProcess, type ServeProcess } from '../support/serve-process.js';
 
 const require = createRequire(import.meta.url);
 
@@ -43,16 +49,41 @@ const tradeModule = require('@oanda/v20/trade') as Record<string, new (...args: 
 const positionModule = require('@oanda/v20/position') as Record<string, new (...args: unknown[]) => unknown>;
 const pricingModule = require('@oanda/v20/pricing') as Record<string, new (...args: unknown[]) => unknown>;
 
-let api: TestApi;
+let server: ServeProcess;
+let dir = '';
 let ctx: V20Context;
 let port = 0;
 /** Every request the client made, so open streams can be torn down at the end. */
 const requests: ClientRequest[] = [];
 
 beforeAll(async () => {
-  api = await createTestApi({ heartbeatMs: 100, baseUrl: null });
-  await api.app.listen({ host: '127.0.0.1', port: 0 });
-  port = (api.app.server.address() as { port: number }).port;
+  dir = mkdtempSync(path.join(tmpdir(), 'v20sim-official-client-'));
+  const config = path.join(dir, 'serve.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      accounts: [
+        { id: ACCOUNT, currency: 'USD', balance: '100000', alias: 'contract' },
+        { id: HEDGED, currency: 'USD', balance: '100000', hedging: true },
+        { id: OTHER, currency: 'EUR', balance: '50000' },
+      ],
+      tokens: [TOKEN, { token: OTHER_TOKEN, accounts: [OTHER] }],
+      adminToken: ADMIN_TOKEN,
+      clock: 'manual',
+      start: formatRfc3339(T0),
+      heartbeatMs: 100,
+      dataDir: path.join(dir, 'state'),
+    }),
+  );
+  server = await startServeProcess(['--config', config, '--no-generator']);
+  port = Number(new URL(server.url).port);
+  const ticks = START_QUOTES.map((q, i) => ({ ...q, time: formatRfc3339(T0 + i + 1), bid: String(q.bid), ask: String(q.ask) }));
+  const pushed = await fetch(`${server.url}/sim/ticks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ ticks }),
+  });
+  expect(pushed.status, await pushed.text()).toBe(200);
   ctx = new Context('127.0.0.1', port, false, 'v20sim-contract');
   ctx.setToken(TOKEN);
   // The client calls this.http.request(options, cb) and attaches no error handlers: track the
@@ -70,9 +101,10 @@ beforeAll(async () => {
   };
 });
 
-afterAll(async () => {
+afterAll(() => {
   for (const req of requests) req.destroy();
-  await api.close();
+  killAll();
+  if (dir !== '') rmSync(dir, { recursive: true, force: true });
 });
 
 /** One client call as a promise: `v20('order', 'create', accountID, {order})`. */
@@ -450,14 +482,11 @@ describe('the transaction stream through the official client', () => {
     );
     // Closing the trade through the client shows up on the stream too.
     const tradeID = field<string>(placed, 'orderFillTransaction', 'tradeOpened', 'tradeID');
-    ok(await v20('trade', 'close', ACCOUNT, tradeID, { units: 'ALL' }));
+    const closed = ok(await v20('trade', 'close', ACCOUNT, tradeID, { units: 'ALL' }));
     await waitFor(() => seen.filter((m) => field(m, 'type') === 'ORDER_FILL').length === 2, 'the closing fill');
     await waitFor(() => {
       const last = seen.at(-1);
-      return (
-        field(last, 'type') === 'HEARTBEAT' &&
-        field(last, 'lastTransactionID') === String(api.engine.account(ACCOUNT)?.state.lastTransactionID)
-      );
+      return field(last, 'type') === 'HEARTBEAT' && field(last, 'lastTransactionID') === field(closed, 'lastTransactionID');
     }, 'a heartbeat with the new lastTransactionID');
     streamReq?.destroy();
   });
