@@ -36,6 +36,17 @@ describe('accounts', () => {
     expect(malformed.json()).toEqual({ errorMessage: "Invalid value specified for 'accountID'" });
   });
 
+  it('tells a token nothing about accounts it may not use: 403 whether or not they exist', async () => {
+    h = await harness();
+    const narrow = { authorization: 'Bearer only-other' };
+    const existing = await h.app.inject({ method: 'GET', url: `/v3/accounts/${ACCOUNT}/summary`, headers: narrow });
+    const missing = await h.app.inject({ method: 'GET', url: '/v3/accounts/101-004-9999999-001/summary', headers: narrow });
+    expect([existing.statusCode, missing.statusCode]).toEqual([403, 403]);
+    expect(missing.body).toBe(existing.body);
+    // A token that may use every account learns that one is missing.
+    expect((await h.request('GET', '/v3/accounts/101-004-9999999-001/summary')).statusCode).toBe(404);
+  });
+
   it('returns the full account and the summary with lastTransactionID', async () => {
     h = await harness();
     await h.request('POST', `/v3/accounts/${ACCOUNT}/orders`, { order: { type: 'MARKET', instrument: 'EUR_USD', units: '1000' } });

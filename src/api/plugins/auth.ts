@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import { isAccountId } from '../../account/state.js';
 import { FORBIDDEN, NO_ACCOUNT, UNAUTHORIZED, invalidValue } from '../../v3/errors.js';
@@ -13,11 +14,26 @@ function decodeURIComponentSafe(text: string): string | null {
   }
 }
 
+type Grant = ApiContext['options']['tokens'][number];
+
+const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
+
+/**
+ * The grant of a presented token. Every token is compared, each in constant time over equal-length
+ * digests, so the time taken tells nothing about how much of a token was right.
+ */
+function grantOf(tokens: readonly Grant[], presented: string): Grant | undefined {
+  const wanted = digest(presented);
+  let found: Grant | undefined;
+  for (const grant of tokens) if (timingSafeEqual(digest(grant.token), wanted) && found === undefined) found = grant;
+  return found;
+}
+
 /** Bearer token (401), Accept-Datetime-Format (400), and for account paths the account (400/403/404). */
 function authenticate(context: ApiContext, request: FastifyRequest): void {
   const header = request.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer (\S{1,512})$/.exec(header) : null;
-  const grant = match === null ? undefined : context.options.tokens.find((t) => t.token === match[1]);
+  const grant = match === null ? undefined : grantOf(context.options.tokens, match[1] as string);
   if (grant === undefined) throw UNAUTHORIZED();
   request.v20Token = grant.token;
   const format = parseDatetimeFormat(request.headers['accept-datetime-format']);
@@ -27,9 +43,11 @@ function authenticate(context: ApiContext, request: FastifyRequest): void {
   if (m === null) return;
   const accountID = decodeURIComponentSafe(m[1] as string);
   if (accountID === null || !isAccountId(accountID)) throw invalidValue('accountID');
+  // The grant first: a token learns nothing about accounts it may not use, not even whether they
+  // exist (403 either way; 404 only for a token that may see every account).
+  if (grant.accounts !== '*' && !grant.accounts.includes(accountID)) throw FORBIDDEN();
   const account = context.engine.account(accountID);
   if (account === undefined) throw NO_ACCOUNT();
-  if (grant.accounts !== '*' && !grant.accounts.includes(accountID)) throw FORBIDDEN();
   request.v20Account = account;
 }
 
