@@ -57,6 +57,13 @@ function marginRateConsequence(state: AccountState, marginRate: string): string 
   return null;
 }
 
+/** Non-zero, at most four decimals (account units), and within the simulator's bound. */
+function isTransferAmount(amount: unknown): amount is string {
+  if (!isDecimalString(amount)) return false;
+  const value = new Decimal(amount);
+  return !value.isZero() && value.decimalPlaces() <= 4 && value.abs().lessThanOrEqualTo(LIMITS.transferAmountMax);
+}
+
 /** Deposit (positive) or withdrawal (negative, up to the withdrawal limit). */
 export function decideTransferFunds(b: Batch, amount: unknown, comment?: string): Outcome {
   const state = b.state;
@@ -64,7 +71,7 @@ export function decideTransferFunds(b: Batch, amount: unknown, comment?: string)
   let reason: string | null = null;
   let value = new Decimal(0);
   if (amount === undefined) reason = 'AMOUNT_MISSING';
-  else if (!isDecimalString(amount) || new Decimal(amount).isZero() || new Decimal(amount).decimalPlaces() > 4) reason = 'AMOUNT_INVALID';
+  else if (!isTransferAmount(amount)) reason = 'AMOUNT_INVALID';
   else {
     value = new Decimal(amount);
     if (value.isNegative() && value.abs().greaterThan(valueAccount(state).withdrawalLimit)) reason = 'INSUFFICIENT_FUNDS';

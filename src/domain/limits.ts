@@ -20,6 +20,11 @@ export const LIMITS = {
   /** OANDA: transactions/sinceid returns at most 1000 transactions per call (facts sheet, transactions). */
   sinceIdMax: 1000,
   ticksPerPush: 10_000,
+  /**
+   * Largest deposit or withdrawal, in account units: a trillion, beyond any real account, so a
+   * 50-digit amount is AMOUNT_INVALID rather than a balance no report can print sensibly.
+   */
+  transferAmountMax: '1000000000000',
 } as const;
 
 /**

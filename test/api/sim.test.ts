@@ -270,9 +270,24 @@ describe('control API: accounts', () => {
       transferFundsRejectTransaction: { type: 'TRANSFER_FUNDS_REJECT' },
     });
     expect(journal.lineCount(A)).toBe(5);
+    // Found by the /sim fuzz test (fast-check seed 1637610553, path 134:3:3): an amount below the
+    // account currency's precision is a business reject, and the 400 carries the reject
+    // transaction it wrote, so the answer says exactly what changed.
+    const tiny = await post(app, `/sim/accounts/${A}/deposit`, { amount: '0.00001' });
+    expect(tiny.status).toBe(400);
+    expect(tiny.body).toMatchObject({
+      errorCode: 'AMOUNT_INVALID',
+      transferFundsRejectTransaction: { id: '6', type: 'TRANSFER_FUNDS_REJECT' },
+    });
+    expect(tiny.body['lastTransactionID']).toBe('6');
+    expect(journal.lineCount(A)).toBe(6);
+    const huge = await post(app, `/sim/accounts/${A}/deposit`, { amount: `1${'0'.repeat(49)}` });
+    expect(huge.status).toBe(400);
+    expect(huge.body).toMatchObject({ errorCode: 'AMOUNT_INVALID', transferFundsRejectTransaction: { id: '7' } });
+    expect((await post(app, `/sim/accounts/${A}/summary`, {})).status).toBe(404);
     expect((await post(app, `/sim/accounts/${A}/deposit`, { amount: 'lots' })).status).toBe(400);
     expect((await post(app, `/sim/accounts/${A}/deposit`, {})).status).toBe(400);
-    expect(journal.lineCount(A)).toBe(5);
+    expect(journal.lineCount(A)).toBe(7);
     expect(await post(app, `/sim/accounts/${B}/deposit`, { amount: '1' })).toEqual({
       status: 404,
       body: { errorMessage: 'The specified Account does not exist.' },
