@@ -141,6 +141,7 @@ export class Account {
     state.hedgingEnabled = config.hedgingEnabled ?? false;
     state.marginCloseoutEnabled = config.marginCloseout ?? true;
     if (config.homeConversionFee !== undefined) state.homeConversionFee = config.homeConversionFee;
+    state.mt4AccountID = config.mt4AccountID;
     return state;
   }
 

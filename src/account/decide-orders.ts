@@ -21,6 +21,7 @@ import { cancelOrder, type FillResult } from './fill.js';
 import { isCrossedNow, stopLossPriceFromQuote, stopLossPriceIntFromQuote, TRADE_SLOT } from './placement.js';
 import { findOrder, findTrade } from './specifiers.js';
 import { instrumentSpec, isTradeableAt, type AccountState, type OrderRecord, type PriceSlot, type TradeRecord } from './state.js';
+import { isTerminalAccount, terminalModifyRefusal, terminalOrderRefusal } from './third-party-terminal.js';
 import { executeTriggered, holdsOpposite } from './trigger.js';
 
 function isDependent(type: OrderType): type is DependentOrderType {
@@ -213,6 +214,9 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
   const checked = checkOrderRequest(type, request, state.instruments, trade?.instrument, b.now, state.memo.decimals);
   if (!checked.ok) return rejectWith(b, response, replaces, checked.rejectReason, checked.echo);
   const order = checked.order;
+  // A terminal (MT4) account takes no client extensions: refused before anything else of the account's.
+  const terminal = terminalOrderRefusal(state, order);
+  if (terminal !== null) return rejectWith(b, response, replaces, terminal, order.echo);
   if (dependent && tradeId === undefined) return rejectWith(b, response, replaces, 'TRADE_DOESNT_EXIST', order.echo);
   const refusal = accountRefusal(b, type, order.clientExtensions?.id, order.tradeClientExtensions?.id, tradeId, replaces);
   if (refusal !== null) return rejectWith(b, response, replaces, refusal, order.echo);
@@ -300,6 +304,7 @@ export function decideModifyOrderExtensions(
   else if (!ce.ok) reason = ce.reason;
   else if (!tce.ok) reason = tce.reason;
   else if (ce.value === undefined && tce.value === undefined) reason = 'CLIENT_EXTENSIONS_DATA_MISSING';
+  else if (isTerminalAccount(state)) reason = terminalModifyRefusal(ce.value, 'CLIENT_ORDER', tce.value);
   else if (ce.value?.id !== undefined && state.clientOrderIds.has(ce.value.id) && state.clientOrderIds.get(ce.value.id) !== order.id)
     reason = 'CLIENT_ORDER_ID_ALREADY_EXISTS';
   else if (tce.value?.id !== undefined && state.clientTradeIds.has(tce.value.id)) reason = 'CLIENT_TRADE_ID_ALREADY_EXISTS';

@@ -9,6 +9,7 @@ import { TRADE_SLOT } from './placement.js';
 import { isEntryType, ORDER_TYPES, type DependentOrderType } from '../domain/order-types.js';
 import { cancelOrder, fillOrCancel } from './fill.js';
 import { findTrade } from './specifiers.js';
+import { isTerminalAccount, terminalModifyRefusal } from './third-party-terminal.js';
 import type { OrderRecord, TradeRecord } from './state.js';
 
 function marketRejectBody(fields: Record<string, unknown>, reason: string): Record<string, unknown> {
@@ -205,6 +206,7 @@ export function decideModifyTradeExtensions(b: Batch, specifier: string, clientE
   if (trade === undefined || trade.state !== 'OPEN') reason = 'TRADE_DOESNT_EXIST';
   else if (!ce.ok) reason = ce.reason;
   else if (ce.value === undefined) reason = 'CLIENT_EXTENSIONS_DATA_MISSING';
+  else if (isTerminalAccount(state)) reason = terminalModifyRefusal(ce.value, 'CLIENT_TRADE');
   else if (ce.value.id !== undefined && state.clientTradeIds.has(ce.value.id) && state.clientTradeIds.get(ce.value.id) !== trade.id)
     reason = 'CLIENT_TRADE_ID_ALREADY_EXISTS';
   if (reason !== null) {

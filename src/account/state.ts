@@ -129,6 +129,12 @@ export interface AccountConfig {
   readonly marginCloseout?: boolean;
   /** The division whose margin rates the account uses (domain/margin-presets.ts); default: the catalogue's. */
   readonly marginPreset?: string;
+  /**
+   * The MT4 account the account is tied to (AccountProperties.mt4AccountID, oanda-v20-openapi.json):
+   * set, the account belongs to a third-party trading terminal and refuses client extensions
+   * (account/third-party-terminal.ts). Absent for an ordinary account, as in v20.
+   */
+  readonly mt4AccountID?: number;
 }
 
 /** The margin call an account is in: from MARGIN_CALL_ENTER until MARGIN_CALL_EXIT. */
@@ -152,6 +158,8 @@ export interface AccountState {
   marginCall: MarginCallState | undefined;
   /** Whether a margin closeout closes positions: the account's setting (like hedgingEnabled, not journaled). */
   marginCloseoutEnabled: boolean;
+  /** The MT4 account of an account tied to a third-party terminal (AccountConfig.mt4AccountID): a setting, not journaled. */
+  mt4AccountID: number | undefined;
   /** A margin closeout failed to close everything: no new attempt until a fill, transfer, configuration or financing. */
   marginCloseoutBlocked: boolean;
   /** Set by evolve on every transaction that may move them (markMarginStale, which also closes every band): the margin levels are checked again at the next quote. */
@@ -216,6 +224,7 @@ export function emptyAccountState(id: string, instruments: ReadonlyMap<string, I
     homeConversionFee: DEFAULT_HOME_CONVERSION_FEE,
     marginCall: undefined,
     marginCloseoutEnabled: true,
+    mt4AccountID: undefined,
     marginCloseoutBlocked: false,
     marginStale: true,
     createdTime: '',

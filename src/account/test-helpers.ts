@@ -33,6 +33,7 @@ export interface SimOptions {
   readonly start?: Micros;
   readonly homeConversionFee?: string;
   readonly marginCloseout?: boolean;
+  readonly mt4AccountID?: number;
 }
 
 /** An account plus a clock. Each quote and command happens one second after the previous message. */
@@ -49,6 +50,7 @@ export class Sim {
     if (options.alias !== undefined) config.alias = options.alias;
     if (options.homeConversionFee !== undefined) config.homeConversionFee = options.homeConversionFee;
     if (options.marginCloseout !== undefined) config.marginCloseout = options.marginCloseout;
+    if (options.mt4AccountID !== undefined) config.mt4AccountID = options.mt4AccountID;
     this.account = Account.open(config, CATALOGUE, this.now);
   }
 

@@ -50,7 +50,7 @@ const account = Type.Object(
   {
     additionalProperties: true,
     description:
-      'An account: id ("101-004-1000000-001"), currency ("USD"), and optionally alias, balance, hedging (or hedgingEnabled), marginRate, marginCloseout (true or false, default true), marginPreset (oanda-europe-esma, oanda-corporation-us, oanda-australia-asic, oanda-japan or legacy; default: the catalogue, whose rates are oanda-europe-esma), homeConversionFee (the fee on converting P/L and financing into the account currency, a decimal string in [0, 0.1), default "0.005").',
+      'An account: id ("101-004-1000000-001"), currency ("USD"), and optionally alias, balance, hedging (or hedgingEnabled), marginRate, marginCloseout (true or false, default true), marginPreset (oanda-europe-esma, oanda-corporation-us, oanda-australia-asic, oanda-japan or legacy; default: the catalogue, whose rates are oanda-europe-esma), homeConversionFee (the fee on converting P/L and financing into the account currency, a decimal string in [0, 0.1), default "0.005"), mt4AccountID (a positive integer: the account is tied to that MT4 account, shows it in GET /v3/accounts and refuses clientExtensions, as v20 does for accounts of a third-party terminal).',
     errorMessage: 'must be an object',
   },
 );

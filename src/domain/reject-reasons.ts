@@ -61,6 +61,8 @@ const MESSAGES: Readonly<Record<string, string>> = {
   STOP_LOSS_ON_FILL_GTD_TIMESTAMP_MISSING: 'The Stop Loss on fill has a time-in-force of GTD but no GTD timestamp',
   STOP_LOSS_ON_FILL_GTD_TIMESTAMP_IN_PAST: 'The Stop Loss on fill has a GTD timestamp in the past',
   STOP_LOSS_ON_FILL_CLIENT_ORDER_ID_INVALID: 'The Stop Loss on fill client Order ID specified is invalid',
+  STOP_LOSS_ON_FILL_CLIENT_ORDER_TAG_INVALID: 'The Stop Loss on fill client Order tag specified is invalid',
+  STOP_LOSS_ON_FILL_CLIENT_ORDER_COMMENT_INVALID: 'The Stop Loss on fill client Order comment specified is invalid',
   TAKE_PROFIT_ON_FILL_PRICE_MISSING: 'The Take Profit on fill specified does not provide a price',
   TAKE_PROFIT_ON_FILL_PRICE_INVALID: 'The Take Profit on fill specifies an invalid price',
   TAKE_PROFIT_ON_FILL_PRICE_PRECISION_EXCEEDED:
@@ -69,6 +71,8 @@ const MESSAGES: Readonly<Record<string, string>> = {
   TAKE_PROFIT_ON_FILL_GTD_TIMESTAMP_MISSING: 'The Take Profit on fill has a time-in-force of GTD but no GTD timestamp',
   TAKE_PROFIT_ON_FILL_GTD_TIMESTAMP_IN_PAST: 'The Take Profit on fill has a GTD timestamp in the past',
   TAKE_PROFIT_ON_FILL_CLIENT_ORDER_ID_INVALID: 'The Take Profit on fill client Order ID specified is invalid',
+  TAKE_PROFIT_ON_FILL_CLIENT_ORDER_TAG_INVALID: 'The Take Profit on fill client Order tag specified is invalid',
+  TAKE_PROFIT_ON_FILL_CLIENT_ORDER_COMMENT_INVALID: 'The Take Profit on fill client Order comment specified is invalid',
   TRAILING_STOP_LOSS_ON_FILL_PRICE_DISTANCE_MISSING: 'The Trailing Stop Loss on fill does not specify a distance',
   TRAILING_STOP_LOSS_ON_FILL_PRICE_DISTANCE_INVALID: 'The Trailing Stop Loss on fill distance is invalid',
   TRAILING_STOP_LOSS_ON_FILL_PRICE_DISTANCE_PRECISION_EXCEEDED:
@@ -79,6 +83,8 @@ const MESSAGES: Readonly<Record<string, string>> = {
   TRAILING_STOP_LOSS_ON_FILL_GTD_TIMESTAMP_MISSING: 'The Trailing Stop Loss on fill has a time-in-force of GTD but no GTD timestamp',
   TRAILING_STOP_LOSS_ON_FILL_GTD_TIMESTAMP_IN_PAST: 'The Trailing Stop Loss on fill has a GTD timestamp in the past',
   TRAILING_STOP_LOSS_ON_FILL_CLIENT_ORDER_ID_INVALID: 'The Trailing Stop Loss on fill client Order ID specified is invalid',
+  TRAILING_STOP_LOSS_ON_FILL_CLIENT_ORDER_TAG_INVALID: 'The Trailing Stop Loss on fill client Order tag specified is invalid',
+  TRAILING_STOP_LOSS_ON_FILL_CLIENT_ORDER_COMMENT_INVALID: 'The Trailing Stop Loss on fill client Order comment specified is invalid',
   CLOSE_TRADE_UNITS_EXCEED_TRADE_SIZE: 'The units specified exceed the current size of the Trade',
   CLOSE_TRADE_PARTIAL_UNITS_MISSING: 'The units to close were not specified',
   CLOSEOUT_POSITION_DOESNT_EXIST: 'The Position requested to be closed out does not exist',

@@ -313,6 +313,7 @@ class Loader implements LoadContext {
       if (a['marginCloseout'] !== undefined) account.marginCloseout = a['marginCloseout'] as boolean;
       if (a['marginPreset'] !== undefined) account.marginPreset = a['marginPreset'] as string;
       if (a['homeConversionFee'] !== undefined) account.homeConversionFee = a['homeConversionFee'] as string;
+      if (a['mt4AccountID'] !== undefined) account.mt4AccountID = a['mt4AccountID'] as number;
       return account;
     });
   }

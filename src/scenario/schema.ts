@@ -82,6 +82,14 @@ const configSchema = Type.Object(
                   'The home-currency conversion fee f: gains convert at mid x (1 - f), losses at mid x (1 + f). A decimal string in [0, 0.1), default "0.005".',
               }),
             ),
+            mt4AccountID: Type.Optional(
+              Type.Integer({
+                minimum: 1,
+                maximum: Number.MAX_SAFE_INTEGER,
+                description:
+                  'Ties the account to a third-party trading terminal (MT4): GET /v3/accounts shows this mt4AccountID, and any clientExtensions (order, trade, on-fill, or a client extensions modify) are refused with a *_REJECT transaction.',
+              }),
+            ),
           },
           { additionalProperties: false },
         ),

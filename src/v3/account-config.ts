@@ -26,6 +26,7 @@ const ACCOUNT_KEYS = new Set([
   'marginCloseout',
   'marginPreset',
   'homeConversionFee',
+  'mt4AccountID',
 ]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -65,7 +66,20 @@ function checkOptional(value: Record<string, unknown>, config: MutableConfig): {
     if (text === null) return { field: 'balance', why: 'must be a non-negative decimal with at most 4 decimals, e.g. "100000"' };
     config.balance = text;
   }
-  return checkMarginOptions(value, config) ?? checkConversionFee(value, config);
+  return checkMarginOptions(value, config) ?? checkConversionFee(value, config) ?? checkMt4AccountId(value, config);
+}
+
+/**
+ * The MT4 account ID of an account tied to a third-party terminal (account/third-party-terminal.ts):
+ * an integer, as AccountProperties.mt4AccountID is in oanda-v20-openapi.json; positive, as an MT4 login is.
+ */
+function checkMt4AccountId(value: Record<string, unknown>, config: MutableConfig): { field: string; why: string } | undefined {
+  const id = value['mt4AccountID'];
+  if (id === undefined) return undefined;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1)
+    return { field: 'mt4AccountID', why: 'must be a positive integer, e.g. 5012345 (the MT4 login the account is tied to)' };
+  config.mt4AccountID = id;
+  return undefined;
 }
 
 /**

@@ -9,10 +9,18 @@ import { answer, ok, outcomeResponse, type Json, type V20Response } from './resp
 
 /** Account endpoints of the v3 API. */
 
-/** GET accounts: the accounts a token may use ('*': all), as AccountProperties. */
+/**
+ * GET accounts: the accounts a token may use ('*': all), as AccountProperties: id, mt4AccountID
+ * (only for an account tied to MT4: "This field will not be present if the Account is not an MT4
+ * account", oanda-v20-openapi.json), tags, in the definition's order.
+ */
 export function listAccounts(engine: Engine, granted: readonly string[] | '*'): V20Response {
   const ids = engine.accountIds().filter((id) => granted === '*' || granted.includes(id));
-  return ok({ accounts: ids.map((id) => ({ id, tags: [] })) });
+  return ok({ accounts: ids.map((id) => accountProperties(id, engine.account(id)?.state.mt4AccountID)) });
+}
+
+function accountProperties(id: string, mt4AccountID: number | undefined): Json {
+  return mt4AccountID === undefined ? { id, tags: [] } : { id, mt4AccountID, tags: [] };
 }
 
 export function getAccount(call: V3Call): V20Response {

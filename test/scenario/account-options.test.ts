@@ -63,4 +63,12 @@ describe('scenario account options', () => {
       'config.accounts[0].marginCloseout: must be boolean, got "no"',
     ]);
   });
+
+  it('copies mt4AccountID (an account tied to MT4) and refuses one that is not a positive integer', () => {
+    expect(load('{ id: 101-004-1234567-001, mt4AccountID: 5012345 }').config.accounts).toEqual([
+      { id: '101-004-1234567-001', currency: 'USD', mt4AccountID: 5012345 },
+    ]);
+    expect(problems('{ id: 101-004-1234567-001, mt4AccountID: 0 }')).toHaveLength(1);
+    expect(problems('{ id: 101-004-1234567-001, mt4AccountID: "5012345" }')).toHaveLength(1);
+  });
 });

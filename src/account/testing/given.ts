@@ -19,7 +19,7 @@ import type { ClientExtensions, OrderTransactionType, Transaction } from '../../
 import { Account } from '../account.js';
 import { Batch, type TransactionBody } from '../batch.js';
 import type { AccountCommand, Outcome } from '../commands.js';
-import { emptyAccountState, type AccountState } from '../state.js';
+import { emptyAccountState, type AccountConfig, type AccountState } from '../state.js';
 import { ACCOUNT_ID, CATALOGUE, SECOND, T0 } from '../test-helpers.js';
 
 /** A quote of one instrument, as floats the way feeds deliver them. */
@@ -134,7 +134,10 @@ function isWait(x: unknown): x is Wait {
 
 /** The facts, ready to be played onto a fresh account for every when(). */
 class Given {
-  constructor(private readonly facts: readonly Fact[]) {}
+  constructor(
+    private readonly facts: readonly Fact[],
+    private readonly settings: AccountSettings = {},
+  ) {}
 
   when(action: Action): Then {
     return this.play().when(action);
@@ -142,7 +145,7 @@ class Given {
 
   /** The account the facts describe, before any action. */
   play(): Then {
-    const config = { id: ACCOUNT_ID, currency: 'USD' };
+    const config: AccountConfig = { ...this.settings, id: ACCOUNT_ID, currency: 'USD' };
     let now = T0;
     // The transactions up to the first quote are folded into a scratch book and then replayed,
     // which also starts the account's clock (and its daily rollover) at their time.
@@ -224,6 +227,14 @@ type Facts = Fact | readonly Facts[];
 /** The facts in order; a list among them stands for its facts. */
 export function given(...facts: readonly Facts[]): Given {
   return new Given(flatten(facts));
+}
+
+/** The account's settings beyond its ID and currency (the account's, not facts: nothing journals them). */
+export type AccountSettings = Omit<AccountConfig, 'id' | 'currency'>;
+
+/** given(), on an account opened with these settings (e.g. an MT4 account ID). */
+export function givenAccount(settings: AccountSettings, ...facts: readonly Facts[]): Given {
+  return new Given(flatten(facts), settings);
 }
 
 function flatten(facts: readonly Facts[]): Fact[] {
