@@ -1,6 +1,7 @@
 import type { Decimal } from '../domain/decimal.js';
 import { formatAccountUnits, formatFixed, formatUnits } from '../domain/decimal.js';
 import { formatPriceInt } from '../domain/price.js';
+import { DEFAULT_ENUM_SPELLING, orderResourceValue, type EnumSpelling } from '../domain/enum-spelling.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import { ORDER_TYPE_RULES } from '../domain/order-types.js';
 import type { Transaction } from '../domain/transactions.js';
@@ -11,7 +12,8 @@ import { tradeMarginUsed, tradeUnrealizedPL, valueAccount, valuePosition } from 
 /**
  * The account as v20 resources: Order, Trade, TradeSummary, Position, AccountSummary, Account,
  * AccountChanges and AccountChangesState. Views are computed on request from the book and the
- * latest quotes; nothing here changes state.
+ * latest quotes; nothing here changes state. Views that hold Order resources take the
+ * EnumSpelling of their DEFAULT values (domain/enum-spelling.ts; transactions are never respelled).
  */
 export type Json = Record<string, unknown>;
 
@@ -36,15 +38,19 @@ const ORDER_REQUEST_FIELDS = [
   'trailingStopLossOnFill',
 ] as const;
 
-export function orderView(state: AccountState, order: OrderRecord): Json {
+export function orderView(state: AccountState, order: OrderRecord, spelling: EnumSpelling = DEFAULT_ENUM_SPELLING): Json {
   const tx = order.create as unknown as Record<string, unknown>;
   const view: Json = { id: String(order.id), createTime: order.create.time, type: order.type };
   for (const field of ORDER_REQUEST_FIELDS) {
     if (tx[field] !== undefined) view[field] = tx[field];
   }
+  // The creation transaction holds DEFAULT; the Order resource spells it by context (v3-interface.md 2.3).
+  if (view['positionFill'] !== undefined) view['positionFill'] = orderResourceValue('positionFill', view['positionFill'], spelling);
+  if (view['triggerCondition'] !== undefined)
+    view['triggerCondition'] = orderResourceValue('triggerCondition', view['triggerCondition'], spelling);
   // Resting entry orders (LIMIT, STOP, MARKET_IF_TOUCHED) carry v20's partialFill default.
   const rule = ORDER_TYPE_RULES[order.type];
-  if (rule.kind === 'ENTRY' && rule.trigger !== null) view['partialFill'] = 'DEFAULT_FILL';
+  if (rule.kind === 'ENTRY' && rule.trigger !== null) view['partialFill'] = orderResourceValue('partialFill', 'DEFAULT', spelling);
   if (order.clientExtensions !== undefined) view['clientExtensions'] = order.clientExtensions;
   if (order.tradeClientExtensions !== undefined) view['tradeClientExtensions'] = order.tradeClientExtensions;
   if (order.trailing !== undefined && !Number.isNaN(order.trailing.value2)) {
@@ -104,11 +110,11 @@ export function tradeSummaryView(state: AccountState, trade: TradeRecord): Json 
   return view;
 }
 
-export function tradeView(state: AccountState, trade: TradeRecord): Json {
+export function tradeView(state: AccountState, trade: TradeRecord, spelling: EnumSpelling = DEFAULT_ENUM_SPELLING): Json {
   const view = tradeScalars(state, trade);
   const attach = (key: string, id: number | undefined): void => {
     const order = id === undefined ? undefined : state.orders.get(id);
-    if (order !== undefined) view[key] = orderView(state, order);
+    if (order !== undefined) view[key] = orderView(state, order, spelling);
   };
   attach('takeProfitOrder', trade.takeProfitOrderID);
   attach('stopLossOrder', trade.stopLossOrderID);
@@ -220,7 +226,7 @@ export function pendingOrders(state: AccountState): OrderRecord[] {
   return out;
 }
 
-export function accountView(state: AccountState): Json {
+export function accountView(state: AccountState, spelling: EnumSpelling = DEFAULT_ENUM_SPELLING): Json {
   const view = accountSummaryView(state);
   const trades: Json[] = [];
   for (const trade of state.trades.values()) if (trade.state === 'OPEN') trades.push(tradeSummaryView(state, trade));
@@ -228,7 +234,7 @@ export function accountView(state: AccountState): Json {
   for (const position of state.positions.values()) positions.push(positionView(state, position));
   view['trades'] = trades;
   view['positions'] = positions;
-  view['orders'] = pendingOrders(state).map((o) => orderView(state, o));
+  view['orders'] = pendingOrders(state).map((o) => orderView(state, o, spelling));
   return view;
 }
 
@@ -286,7 +292,11 @@ export function accountChangesStateView(state: AccountState): Json {
  * AccountChanges since a transaction ID, from the transactions after it: orders created, filled,
  * cancelled (as they are now), trades opened, reduced and closed, the positions touched.
  */
-export function accountChangesView(state: AccountState, since: readonly Transaction[]): Json {
+export function accountChangesView(
+  state: AccountState,
+  since: readonly Transaction[],
+  spelling: EnumSpelling = DEFAULT_ENUM_SPELLING,
+): Json {
   const created = new Set<number>();
   const filled = new Set<number>();
   const cancelled = new Set<number>();
@@ -308,7 +318,7 @@ export function accountChangesView(state: AccountState, since: readonly Transact
     const out: Json[] = [];
     for (const id of ids) {
       const o = state.orders.get(id);
-      if (o !== undefined && keep(o)) out.push(orderView(state, o));
+      if (o !== undefined && keep(o)) out.push(orderView(state, o, spelling));
     }
     return out;
   };

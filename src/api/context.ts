@@ -1,3 +1,4 @@
+import type { EnumSpelling } from '../domain/enum-spelling.js';
 import type { Micros } from '../domain/time.js';
 import type { Engine } from '../engine/engine.js';
 import type { MarketData } from './market.js';
@@ -34,6 +35,11 @@ export interface ApiOptions {
    * in its journal so IDs never repeat; the default makes a fresh server's IDs the same every run.
    */
   readonly requestIdBase?: bigint;
+  /**
+   * How Order resources spell DEFAULT values: 'interface' (POSITION_DEFAULT, TRIGGER_DEFAULT,
+   * DEFAULT_FILL, the default) or 'documented' (DEFAULT). Transactions always print DEFAULT.
+   */
+  readonly enumSpelling?: EnumSpelling;
 }
 
 /** What every route needs: the engine, the clock, and where the account of a request is. */

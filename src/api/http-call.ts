@@ -28,6 +28,7 @@ export function callOf(context: ApiContext, request: FastifyRequest): V3Call {
     engine: context.engine,
     accountID: account.id,
     requestID: request.v20RequestId,
+    enumSpelling: context.options.enumSpelling,
     get now() {
       return context.now();
     },

@@ -1,5 +1,6 @@
 import { Type, type TLiteral, type TUnion } from 'typebox';
-import { ORDER_STATE_FILTER, ORDER_TYPES, POSITION_FILL, TIME_IN_FORCE, TRIGGER_CONDITION } from '../domain/order-types.js';
+import { REQUEST_POSITION_FILL, REQUEST_TRIGGER_CONDITION } from '../domain/enum-spelling.js';
+import { ORDER_STATE_FILTER, ORDER_TYPES, TIME_IN_FORCE } from '../domain/order-types.js';
 import { QUERY_BOOL_PATTERN } from '../v3/query-bool.js';
 
 /**
@@ -29,8 +30,9 @@ function literals<T extends string>(values: readonly T[]): TUnion<TLiteral<T>[]>
 }
 
 const TimeInForce = literals(TIME_IN_FORCE);
-const PositionFill = literals(POSITION_FILL);
-const TriggerCondition = literals(TRIGGER_CONDITION);
+/** v20's values and the Order resource's POSITION_DEFAULT / TRIGGER_DEFAULT, read as DEFAULT (domain/enum-spelling.ts). */
+const PositionFill = literals(REQUEST_POSITION_FILL);
+const TriggerCondition = literals(REQUEST_TRIGGER_CONDITION);
 const OrderTypeName = literals(ORDER_TYPES);
 /** The `state` query of GET orders (v20 OrderStateFilter). */
 export const OrderStateFilter = literals(ORDER_STATE_FILTER);

@@ -1,11 +1,12 @@
 import type { Outcome } from '../account/commands.js';
 import { accountSummaryView, accountView, instrumentView as sharedInstrumentView, positionView } from '../account/views.js';
+import type { EnumSpelling } from '../domain/enum-spelling.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
 import { formatRfc3339, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
 import type { AccountView, Engine } from '../engine/engine.js';
-import type { V3Call } from '../v3/call.js';
+import { spellingOf, type V3Call } from '../v3/call.js';
 import {
   cancelOrderCommand,
   closePositionCommand,
@@ -50,14 +51,15 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
   private readonly call: V3Call;
   private readonly logLines: string[] = [];
 
-  constructor(engine: Engine, accountID: string, params: Readonly<P>) {
+  /** `enumSpelling`: how the Order resources the strategy reads spell DEFAULT values (default: the interface's). */
+  constructor(engine: Engine, accountID: string, params: Readonly<P>, enumSpelling?: EnumSpelling) {
     const account = engine.account(accountID);
     if (account === undefined) throw new Error(`no account ${accountID}`);
     this.engine = engine;
     this.acct = account;
     this.accountID = accountID;
     this.params = params;
-    this.call = { engine, accountID };
+    this.call = { engine, accountID, enumSpelling };
   }
 
   get now(): Micros {
@@ -109,7 +111,7 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
   }
 
   account(): V20Account {
-    return accountView(this.acct.state) as unknown as V20Account;
+    return accountView(this.acct.state, spellingOf(this.call)) as unknown as V20Account;
   }
 
   summary(): V20AccountSummary {

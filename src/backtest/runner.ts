@@ -2,6 +2,7 @@ import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import { createHash } from 'node:crypto';
 import { accountSummaryView } from '../account/views.js';
 import { Decimal, ZERO, isDecimalString } from '../domain/decimal.js';
+import type { EnumSpelling } from '../domain/enum-spelling.js';
 import type { InstrumentOverride } from '../domain/instruments.js';
 import type { Tick } from '../domain/tick.js';
 import { MICROS_PER_MINUTE, type Micros } from '../domain/time.js';
@@ -63,6 +64,8 @@ export interface BacktestOptions<P extends StrategyParams = StrategyParams> {
   readonly sources?: readonly TickSourceInfo[];
   /** The strategy module's file name and digest, recorded in the report only. */
   readonly strategySource?: TickSourceInfo;
+  /** How the Order resources a strategy reads spell DEFAULT values (domain/enum-spelling.ts); default 'interface'. */
+  readonly enumSpelling?: EnumSpelling;
 }
 
 export interface BacktestResult {
@@ -306,7 +309,7 @@ function run<P extends StrategyParams>(
   const journal = new RecordingJournal();
   const { engine, account } = openAccount(options, setup, first.time, journal);
   const recorder = new EquityRecorder(account.state);
-  const ctx = new EngineStrategyContext<P>(engine, accountID, params);
+  const ctx = new EngineStrategyContext<P>(engine, accountID, params, options.enumSpelling);
   const strategy = new StrategyHooks(definition, params, ctx, engine, journal.pending, recorder);
   const counts = new TickCounts();
   let last = first;

@@ -4,15 +4,8 @@
  * so code written against them works the same in a backtest, against `v20sim serve` and against
  * OANDA. Only the fields v20sim produces are listed; OANDA may add more.
  */
-import type {
-  DependentOrderType,
-  EntryOrderType,
-  OrderType,
-  PositionFill,
-  TimeInForceOf,
-  TriggerCondition,
-  V20OrderState,
-} from '../domain/order-types.js';
+import type { RequestPositionFill as PositionFill, RequestTriggerCondition as TriggerCondition } from '../domain/enum-spelling.js';
+import type { DependentOrderType, EntryOrderType, OrderType, TimeInForceOf, V20OrderState } from '../domain/order-types.js';
 import type { ClientExtensions, StopLossDetails, TakeProfitDetails, TrailingStopLossDetails } from '../domain/transactions.js';
 import type { OrderRecord } from '../account/state.js';
 

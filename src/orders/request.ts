@@ -1,4 +1,5 @@
 import { Decimal, DecimalMemo, isDecimalString } from '../domain/decimal.js';
+import { requestedValue } from '../domain/enum-spelling.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import {
   ORDER_TYPE_RULES,
@@ -66,8 +67,10 @@ export function checkOrderRequest(
   const rule = ORDER_TYPE_RULES[type];
   const entry = rule.kind === 'ENTRY';
   const tif = r.timeInForce ?? rule.defaultTimeInForce;
-  const positionFill = entry ? (r.positionFill ?? 'DEFAULT') : undefined;
-  const trigger = rule.triggerCondition ? (r.triggerCondition ?? 'DEFAULT') : undefined;
+  // POSITION_DEFAULT and TRIGGER_DEFAULT (the Order resource's spellings) are stored as DEFAULT,
+  // so the transaction echoes DEFAULT whichever was sent (domain/enum-spelling.ts).
+  const positionFill = entry ? (requestedValue('positionFill', r.positionFill) ?? 'DEFAULT') : undefined;
+  const trigger = rule.triggerCondition ? (requestedValue('triggerCondition', r.triggerCondition) ?? 'DEFAULT') : undefined;
   const echoName = entry ? r.instrument : tradeInstrument;
   const echoSpec = typeof echoName === 'string' ? instruments.get(echoName) : undefined;
   const echo = buildEcho(rule, r, tif, positionFill, trigger, echoSpec?.displayPrecision);

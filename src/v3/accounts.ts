@@ -2,7 +2,7 @@ import { accountChangesStateView, accountChangesView, accountSummaryView, accoun
 import type { InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
 import type { Engine } from '../engine/engine.js';
-import { accountOf, accountUrl, type V3Call } from './call.js';
+import { accountOf, accountUrl, spellingOf, type V3Call } from './call.js';
 import { configureCommand } from './commands.js';
 import { RANGE_NOT_SATISFIABLE, invalidValue } from './errors.js';
 import { answer, ok, outcomeResponse, type Json, type V20Response } from './response.js';
@@ -26,7 +26,7 @@ function accountProperties(id: string, mt4AccountID: number | undefined): Json {
 export function getAccount(call: V3Call): V20Response {
   return answer(() => {
     const { state } = accountOf(call);
-    return ok({ account: accountView(state), lastTransactionID: String(state.lastTransactionID) });
+    return ok({ account: accountView(state, spellingOf(call)), lastTransactionID: String(state.lastTransactionID) });
   });
 }
 
@@ -81,7 +81,7 @@ export function getAccountChanges(call: V3Call, sinceTransactionID: string | und
       if (since > last) throw RANGE_NOT_SATISFIABLE(`sinceTransactionID ${since} is beyond the last transaction ${last}`);
       if (last - since > LIMITS.sinceIdMax)
         throw RANGE_NOT_SATISFIABLE(`More than ${LIMITS.sinceIdMax} transactions since ${since}; read them with transactions/sinceid`);
-      body['changes'] = accountChangesView(account.state, account.log.slice(since));
+      body['changes'] = accountChangesView(account.state, account.log.slice(since), spellingOf(call));
     }
     body['state'] = accountChangesStateView(account.state);
     body['lastTransactionID'] = String(last);

@@ -1,4 +1,5 @@
 import type { AccountCommand, Outcome } from '../account/commands.js';
+import { DEFAULT_ENUM_SPELLING, type EnumSpelling } from '../domain/enum-spelling.js';
 import type { Micros } from '../domain/time.js';
 import type { AccountView, Engine } from '../engine/engine.js';
 import { NO_ACCOUNT } from './errors.js';
@@ -16,6 +17,12 @@ export interface V3Call {
   readonly requestID?: string | undefined;
   /** Scheme and host for Location, Link and page URLs; without it no Location header is sent. */
   readonly baseUrl?: string | undefined;
+  /** How Order resources spell DEFAULT values (domain/enum-spelling.ts). Default: the interface's. */
+  readonly enumSpelling?: EnumSpelling | undefined;
+}
+
+export function spellingOf(call: V3Call): EnumSpelling {
+  return call.enumSpelling ?? DEFAULT_ENUM_SPELLING;
 }
 
 export function accountOf(call: V3Call): AccountView {

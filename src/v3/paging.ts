@@ -1,12 +1,14 @@
 import type { AccountState } from '../account/state.js';
 import { LIMITS } from '../domain/limits.js';
-import { accountOf, type V3Call } from './call.js';
+import type { EnumSpelling } from '../domain/enum-spelling.js';
+import { accountOf, spellingOf, type V3Call } from './call.js';
 import { COUNT_EXCEEDED, invalidValue, noSuch } from './errors.js';
 import { listNewestFirst, type ListFilter } from './lists.js';
 import { answer, ok, type Json, type V20Response } from './response.js';
 
 type Listable = { readonly id: number; readonly state: string; readonly instrument: string };
-type View<T> = (state: AccountState, item: T) => Json;
+/** A v20 view of one order or trade; Order resources take the call's EnumSpelling. */
+type View<T> = (state: AccountState, item: T, spelling: EnumSpelling) => Json;
 
 /** The query of GET orders and GET trades as sent (already checked by their schemas). */
 export interface ListQuery {
@@ -66,7 +68,10 @@ export function pagedList<T extends Listable>(
     answer(() => {
       const { state } = accountOf(call);
       const { page, headers } = listPage(call, resource, itemsOf(state), query, defaultState);
-      return ok({ [resource]: page.map((item) => view(state, item)), lastTransactionID: String(state.lastTransactionID) }, headers);
+      return ok(
+        { [resource]: page.map((item) => view(state, item, spellingOf(call))), lastTransactionID: String(state.lastTransactionID) },
+        headers,
+      );
     });
 }
 
@@ -79,7 +84,10 @@ export function wholeList<T>(
   return (call) =>
     answer(() => {
       const { state } = accountOf(call);
-      return ok({ [resource]: itemsOf(state).map((item) => view(state, item)), lastTransactionID: String(state.lastTransactionID) });
+      return ok({
+        [resource]: itemsOf(state).map((item) => view(state, item, spellingOf(call))),
+        lastTransactionID: String(state.lastTransactionID),
+      });
     });
 }
 
@@ -95,6 +103,6 @@ export function bySpecifier<T>(
       const { state } = accountOf(call);
       const item = find(state, specifier);
       if (item === undefined) throw noSuch(kind, state.lastTransactionID);
-      return ok({ [key]: view(state, item), lastTransactionID: String(state.lastTransactionID) });
+      return ok({ [key]: view(state, item, spellingOf(call)), lastTransactionID: String(state.lastTransactionID) });
     });
 }

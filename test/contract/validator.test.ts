@@ -202,6 +202,48 @@ describe('broken bodies fail', () => {
   });
 });
 
+describe("the interface's Order resource spellings (INTERFACE_SPELLINGS)", () => {
+  const limit = { id: '3', type: 'LIMIT', state: 'PENDING', instrument: 'EUR_USD', units: '100', price: '1.10000', timeInForce: 'GTC' };
+  const order = { ...limit, positionFill: 'POSITION_DEFAULT', triggerCondition: 'TRIGGER_DEFAULT', partialFill: 'DEFAULT_FILL' };
+
+  it("pass in Order resources: lists, one order, changes, a trade's dependent orders", () => {
+    expectConformsTo('GET', ORDERS, 200, { orders: [order], lastTransactionID: '3' });
+    expectConformsTo('GET', `${ORDERS}/{orderSpecifier}`, 200, { order, lastTransactionID: '3' });
+    const takeProfit = {
+      id: '5',
+      type: 'TAKE_PROFIT',
+      state: 'PENDING',
+      tradeID: '4',
+      price: '1.20000',
+      triggerCondition: 'TRIGGER_DEFAULT',
+    };
+    const trade = { id: '4', instrument: 'EUR_USD', price: '1.10000', state: 'OPEN', takeProfitOrder: takeProfit };
+    expectConformsTo('GET', '/v3/accounts/{accountID}/trades/{tradeSpecifier}', 200, { trade, lastTransactionID: '5' });
+    expectConformsTo('GET', '/v3/accounts/{accountID}/changes', 200, {
+      changes: { ordersCreated: [order], ordersCancelled: [], ordersFilled: [], transactions: [] },
+      lastTransactionID: '3',
+    });
+  });
+
+  it('fail in transactions, and for another field or value', () => {
+    const created = { ...LIMIT_201, orderCreateTransaction: { ...LIMIT_201.orderCreateTransaction, positionFill: 'POSITION_DEFAULT' } };
+    expect(() => expectConformsTo('POST', ORDERS, 201, created)).toThrow(/orderCreateTransaction\/positionFill must be equal to one of/);
+    const triggered = {
+      ...LIMIT_201,
+      orderCreateTransaction: { ...LIMIT_201.orderCreateTransaction, triggerCondition: 'TRIGGER_DEFAULT' },
+    };
+    expect(() => expectConformsTo('POST', ORDERS, 201, triggered)).toThrow(/triggerCondition must be equal to one of/);
+    const swapped = { ...order, positionFill: 'TRIGGER_DEFAULT' };
+    expect(() => expectConformsTo('GET', ORDERS, 200, { orders: [swapped], lastTransactionID: '3' })).toThrow(
+      /orders\/0\/positionFill must be equal to one of/,
+    );
+    const bogus = { ...order, triggerCondition: 'LAST' };
+    expect(() => expectConformsTo('GET', ORDERS, 200, { orders: [bogus], lastTransactionID: '3' })).toThrow(
+      /triggerCondition must be equal/,
+    );
+  });
+});
+
 describe('status fallbacks', () => {
   it('an unlisted error status uses the shared error response; an unlisted success status is an error', () => {
     expect(responseContract('GET', '/v3/accounts/{accountID}', 404).source).toBe('responses.404 (not listed for the operation)');
