@@ -1,3 +1,4 @@
+import { ENUM_SPELLINGS, type EnumSpelling } from '../domain/enum-spelling.js';
 import { ConfigError, checkFormat, checkSpeed, checkStart, parseSeed, type ClockMode, type ServeArgs, CLOCK_MODES } from './config.js';
 import { parseArgv, serveUsageWhy, type Parsed } from './program.js';
 
@@ -50,6 +51,12 @@ function clockMode(value: string, flag: string): ClockMode {
   return value as ClockMode;
 }
 
+function enumSpelling(value: string, flag: string): EnumSpelling {
+  if (!ENUM_SPELLINGS.includes(value as EnumSpelling))
+    throw usageError(flag, `must be one of ${ENUM_SPELLINGS.join(', ')}, got ${JSON.stringify(value)}`);
+  return value as EnumSpelling;
+}
+
 /** The value options of `serve` (commander's attribute name -> flag and check), checked in this order. */
 const SERVE_VALUES: { readonly [K in ValueKey]: readonly [flag: string, check: ValueCheck<NonNullable<ServeArgs[K]>>] } = {
   config: ['--config', asGiven],
@@ -65,6 +72,7 @@ const SERVE_VALUES: { readonly [K in ValueKey]: readonly [flag: string, check: V
   start: ['--start', checkStart],
   token: ['--token', asGiven],
   adminToken: ['--admin-token', asGiven],
+  enumSpelling: ['--enum-spelling', enumSpelling],
 };
 
 /** The checked values of a parsed `serve` command line. */

@@ -6,6 +6,7 @@
  * settings, duplicate tokens, margin rates in range) stay in code.
  */
 import { Type, type Static } from 'typebox';
+import { ENUM_SPELLINGS } from '../domain/enum-spelling.js';
 import { FEED_FORMATS } from '../engine/feeds/options.js';
 
 const CLOCKS = ['live', 'replay', 'manual'] as const;
@@ -249,6 +250,12 @@ const TOP_LEVEL = {
   dataDir: Type.Optional(text('journal every transaction here and restore from it on start (relative to this file)')),
   fsync: Type.Optional(Type.Boolean({ description: 'fdatasync each journal write', errorMessage: 'must be true or false' })),
   heartbeatMs: Type.Optional(integer(100, 3_600_000, 'stream heartbeat interval')),
+  enumSpelling: Type.Optional(
+    oneOf(
+      ENUM_SPELLINGS,
+      "how Order resources spell DEFAULT values: interface (POSITION_DEFAULT, TRIGGER_DEFAULT, DEFAULT_FILL; the default) or documented (DEFAULT, as OANDA's definitions); transactions always show DEFAULT",
+    ),
+  ),
 };
 
 /** Top-level fields of a serve config (keys starting with $ or // are ignored). */

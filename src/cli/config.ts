@@ -3,6 +3,7 @@ import { dirname, extname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { AccountConfig } from '../account/state.js';
 import type { TokenGrant } from '../api/context.js';
+import type { EnumSpelling } from '../domain/enum-spelling.js';
 import { buildCatalogue, type InstrumentOverride, type InstrumentSpec } from '../domain/instruments.js';
 import { MarketCalendar } from '../domain/market-hours.js';
 import { LIMITS } from '../domain/limits.js';
@@ -48,6 +49,7 @@ export interface FileConfig {
   readonly dataDir?: string;
   readonly fsync?: boolean;
   readonly heartbeatMs?: number;
+  readonly enumSpelling?: EnumSpelling;
 }
 
 /** Command-line options of `serve` (see args.ts); each overrides the file's field. */
@@ -68,6 +70,7 @@ export interface ServeArgs {
   start?: Micros;
   token?: string;
   adminToken?: string;
+  enumSpelling?: EnumSpelling;
   help?: boolean;
 }
 
@@ -98,6 +101,8 @@ export interface ServeSettings {
   readonly seed: number | string;
   readonly start?: Micros;
   readonly heartbeatMs?: number;
+  /** How Order resources spell DEFAULT values (domain/enum-spelling.ts); unset: the interface's. */
+  readonly enumSpelling?: EnumSpelling;
   readonly configFile?: string;
 }
 
@@ -257,6 +262,7 @@ export function checkConfig(doc: unknown, base: string): FileConfig {
   if (d.dataDir !== undefined) out.dataDir = resolve(base, d.dataDir);
   if (d.fsync !== undefined) out.fsync = d.fsync;
   if (d.heartbeatMs !== undefined) out.heartbeatMs = d.heartbeatMs;
+  if (d.enumSpelling !== undefined) out.enumSpelling = d.enumSpelling;
   return out;
 }
 

@@ -91,6 +91,10 @@ major pairs paced in real time, on http://127.0.0.1:8080.`,
     .option('--start <datetime>', 'simulated start time for replay/manual (RFC3339)')
     .option('--token <token>', 'API token for every account (default: configured or random)')
     .option('--admin-token <token>', 'token of the /sim control API (default: configured or random)')
+    .option(
+      '--enum-spelling <s>',
+      'how Order resources spell DEFAULT values: interface (POSITION_DEFAULT, TRIGGER_DEFAULT, DEFAULT_FILL; the default) or documented (DEFAULT)',
+    )
     .addHelpText('after', SERVE_AFTER);
 }
 

@@ -142,6 +142,8 @@ export function resolveSettings(file: FileConfig, args: ServeArgs, newToken: () 
   const start = args.start ?? file.start;
   if (start !== undefined) settings.start = start;
   if (file.heartbeatMs !== undefined) settings.heartbeatMs = file.heartbeatMs;
+  const enumSpelling = args.enumSpelling ?? file.enumSpelling;
+  if (enumSpelling !== undefined) settings.enumSpelling = enumSpelling;
   if (configFile !== undefined) settings.configFile = resolve(configFile);
   return settings;
 }
