@@ -4,6 +4,7 @@
  * read v20 resources and transactions.
  */
 export { createEngine, type Engine, type EngineConfig, type RunInfo } from './engine/engine.js';
+export type { BookSnapshot, InstrumentBooks } from './engine/books.js';
 export { Account, decide, type TransactionSink } from './account/account.js';
 export type { AccountCommand, AccountCommandType, Outcome } from './account/commands.js';
 export type { AccountConfig, AccountState } from './account/state.js';

@@ -43,6 +43,8 @@ export async function buildApp(options: ApiOptions): Promise<App> {
 
   const market = createMarketData(options.engine, options.candlesPerSeriesMax);
   app.addHook('onClose', async () => market.close());
+  // Order and position books are snapshots the engine takes as its clock moves; only an API reads them.
+  options.engine.keepBooks();
   const context: ApiContext = {
     engine: options.engine,
     options,

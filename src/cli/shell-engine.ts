@@ -5,6 +5,7 @@ import type { InstrumentSpec } from '../domain/instruments.js';
 import type { Tick } from '../domain/tick.js';
 import type { Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
+import type { BookSnapshot } from '../engine/books.js';
 import type { AccountView, Engine, RunInfo } from '../engine/engine.js';
 import type { Journal } from '../journal/journal.js';
 
@@ -95,6 +96,14 @@ export class ShellEngine implements Engine {
 
   transactions$(accountId: string): Observable<Transaction> {
     return this.inner.transactions$(accountId);
+  }
+
+  keepBooks(): void {
+    this.inner.keepBooks();
+  }
+
+  bookAt(time: Micros): BookSnapshot | undefined {
+    return this.inner.bookAt(time);
   }
 
   openAccount(config: AccountConfig): AccountView {

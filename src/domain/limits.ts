@@ -40,6 +40,13 @@ export const CANDLES_COUNT_MAX = 5000;
  */
 export const CANDLES_PER_SERIES_MAX = 20_000;
 
+/**
+ * Order and position book snapshots an engine keeps: one week of OANDA's 20-minute schedule
+ * (7 x 72). A `time` older than the oldest kept snapshot answers 404, as a time before any
+ * snapshot does.
+ */
+export const BOOK_SNAPSHOTS_MAX = 7 * 72;
+
 /** Most page URLs one transactions listing returns; narrow the range or raise pageSize beyond it. */
 export const TRANSACTION_PAGES_MAX = 100_000;
 

@@ -4,6 +4,7 @@ import { Subject, type Observable } from 'rxjs';
 import { Account } from '../account/account.js';
 import type { AccountCommand, Outcome } from '../account/commands.js';
 import type { AccountConfig, AccountState } from '../account/state.js';
+import { bookBoundaryAfter, bookBoundaryAtOrBefore, BOOK_INTERVAL } from '../domain/books.js';
 import { buildCatalogue, type InstrumentOverride, type InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
 import { MarketCalendar, type MarketHoursSpec } from '../domain/market-hours.js';
@@ -11,6 +12,7 @@ import type { Tick } from '../domain/tick.js';
 import type { Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
 import { MemoryJournal, type Journal } from '../journal/journal.js';
+import { BookHistory, captureBooks, type BookSnapshot } from './books.js';
 
 export interface EngineConfig {
   readonly accounts: readonly AccountConfig[];
@@ -68,6 +70,14 @@ export interface Engine {
   readonly prices$: Observable<Tick>;
   /** Opens another account at the current simulated time. */
   openAccount(config: AccountConfig): AccountView;
+  /**
+   * Starts keeping order and position book snapshots (engine/books.ts): one at every 20-minute
+   * boundary the clock crosses from now on. Idempotent; the API asks for them, a backtest does not
+   * pay for them.
+   */
+  keepBooks(): void;
+  /** The newest kept book snapshot taken at or before `time`. */
+  bookAt(time: Micros): BookSnapshot | undefined;
 }
 
 /** The run's default trading hours for every instrument that has none of its own. */
@@ -91,6 +101,9 @@ class SimEngine implements Engine {
   private readonly prices = new Subject<Tick>();
   readonly prices$: Observable<Tick> = this.prices.asObservable();
   private clock: Micros;
+  private books: BookHistory | undefined;
+  /** The next book boundary to take; +Infinity while books are not kept, so a tick pays one compare. */
+  private nextBook: Micros = Number.POSITIVE_INFINITY;
 
   constructor(config: EngineConfig) {
     this.instruments = withMarketHours(buildCatalogue(config.instruments ?? []), config.marketHours);
@@ -159,6 +172,7 @@ class SimEngine implements Engine {
   pushTick(tick: Tick): void {
     if (tick.time < this.clock)
       throw new Error(`tick at ${tick.time} is older than the clock (${this.clock}): feeds must be in time order`);
+    if (tick.time >= this.nextBook) this.takeBooks(tick.time);
     this.clock = tick.time;
     const list = this.accountList;
     for (let i = 0; i < list.length; i += 1) (list[i] as Account).onQuote(tick);
@@ -167,6 +181,7 @@ class SimEngine implements Engine {
 
   advanceTo(time: Micros): void {
     if (time < this.clock) throw new Error(`cannot move the clock back from ${this.clock} to ${time}`);
+    if (time >= this.nextBook) this.takeBooks(time);
     this.clock = time;
     for (const account of this.accountList) account.advance(time);
   }
@@ -183,6 +198,32 @@ class SimEngine implements Engine {
         complete: () => resolve(),
       });
     });
+  }
+
+  keepBooks(): void {
+    if (this.books !== undefined) return;
+    this.books = new BookHistory();
+    this.nextBook = bookBoundaryAfter(this.clock);
+  }
+
+  bookAt(time: Micros): BookSnapshot | undefined {
+    return this.books?.at(time);
+  }
+
+  /**
+   * Takes the book of every boundary in (clock, to], before the clock moves there. Each is the
+   * state after everything before its boundary: expiries and rollovers due before it happen first
+   * (each at its own time, as the move would do them anyway), an event at the boundary itself after.
+   */
+  private takeBooks(to: Micros): void {
+    const books = this.books as BookHistory;
+    const last = bookBoundaryAtOrBefore(to);
+    const states = this.accountList.map((a) => a.state);
+    for (let at = books.firstToTake(this.nextBook, last); at <= last; at += BOOK_INTERVAL) {
+      for (const account of this.accountList) account.advance(at - 1);
+      books.record(captureBooks(at, states, this.instruments));
+    }
+    this.nextBook = last + BOOK_INTERVAL;
   }
 
   transactions$(accountId: string): Observable<Transaction> {

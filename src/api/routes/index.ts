@@ -3,6 +3,7 @@ import type { ApiContext } from '../context.js';
 import { v3Auth } from '../plugins/auth.js';
 import { simRoutes } from './sim.js';
 import { accountRoutes } from './accounts.js';
+import { bookRoutes } from './books.js';
 import { candleRoutes } from './candles.js';
 import { orderRoutes } from './orders.js';
 import { positionRoutes } from './positions.js';
@@ -23,6 +24,7 @@ export async function registerRoutes(app: FastifyInstance, context: ApiContext):
       await v3.register(transactionRoutes(context));
       await v3.register(pricingRoutes(context));
       await v3.register(candleRoutes(context));
+      await v3.register(bookRoutes(context));
       await v3.register(streamRoutes(context));
     },
     { prefix: '/v3' },

@@ -52,6 +52,8 @@ export const V20_ROUTES: readonly V20Route[] = [
   { method: 'GET', template: `${A}/candles/latest`, notInSpec: true },
   { method: 'GET', template: `${A}/instruments/{instrument}/candles` },
   { method: 'GET', template: '/v3/instruments/{instrument}/candles' },
+  { method: 'GET', template: '/v3/instruments/{instrument}/orderBook' },
+  { method: 'GET', template: '/v3/instruments/{instrument}/positionBook' },
 ];
 
 export function routeKey(r: { method: string; template: string }): string {
