@@ -153,7 +153,11 @@ export class BookHistory {
     return lo === 0 ? undefined : list[lo - 1];
   }
 
-  /** The boundaries worth taking on a move of the clock to `to` when the next due one is `next`: a long jump keeps only the newest `max`. */
+  /**
+   * The first boundary worth taking when `next` is due and `last` is the newest one a clock move
+   * crosses: a jump over more than `max` boundaries would drop the older ones at once, so they are
+   * not taken at all.
+   */
   firstToTake(next: Micros, last: Micros): Micros {
     return Math.max(next, last - (this.max - 1) * BOOK_INTERVAL);
   }

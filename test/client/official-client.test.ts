@@ -48,6 +48,7 @@ const accountModule = require('@oanda/v20/account') as Record<string, new (...ar
 const tradeModule = require('@oanda/v20/trade') as Record<string, new (...args: unknown[]) => unknown>;
 const positionModule = require('@oanda/v20/position') as Record<string, new (...args: unknown[]) => unknown>;
 const pricingModule = require('@oanda/v20/pricing') as Record<string, new (...args: unknown[]) => unknown>;
+const instrumentModule = require('@oanda/v20/instrument') as Record<string, new (...args: unknown[]) => unknown>;
 
 let server: ServeProcess;
 let dir = '';
@@ -489,6 +490,19 @@ describe('the transaction stream through the official client', () => {
       return field(last, 'type') === 'HEARTBEAT' && field(last, 'lastTransactionID') === field(closed, 'lastTransactionID');
     }, 'a heartbeat with the new lastTransactionID');
     streamReq?.destroy();
+  });
+});
+
+describe('order and position books through the official client', () => {
+  it('instrument.orderBook and instrument.positionBook, once the clock crossed a 20-minute boundary', async () => {
+    // Last in the file: it moves the simulated clock 20 minutes on.
+    api.engine.advanceTo(api.engine.now + 20 * 60_000_000);
+    const orderBook = ok(await v20('instrument', 'orderBook', 'EUR_USD', {}));
+    instanceOf(orderBook['orderBook'], instrumentModule, 'OrderBook');
+    expect(field(orderBook, 'orderBook', 'bucketWidth')).toBe('0.00050');
+    const positionBook = ok(await v20('instrument', 'positionBook', 'EUR_USD', { time: '2024-01-02T12:20:00Z' }));
+    instanceOf(positionBook['positionBook'], instrumentModule, 'PositionBook');
+    expect(field(positionBook, 'positionBook', 'time')).toBe('2024-01-02T12:20:00Z');
   });
 });
 
