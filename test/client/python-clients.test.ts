@@ -194,6 +194,7 @@ describeSession('OANDA v20 Python bindings 3.0.25', 'v20_session.py', ACCOUNTS.v
   'transaction.stream',
   'account.changes',
   'errors',
+  'instrument.order_book position_book',
 ]);
 
 describeSession('oandapyV20 0.7.2', 'oandapy_session.py', ACCOUNTS.oandapyV20, [
@@ -215,4 +216,5 @@ describeSession('oandapyV20 0.7.2', 'oandapy_session.py', ACCOUNTS.oandapyV20, [
   'TransactionsStream',
   'AccountChanges',
   'V20Error',
+  'InstrumentsOrderBook InstrumentsPositionBook',
 ]);

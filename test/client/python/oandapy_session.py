@@ -17,7 +17,7 @@ from oandapyV20.contrib.requests import (ClientExtensions, LimitOrderRequest, Ma
                                          TradeCloseRequest, TrailingStopLossOrderRequest)
 from oandapyV20.exceptions import StreamTerminated, V20Error
 
-from session import (ACCOUNT, BASE, HEDGED, TOKEN, check, done, push_tick, report, step)
+from session import (ACCOUNT, BASE, HEDGED, TOKEN, admin, check, done, push_tick, report, step)
 
 # The documented way to point the client at another host: an environment of its own.
 oandapyV20.oandapyV20.TRADING_ENVIRONMENTS["v20sim"] = {"api": BASE, "stream": BASE}
@@ -237,6 +237,15 @@ def _():
         raise AssertionError("expected a 404")
     except V20Error as error:
         check(error.code == 404, (error.code, error.msg))
+
+
+@step("InstrumentsOrderBook InstrumentsPositionBook")
+def _():
+    admin("POST", "/sim/clock/advance", {"seconds": 20 * 60})  # past the next 20-minute snapshot
+    book = call(instruments.InstrumentsPositionBook("EUR_USD"), 200)["positionBook"]
+    check(book["instrument"] == "EUR_USD" and book["bucketWidth"] == "0.00050" and book["buckets"], book)
+    older = call(instruments.InstrumentsOrderBook("EUR_USD", params={"time": "2024-01-02T00:20:00Z"}), 200)
+    check(older["orderBook"]["time"] == "2024-01-02T00:20:00Z", older)
 
 
 report(client="oandapyV20", version=getattr(oandapyV20, "__version__", "0.7.2"))

@@ -5,8 +5,8 @@ import threading
 
 import v20
 
-from session import (ACCOUNT, HEDGED, HOST, PORT, TOKEN, check, clock, done, push_tick, report,
-                     step)
+from session import (ACCOUNT, HEDGED, HOST, PORT, TOKEN, admin, check, clock, done, push_tick,
+                     report, step)
 
 ctx = v20.Context(HOST, PORT, ssl=False, application="v20sim-conformance", token=TOKEN)
 stream_ctx = v20.Context(HOST, PORT, ssl=False, application="v20sim-conformance", token=TOKEN,
@@ -280,6 +280,16 @@ def _():
     bad = v20.Context(HOST, PORT, ssl=False, application="x", token="not-a-token")
     r = bad.account.list()
     check(str(r.status) == "401", (r.status, r.raw_body))
+
+
+@step("instrument.order_book position_book")
+def _():
+    admin("POST", "/sim/clock/advance", {"seconds": 20 * 60})  # past the next 20-minute snapshot
+    book = ok(ctx.instrument.position_book("EUR_USD"), "positionBook")
+    check(float(book.bucketWidth) == 0.0005 and len(book.buckets) >= 1, book)
+    check(abs(sum(b.longCountPercent + b.shortCountPercent for b in book.buckets) - 100) < 0.01, book.buckets)
+    older = ok(ctx.instrument.order_book("EUR_USD", time="2024-01-02T00:20:00Z"), "orderBook")
+    check(older.time.startswith("2024-01-02T00:20:00"), older.time)
 
 
 check(clock() is not None, "clock")
