@@ -95,6 +95,10 @@ major pairs paced in real time, on http://127.0.0.1:8080.`,
       '--enum-spelling <s>',
       'how Order resources spell DEFAULT values: interface (POSITION_DEFAULT, TRIGGER_DEFAULT, DEFAULT_FILL; the default) or documented (DEFAULT)',
     )
+    .option(
+      '--price-stream-throttle-ms <ms>',
+      'pricing stream: at most one price per instrument per this many simulated ms, the latest (default 250 as v20; 0 = every price)',
+    )
     .addHelpText('after', SERVE_AFTER);
 }
 
