@@ -82,13 +82,14 @@ describe('pricing stream throttle (simulated time)', () => {
     { maxLength: 60 },
   );
 
-  it('property: per instrument, sends are a window apart, each the latest quote at its send, and the last quote always goes out', () => {
+  it('property: per instrument, sends are a window apart, each the price in effect when it goes out, and the last quote always goes out', () => {
     fc.assert(
       fc.property(streams, fc.integer({ min: 1, max: 500 }), (steps, windowMs) => {
         const window = windowMs * MS;
         const throttle = new PriceThrottle(window);
         const sent: { tick: Tick; at: number }[] = [];
         const latest = new Map<string, Tick>();
+        const quotes: Tick[] = [];
         let now = 0;
         let seq = 0;
         for (const s of steps) {
@@ -99,6 +100,7 @@ describe('pricing stream throttle (simulated time)', () => {
             const t = { ...tick(s.instrument, now), bid: (seq += 1) };
             throttle.offer(t, out);
             latest.set(s.instrument, t);
+            quotes.push(t);
           }
           for (const t of out) sent.push({ tick: t, at: now });
         }
@@ -117,6 +119,8 @@ describe('pricing stream throttle (simulated time)', () => {
             const start = prev !== undefined && t.time < prev + window ? prev + window : t.time;
             if (prev !== undefined) expect(start - prev).toBeGreaterThanOrEqual(window);
             opened.push(start);
+            // It is the price in effect when it goes out: no later quote of the instrument came before then.
+            expect(quotes.some((q) => q.instrument === instrument && q.bid > t.bid && q.time < start)).toBe(false);
           }
         }
       }),
