@@ -4,15 +4,21 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ApiContext, ApiOptions } from './context.js';
 import { toUnixDatetimes } from '../v3/datetime.js';
 import { createMarketData } from './market.js';
+import { BAD_URL, parameterTooLong } from './path-errors.js';
+import { connectionLimits } from './plugins/connection-limits.js';
+import { simWithoutCors } from './plugins/sim-cors.js';
 import { errorReplies } from './plugins/errors.js';
+import { hostCheck, originFormUrl } from './plugins/host-check.js';
 import { jsonBody } from './plugins/json-body.js';
 import { requestState } from './plugins/request-state.js';
+import { timeoutOptions, v20ClientError } from './server-options.js';
 import { serializerCompiler } from './responses.js';
 import { registerRoutes } from './routes/index.js';
 
 export type App = FastifyInstance;
 
 const DEFAULT_BODY_LIMIT = 256 * 1024;
+const MAX_PARAM_LENGTH = 500;
 
 /**
  * The v3 API over an engine, as a Fastify instance that never listens (the CLI does that). Routing,
@@ -30,16 +36,24 @@ export async function buildApp(options: ApiOptions): Promise<App> {
     // Fastify's own request IDs are not used on the wire; ours are deterministic counters.
     genReqId: () => '',
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // Errors the router raises before any route (bad percent-encoding, over-long parameters) get
     // a v20 body too.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
       const tooLong = (error as { code?: string }).code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const e = tooLong ? parameterTooLong(request.url, MAX_PARAM_LENGTH) : BAD_URL();
       const r = reply as unknown as FastifyReply;
       void r.header('RequestID', nextRequestId());
-      void r.code(tooLong ? 414 : 400).send({ errorMessage: tooLong ? 'A path parameter is too long' : 'The request URL is not valid' });
+      void r.code(e.statusCode).send(e.body);
     },
+    // Absolute-form request lines (`GET http://host/v3/accounts`) route as their path.
+    rewriteUrl: originFormUrl,
+    // Node's own 400, 408 and 431 answered with v20 bodies.
+    clientErrorHandler: v20ClientError(nextRequestId),
+    ...timeoutOptions(options.limits),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  const maxConnections = options.limits?.maxConnections ?? 0;
+  if (maxConnections > 0) app.server.maxConnections = maxConnections;
 
   const market = createMarketData(options.engine, options.candlesPerSeriesMax);
   app.addHook('onClose', async () => market.close());
@@ -54,6 +68,11 @@ export async function buildApp(options: ApiOptions): Promise<App> {
 
   // Before CORS, whose preflight answers early: every response carries a RequestID.
   await app.register(requestState(nextRequestId));
+  // Throttles and the Host check answer before anything else is done for a request.
+  if (options.limits !== undefined) await app.register(connectionLimits(options.limits, app.server, () => Date.now()));
+  await app.register(hostCheck({ allowedHosts: options.allowedHosts, baseUrl: options.baseUrl }, app.server));
+  await app.register(simWithoutCors);
+  // CORS stays open on /v3, as OANDA's API is (browser clients call it directly); not on /sim.
   await app.register(cors, {
     origin: '*',
     methods: ['PUT', 'PATCH', 'POST', 'GET', 'OPTIONS', 'DELETE'],

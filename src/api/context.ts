@@ -1,6 +1,7 @@
 import type { EnumSpelling } from '../domain/enum-spelling.js';
 import type { Micros } from '../domain/time.js';
 import type { Engine } from '../engine/engine.js';
+import type { ApiLimits } from './limits.js';
 import type { MarketData } from './market.js';
 
 /** Which accounts a bearer token may use; `'*'` for every account of the engine. */
@@ -21,8 +22,21 @@ export interface ApiOptions {
    * latest quote); a live server passes the wall clock in from the shell.
    */
   readonly now?: () => Micros;
-  /** Base URL used in Location, Link and page URLs; default: from the request's Host. */
+  /**
+   * Base URL used in Location, Link and page URLs. Default: the request's Host once it passed the
+   * Host check, else the address the client connected to; never a Host the check refused.
+   */
   readonly baseUrl?: string;
+  /**
+   * Host names answered besides loopback names, the base URL's host and the listen address
+   * (plugins/host-check.ts); '*' answers any Host (URLs then never echo it). Others get 421.
+   */
+  readonly allowedHosts?: readonly string[] | '*';
+  /**
+   * Rate, connection, stream and timeout limits (limits.ts). Absent: none, as backtests, scenarios
+   * and tests want; `serve` passes SERVE_LIMITS unless configured otherwise.
+   */
+  readonly limits?: ApiLimits;
   /** Transaction and pricing stream heartbeat interval. v20 sends one every 5 s. */
   readonly heartbeatMs?: number;
   /**
@@ -33,7 +47,7 @@ export interface ApiOptions {
   readonly priceStreamThrottleMs?: number;
   /** Bytes a stream client may have unsent before it is dropped. */
   readonly streamBufferMax?: number;
-  /** Open stream connections at most (v20 allows 20 per account); more get 429. Default 1000. */
+  /** Open stream connections of the whole server at most (a bound on memory); more get 429. Default 1000. Per account: `limits.streamsPerAccount`. */
   readonly streamClientsMax?: number;
   /** Candles kept per instrument and granularity (S5 to H1). Default 20,000. */
   readonly candlesPerSeriesMax?: number;

@@ -12,10 +12,23 @@ export function accountOf(request: FastifyRequest): AccountView {
   return account;
 }
 
+/** The host:port a client connected to, as it would write it in a URL. */
+function localAuthority(request: FastifyRequest): string {
+  const socket = request.raw.socket as { localAddress?: string; localPort?: number } | undefined;
+  const address = socket?.localAddress;
+  if (address === undefined || socket?.localPort === undefined) return 'localhost';
+  const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return `${plain.includes(':') ? `[${plain}]` : plain}:${socket.localPort}`;
+}
+
+/**
+ * The configured base URL, else the Host the host check accepted, else the address the client
+ * connected to. A Host the check did not accept (`Host: evil.example/phish?`) never reaches a
+ * Location or Link header.
+ */
 function baseUrlOf(context: ApiContext, request: FastifyRequest): string {
   if (context.options.baseUrl !== undefined) return context.options.baseUrl;
-  const host = request.headers.host ?? '127.0.0.1';
-  return `${request.protocol}://${host}`;
+  return `${request.protocol}://${request.v20Host ?? localAuthority(request)}`;
 }
 
 /**

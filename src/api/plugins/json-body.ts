@@ -1,5 +1,6 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { parse } from 'lossless-json';
+import { V20Error } from '../../v3/errors.js';
 import { sharedScope } from './shared-scope.js';
 
 /**
@@ -56,9 +57,27 @@ function parseBody(text: string, exactNumbers: boolean): unknown {
   return value;
 }
 
+/** The charset parameter of a Content-Type, lower case and unquoted; undefined when there is none. */
+export function charsetOf(contentType: string | undefined): string | undefined {
+  const m = /;\s*charset\s*=\s*("?)([^";\s]*)\1/i.exec(contentType ?? '');
+  return m?.[2]?.toLowerCase();
+}
+
+/**
+ * JSON is UTF-8 between systems (RFC 8259 section 8.1); the body is read as UTF-8 whatever the header
+ * says, so a body declared in another charset (utf-16) would be misread: refused with 415 instead.
+ */
+const UNSUPPORTED_CHARSET = (charset: string): V20Error =>
+  new V20Error(415, { errorMessage: `The request body must be UTF-8 JSON; charset=${charset} is not supported` });
+
 export const jsonBody: FastifyPluginCallback = sharedScope((app, _options, done) => {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, next) => {
+    const charset = charsetOf(request.headers['content-type']);
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8' && charset !== 'us-ascii') {
+      next(UNSUPPORTED_CHARSET(charset.slice(0, 40)), undefined);
+      return;
+    }
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {
       next(null, undefined);

@@ -14,6 +14,9 @@ import { StreamRegistry } from '../stream/registry.js';
 import { PRICE_STREAM_THROTTLE_MS_DEFAULT } from '../stream/throttle.js';
 
 const TOO_MANY_STREAMS = (): V20Error => new V20Error(429, { errorMessage: 'Too many active streams' });
+/** OANDA allows 20 active streams (facts sheet, rate limits) and answers throttling with 429. */
+const TOO_MANY_ACCOUNT_STREAMS = (max: number | undefined): V20Error =>
+  new V20Error(429, { errorMessage: `Too many active streams for this Account: at most ${max ?? 0}` });
 
 /** Takes the response over from Fastify: the headers it gathered (RequestID, CORS) plus ours. */
 function streamHeaders(reply: FastifyReply): OutgoingHttpHeaders {
@@ -38,8 +41,9 @@ export const streamRoutes =
     app.get('/accounts/:accountID/transactions/stream', { schema: { params: AccountParams } }, async (request, reply) => {
       const account = accountOf(request);
       if (registry.full) throw TOO_MANY_STREAMS();
+      if (registry.accountFull(account.id)) throw TOO_MANY_ACCOUNT_STREAMS(context.options.limits?.streamsPerAccount);
       const format = request.v20Format ?? 'RFC3339';
-      const client = registry.open(reply.raw, streamHeaders(reply), () =>
+      const client = registry.open(account.id, reply.raw, streamHeaders(reply), () =>
         JSON.stringify({
           type: 'HEARTBEAT',
           lastTransactionID: String(account.state.lastTransactionID),
@@ -67,11 +71,12 @@ export const streamRoutes =
         },
       },
       async (request, reply) => {
-        accountOf(request);
+        const account = accountOf(request);
         const instruments = parseInstruments(context.engine, request.query.instruments, 'instruments');
         if (registry.full) throw TOO_MANY_STREAMS();
+        if (registry.accountFull(account.id)) throw TOO_MANY_ACCOUNT_STREAMS(context.options.limits?.streamsPerAccount);
         const format = request.v20Format ?? 'RFC3339';
-        const client = registry.open(reply.raw, streamHeaders(reply), () =>
+        const client = registry.open(account.id, reply.raw, streamHeaders(reply), () =>
           JSON.stringify({ type: 'HEARTBEAT', time: formatDateTime(context.engine.now, format) }),
         );
         // snapshot (default true, oanda-v20-openapi.json streamPricing): the latest price of each

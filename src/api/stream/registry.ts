@@ -47,6 +47,8 @@ export function activeStreamClients(engine: Engine): number {
  */
 export class StreamRegistry {
   private readonly clients = new Map<StreamClient, (() => void)[]>();
+  /** Open streams (transactions and pricing) per account, for `limits.streamsPerAccount`. */
+  private readonly perAccount = new Map<string, number>();
   private readonly transactionFeeds = new Map<string, TransactionFeed>();
   /** The stream lines of quotes, by Tick: weakly held, gone with the Tick. */
   private readonly priceLines = new WeakMap<Tick, PriceLines>();
@@ -68,9 +70,17 @@ export class StreamRegistry {
     return this.clients.size >= (this.context.options.streamClientsMax ?? STREAM_CLIENTS_MAX);
   }
 
-  /** Starts a stream response: status, headers, heartbeats. */
-  open(raw: ServerResponse, headers: OutgoingHttpHeaders, heartbeat: () => string): StreamClient {
+  /** Whether the account holds as many open streams as it may (OANDA: 20; facts sheet, rate limits). */
+  accountFull(accountId: string): boolean {
+    const max = this.context.options.limits?.streamsPerAccount ?? 0;
+    return max > 0 && (this.perAccount.get(accountId) ?? 0) >= max;
+  }
+
+  /** Starts a stream response of an account: status, headers, heartbeats. */
+  open(accountId: string, raw: ServerResponse, headers: OutgoingHttpHeaders, heartbeat: () => string): StreamClient {
     const options = this.context.options;
+    // A stream is quiet between heartbeats by design: the idle timeout is for silent requests, not for it.
+    raw.socket?.setTimeout(0);
     const client: StreamClient = new StreamClient(raw, headers, {
       bufferMax: options.streamBufferMax ?? STREAM_BUFFER_MAX_DEFAULT,
       heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS_DEFAULT,
@@ -81,7 +91,16 @@ export class StreamRegistry {
         for (const d of detach ?? []) d();
       },
     });
-    if (!client.isClosed) this.clients.set(client, []);
+    if (!client.isClosed) {
+      this.perAccount.set(accountId, (this.perAccount.get(accountId) ?? 0) + 1);
+      this.clients.set(client, [
+        () => {
+          const n = (this.perAccount.get(accountId) ?? 1) - 1;
+          if (n > 0) this.perAccount.set(accountId, n);
+          else this.perAccount.delete(accountId);
+        },
+      ]);
+    }
     return client;
   }
 
