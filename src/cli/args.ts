@@ -1,3 +1,4 @@
+import { API_LIMIT_NAMES, type ApiLimitName, type ApiLimits } from '../api/limits.js';
 import { ENUM_SPELLINGS, type EnumSpelling } from '../domain/enum-spelling.js';
 import {
   ConfigError,
@@ -27,7 +28,7 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
 }
 
 /** The options of `serve` that take a value (the others are flags or a list). */
-type ValueKey = Exclude<keyof ServeArgs, 'fsync' | 'noGenerator' | 'ticks' | 'help'>;
+type ValueKey = Exclude<keyof ServeArgs, 'fsync' | 'noGenerator' | 'ticks' | 'help' | 'limit' | 'noLimits'>;
 
 /** Checks an option's text and gives its value; throws ConfigError naming `flag`. */
 type ValueCheck<T> = (value: string, flag: string) => T;
@@ -67,6 +68,34 @@ function enumSpelling(value: string, flag: string): EnumSpelling {
   return value as EnumSpelling;
 }
 
+function baseUrl(value: string, flag: string): string {
+  if (!/^https?:\/\/[^\s/?#@]+\/?$/.test(value))
+    throw usageError(flag, `must be http://host[:port] or https://host[:port], got ${JSON.stringify(value)}`);
+  return value.replace(/\/+$/, '');
+}
+
+function hostList(value: string, flag: string): readonly string[] | '*' {
+  if (value === '*') return '*';
+  const names = value.split(',').map((h) => h.trim());
+  for (const name of names)
+    if (!/^[A-Za-z0-9_.:[\]-]{1,255}$/.test(name))
+      throw usageError(flag, `must be * or comma-separated host names, got ${JSON.stringify(value)}`);
+  return names;
+}
+
+/** `--limit name=value` options, each a limit of api/limits.ts and an integer (0 = none). */
+function limitsOf(list: readonly string[]): ApiLimits {
+  const out: Partial<Record<ApiLimitName, number>> = {};
+  for (const item of list) {
+    const [name = '', value = ''] = item.split('=', 2);
+    if (!API_LIMIT_NAMES.includes(name as ApiLimitName))
+      throw usageError('--limit', `must be name=value with a name of ${API_LIMIT_NAMES.join(', ')}, got ${JSON.stringify(item)}`);
+    if (!/^\d{1,7}$/.test(value)) throw usageError('--limit', `${name} must be an integer from 0 to 9999999, got ${JSON.stringify(value)}`);
+    out[name as ApiLimitName] = Number(value);
+  }
+  return out;
+}
+
 /** The value options of `serve` (commander's attribute name -> flag and check), checked in this order. */
 const SERVE_VALUES: { readonly [K in ValueKey]: readonly [flag: string, check: ValueCheck<NonNullable<ServeArgs[K]>>] } = {
   config: ['--config', asGiven],
@@ -84,6 +113,8 @@ const SERVE_VALUES: { readonly [K in ValueKey]: readonly [flag: string, check: V
   adminToken: ['--admin-token', asGiven],
   enumSpelling: ['--enum-spelling', enumSpelling],
   priceStreamThrottleMs: ['--price-stream-throttle-ms', checkThrottleMs],
+  baseUrl: ['--base-url', baseUrl],
+  allowedHosts: ['--allowed-hosts', hostList],
 };
 
 /** The checked values of a parsed `serve` command line. */
@@ -96,6 +127,12 @@ export function serveArgsOf(parsed: RunParsed): ServeArgs {
     if (parsed.given.has('--generator')) throw usageError('--generator', 'give either --generator or --no-generator');
     out.noGenerator = true;
   }
+  if (parsed.given.has('--no-limits')) {
+    if (parsed.given.has('--limit')) throw usageError('--limit', 'give either --limit or --no-limits');
+    out.noLimits = true;
+  }
+  const limits = options['limit'] as string[] | undefined;
+  if (limits !== undefined) out.limit = limitsOf(limits);
   const ticks = options['ticks'] as string[] | undefined;
   if (ticks !== undefined) {
     if (ticks.length === 0 || ticks.some((f) => f === '')) throw usageError('--ticks', 'needs at least one file');

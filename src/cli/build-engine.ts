@@ -85,6 +85,9 @@ export function buildServeApp(settings: ServeSettings, engine: Engine, liveNow: 
   if (settings.heartbeatMs !== undefined) apiOptions.heartbeatMs = settings.heartbeatMs;
   if (settings.enumSpelling !== undefined) apiOptions.enumSpelling = settings.enumSpelling;
   if (settings.priceStreamThrottleMs !== undefined) apiOptions.priceStreamThrottleMs = settings.priceStreamThrottleMs;
+  if (settings.baseUrl !== undefined) apiOptions.baseUrl = settings.baseUrl;
+  if (settings.allowedHosts !== undefined) apiOptions.allowedHosts = settings.allowedHosts;
+  if (settings.limits !== undefined) apiOptions.limits = settings.limits;
   const restoredBase = requestIdBaseAfter(engine);
   if (restoredBase !== undefined) apiOptions.requestIdBase = restoredBase;
   return buildApp(apiOptions);

@@ -207,6 +207,25 @@ const speed = Type.Union(
   },
 );
 
+/** The limits object (src/api/limits.ts); each value 0 turns that limit off. */
+const limitsObject = Type.Object(
+  {
+    requestsPerSecondPerConnection: Type.Optional(integer(0, 1_000_000, 'requests per second on one connection (default 100, as OANDA)')),
+    newConnectionsPerSecond: Type.Optional(
+      integer(0, 1_000_000, 'new connections per second from one client address (default 2, as OANDA)'),
+    ),
+    newConnectionsBurst: Type.Optional(
+      integer(0, 1_000_000, 'new connections one client address may open at once before the rate applies (default 20)'),
+    ),
+    streamsPerAccount: Type.Optional(integer(0, 1_000_000, 'open pricing and transaction streams per account (default 20, as OANDA)')),
+    maxConnections: Type.Optional(integer(0, 1_000_000, 'open connections the server keeps (default 500)')),
+    headersTimeoutMs: Type.Optional(integer(0, 3_600_000, 'time to send the request headers (default 10000)')),
+    requestTimeoutMs: Type.Optional(integer(0, 3_600_000, 'time to send a whole request (default 30000)')),
+    idleTimeoutMs: Type.Optional(integer(0, 3_600_000, 'a silent connection is closed after this; streams are exempt (default 30000)')),
+  },
+  { additionalProperties: false, errorMessage: 'must be false or an object of limits' },
+);
+
 const TOP_LEVEL = {
   accounts: Type.Optional(
     Type.Array(account, {
@@ -250,6 +269,27 @@ const TOP_LEVEL = {
   dataDir: Type.Optional(text('journal every transaction here and restore from it on start (relative to this file)')),
   fsync: Type.Optional(Type.Boolean({ description: 'fdatasync each journal write', errorMessage: 'must be true or false' })),
   heartbeatMs: Type.Optional(integer(100, 3_600_000, 'stream heartbeat interval')),
+  baseUrl: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s/?#@]+/?$',
+      description:
+        'http(s)://host[:port] used in Location, Link and page URLs (default: the Host asked for when it is a name of the server)',
+      errorMessage: 'must be http://host[:port] or https://host[:port], got {value}',
+    }),
+  ),
+  allowedHosts: Type.Optional(
+    Type.Union([Type.Literal('*'), Type.Array(Type.String({ pattern: '^[A-Za-z0-9_.:\\[\\]-]{1,255}$' }))], {
+      description:
+        'Host names answered besides localhost, 127.0.0.1, ::1, the listen address and the baseUrl host; others get 421 (DNS rebinding). "*" answers any Host',
+      errorMessage: 'must be "*" or an array of host names, got {value}',
+    }),
+  ),
+  limits: Type.Optional(
+    Type.Union([Type.Literal(false), limitsObject], {
+      description: 'rate, connection, stream and timeout limits over the defaults, or false for none',
+      errorMessage: 'must be false or an object of limits',
+    }),
+  ),
   enumSpelling: Type.Optional(
     oneOf(
       ENUM_SPELLINGS,

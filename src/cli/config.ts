@@ -3,6 +3,7 @@ import { dirname, extname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { AccountConfig } from '../account/state.js';
 import type { TokenGrant } from '../api/context.js';
+import type { ApiLimits } from '../api/limits.js';
 import type { EnumSpelling } from '../domain/enum-spelling.js';
 import { buildCatalogue, type InstrumentOverride, type InstrumentSpec } from '../domain/instruments.js';
 import { MarketCalendar } from '../domain/market-hours.js';
@@ -51,6 +52,10 @@ export interface FileConfig {
   readonly heartbeatMs?: number;
   readonly enumSpelling?: EnumSpelling;
   readonly priceStreamThrottleMs?: number;
+  readonly baseUrl?: string;
+  readonly allowedHosts?: readonly string[] | '*';
+  /** false: no limits; an object: these limits over the defaults. */
+  readonly limits?: ApiLimits | false;
 }
 
 /** Command-line options of `serve` (see args.ts); each overrides the file's field. */
@@ -73,6 +78,10 @@ export interface ServeArgs {
   adminToken?: string;
   enumSpelling?: EnumSpelling;
   priceStreamThrottleMs?: number;
+  baseUrl?: string;
+  allowedHosts?: readonly string[] | '*';
+  limit?: ApiLimits;
+  noLimits?: boolean;
   help?: boolean;
 }
 
@@ -107,6 +116,10 @@ export interface ServeSettings {
   readonly enumSpelling?: EnumSpelling;
   /** The pricing stream's window in simulated ms (ApiOptions.priceStreamThrottleMs). */
   readonly priceStreamThrottleMs?: number;
+  readonly baseUrl?: string;
+  readonly allowedHosts?: readonly string[] | '*';
+  /** The API's limits (api/limits.ts); undefined: none (--no-limits, `"limits": false`). */
+  readonly limits?: Required<ApiLimits>;
   readonly configFile?: string;
 }
 
@@ -276,6 +289,9 @@ export function checkConfig(doc: unknown, base: string): FileConfig {
   if (d.heartbeatMs !== undefined) out.heartbeatMs = d.heartbeatMs;
   if (d.enumSpelling !== undefined) out.enumSpelling = d.enumSpelling;
   if (d.priceStreamThrottleMs !== undefined) out.priceStreamThrottleMs = d.priceStreamThrottleMs;
+  if (d.baseUrl !== undefined) out.baseUrl = d.baseUrl.replace(/\/+$/, '');
+  if (d.allowedHosts !== undefined) out.allowedHosts = d.allowedHosts;
+  if (d.limits !== undefined) out.limits = d.limits;
   return out;
 }
 

@@ -99,6 +99,17 @@ major pairs paced in real time, on http://127.0.0.1:8080.`,
       '--price-stream-throttle-ms <ms>',
       'pricing stream: at most one price per instrument per this many simulated ms, the latest (default 250 as v20; 0 = every price)',
     )
+    .option('--base-url <url>', 'http(s)://host[:port] used in Location and Link URLs (default: the Host asked for, if it is ours)')
+    .option(
+      '--allowed-hosts <names>',
+      'comma-separated Host names answered besides localhost, the listen address and --base-url; * for any',
+    )
+    .option(
+      '--limit <name=value>',
+      'a limit (repeatable): requestsPerSecondPerConnection, newConnectionsPerSecond, newConnectionsBurst, streamsPerAccount, maxConnections, headersTimeoutMs, requestTimeoutMs, idleTimeoutMs; 0 = none',
+      collect,
+    )
+    .addOption(new Option('--no-limits', 'no rate, connection, stream or timeout limits'))
     .addHelpText('after', SERVE_AFTER);
 }
 
@@ -193,7 +204,7 @@ function reportCommand(): Command {
 }
 
 /** Options that may be given more than once (everywhere, or in one command); every other long option only once. */
-const REPEATABLE = new Set(['--param', '--ticks backtest']);
+const REPEATABLE = new Set(['--param', '--ticks backtest', '--limit']);
 
 function buildProgram(onRun: (command: Command, name: CommandName) => void): Command {
   const program = new Command('v20sim')

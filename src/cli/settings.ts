@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { TokenGrant } from '../api/context.js';
+import { SERVE_LIMITS, type ApiLimits } from '../api/limits.js';
 import { buildCatalogue } from '../domain/instruments.js';
 import type { FeedFormat } from '../engine/feeds/index.js';
 import {
@@ -113,6 +114,18 @@ function tokensOf(file: FileConfig, args: ServeArgs, newToken: () => string, fai
   return { tokens, generatedTokens, adminToken: adminTokenGiven ?? newToken(), adminTokenGenerated: adminTokenGiven === undefined };
 }
 
+/** The limits: none with --no-limits or `"limits": false`, else flags over the file over SERVE_LIMITS. */
+function limitsOf(file: FileConfig, args: ServeArgs, fail: Fail): Required<ApiLimits> | undefined {
+  if (args.noLimits === true || (file.limits === false && args.limit === undefined)) return undefined;
+  const limits = { ...SERVE_LIMITS, ...(file.limits === false ? {} : file.limits), ...args.limit };
+  if (limits.requestTimeoutMs > 0 && limits.headersTimeoutMs > limits.requestTimeoutMs)
+    fail(
+      args.limit?.headersTimeoutMs !== undefined ? '--limit' : 'limits.headersTimeoutMs',
+      'headersTimeoutMs must not exceed requestTimeoutMs',
+    );
+  return limits;
+}
+
 /**
  * Flags over the file over the defaults, then the rules that tie fields together. `newToken` makes
  * up tokens nobody configured (the CLI passes a random one; tests a fixed one).
@@ -146,6 +159,12 @@ export function resolveSettings(file: FileConfig, args: ServeArgs, newToken: () 
   if (enumSpelling !== undefined) settings.enumSpelling = enumSpelling;
   const throttleMs = args.priceStreamThrottleMs ?? file.priceStreamThrottleMs;
   if (throttleMs !== undefined) settings.priceStreamThrottleMs = throttleMs;
+  const baseUrl = args.baseUrl ?? file.baseUrl;
+  if (baseUrl !== undefined) settings.baseUrl = baseUrl;
+  const allowedHosts = args.allowedHosts ?? file.allowedHosts;
+  if (allowedHosts !== undefined) settings.allowedHosts = allowedHosts;
+  const limits = limitsOf(file, args, fail);
+  if (limits !== undefined) settings.limits = limits;
   if (configFile !== undefined) settings.configFile = resolve(configFile);
   return settings;
 }
