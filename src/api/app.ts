@@ -5,13 +5,13 @@ import type { ApiContext, ApiOptions } from './context.js';
 import { toUnixDatetimes } from '../v3/datetime.js';
 import { createMarketData } from './market.js';
 import { BAD_URL, parameterTooLong } from './path-errors.js';
-import { connectionLimits } from './plugins/connection-limits.js';
+import { ConnectionGuard, connectionLimits } from './plugins/connection-limits.js';
 import { simWithoutCors } from './plugins/sim-cors.js';
 import { errorReplies } from './plugins/errors.js';
 import { hostCheck, originFormUrl } from './plugins/host-check.js';
 import { jsonBody } from './plugins/json-body.js';
 import { requestState } from './plugins/request-state.js';
-import { timeoutOptions, v20ClientError } from './server-options.js';
+import { serverFactory, v20ClientError } from './server-options.js';
 import { serializerCompiler } from './responses.js';
 import { registerRoutes } from './routes/index.js';
 
@@ -30,6 +30,11 @@ export async function buildApp(options: ApiOptions): Promise<App> {
   // Deterministic: the n-th request of a server gets the same ID in every run.
   const requestIdBase = options.requestIdBase ?? 70_000_000_000_000_000n;
   const nextRequestId = (): string => String(requestIdBase + BigInt((requestCounter += 1) * 1000));
+  const limits = options.limits;
+  // Operational limits run on the wall clock (limits.ts): they protect the server, not the market.
+  const wallClock = (): number => Date.now();
+  const guard = limits === undefined ? undefined : new ConnectionGuard(limits, wallClock);
+  const clientError = v20ClientError(nextRequestId);
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -49,11 +54,10 @@ export async function buildApp(options: ApiOptions): Promise<App> {
     // Absolute-form request lines (`GET http://host/v3/accounts`) route as their path.
     rewriteUrl: originFormUrl,
     // Node's own 400, 408 and 431 answered with v20 bodies.
-    clientErrorHandler: v20ClientError(nextRequestId),
-    ...timeoutOptions(options.limits),
+    clientErrorHandler: clientError,
+    // The limits' timeouts, connection cap and new-connection rate on every server the app listens with.
+    serverFactory: serverFactory(limits, guard, clientError),
   }).withTypeProvider<TypeBoxTypeProvider>();
-  const maxConnections = options.limits?.maxConnections ?? 0;
-  if (maxConnections > 0) app.server.maxConnections = maxConnections;
 
   const market = createMarketData(options.engine, options.candlesPerSeriesMax);
   app.addHook('onClose', async () => market.close());
@@ -69,7 +73,7 @@ export async function buildApp(options: ApiOptions): Promise<App> {
   // Before CORS, whose preflight answers early: every response carries a RequestID.
   await app.register(requestState(nextRequestId));
   // Throttles and the Host check answer before anything else is done for a request.
-  if (options.limits !== undefined) await app.register(connectionLimits(options.limits, app.server, () => Date.now()));
+  if (limits !== undefined && guard !== undefined) await app.register(connectionLimits(limits, guard, wallClock));
   await app.register(hostCheck({ allowedHosts: options.allowedHosts, baseUrl: options.baseUrl }, app.server));
   await app.register(simWithoutCors);
   // CORS stays open on /v3, as OANDA's API is (browser clients call it directly); not on /sim.

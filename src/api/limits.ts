@@ -56,6 +56,8 @@ export const API_LIMIT_NAMES: readonly ApiLimitName[] = Object.keys(SERVE_LIMITS
 
 /** How often Node checks the headers and request timeouts: often enough for the shortest configured one. */
 export function timeoutCheckInterval(limits: ApiLimits): number {
-  const shortest = Math.min(limits.headersTimeoutMs ?? 30_000, limits.requestTimeoutMs ?? 30_000);
-  return Math.max(10, Math.min(30_000, Math.floor(shortest / 4)));
+  const set = [limits.headersTimeoutMs ?? 0, limits.requestTimeoutMs ?? 0].filter((ms) => ms > 0);
+  // Node's own default when no timeout is set.
+  if (set.length === 0) return 30_000;
+  return Math.max(10, Math.min(30_000, Math.floor(Math.min(...set) / 4)));
 }

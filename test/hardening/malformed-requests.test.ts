@@ -39,6 +39,19 @@ describe("Node's own refusals", () => {
     expect(JSON.parse(responses[0]?.body ?? '')).toHaveProperty('errorMessage');
   });
 
+  it('an HTTP/1.1 request without Host gets 400 with a v20 body (RFC 9112 section 3.2); HTTP/1.0 may omit it', async () => {
+    const server = await listeningApi({ baseUrl: null });
+    api = server.api;
+    const missing = await rawExchange(
+      server.port,
+      `GET /v3/accounts HTTP/1.1\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(missing.responses[0]?.status).toBe(400);
+    expect(JSON.parse(missing.responses[0]?.body ?? '')).toEqual({ errorMessage: "Invalid value specified for 'Host'" });
+    const old = await rawExchange(server.port, `GET /v3/accounts HTTP/1.0\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`);
+    expect(old.responses[0]?.status).toBe(200);
+  });
+
   it('headers over 16 KiB get 431 with a v20 body', async () => {
     const server = await listeningApi();
     api = server.api;

@@ -96,28 +96,48 @@ function tooMany(reply: FastifyReply, message: string, retryAfterSeconds: number
 }
 
 /**
+ * The new-connection rate of every server an app listens with (Fastify opens one per address
+ * when a host name resolves to several): connections over the rate are remembered until their
+ * first request is answered.
+ */
+export class ConnectionGuard {
+  private readonly overRate = new WeakSet<Socket>();
+  private readonly rate: NewConnectionRate | undefined;
+
+  constructor(limits: ApiLimits, now: () => number) {
+    const perSecond = limits.newConnectionsPerSecond ?? 0;
+    this.rate = perSecond > 0 ? new NewConnectionRate(perSecond, now, limits.newConnectionsBurst ?? perSecond) : undefined;
+  }
+
+  attach(server: Server): void {
+    const rate = this.rate;
+    if (rate === undefined) return;
+    server.on('connection', (socket: Socket) => {
+      if (!rate.admit(socket.remoteAddress ?? '')) this.overRate.add(socket);
+    });
+  }
+
+  isOverRate(socket: Socket): boolean {
+    return this.overRate.has(socket);
+  }
+}
+
+/**
  * OANDA's throttles (https://developer.oanda.com/rest-live-v20/best-practices/): requests per
  * connection and new connections per client address, both answered 429 with a v20 error body and
  * Retry-After. A connection over the new-connection rate is not dropped unanswered: its first
  * request gets the 429 and `Connection: close`, so a client sees why. Wall-clock time: these
  * protect the server, not the simulated market.
  */
-export const connectionLimits = (limits: ApiLimits, server: Server, now: () => number): FastifyPluginCallback =>
+export const connectionLimits = (limits: ApiLimits, guard: ConnectionGuard, now: () => number): FastifyPluginCallback =>
   sharedScope((app, _options, done) => {
     const perConnection = limits.requestsPerSecondPerConnection ?? 0;
     const newPerSecond = limits.newConnectionsPerSecond ?? 0;
-    const overRate = new WeakSet<Socket>();
-    if (newPerSecond > 0) {
-      const connections = new NewConnectionRate(newPerSecond, now, limits.newConnectionsBurst ?? newPerSecond);
-      server.on('connection', (socket: Socket) => {
-        if (!connections.admit(socket.remoteAddress ?? '')) overRate.add(socket);
-      });
-    }
     const requests = perConnection > 0 ? new RequestRate(perConnection, now) : undefined;
     if (newPerSecond > 0 || requests !== undefined) {
       app.addHook('onRequest', (request, reply, next) => {
         const socket = request.raw.socket;
-        if (overRate.has(socket)) {
+        if (guard.isOverRate(socket)) {
           void reply.header('Connection', 'close');
           tooMany(reply, `Too many new connections: at most ${newPerSecond} per second`, 1);
           return;

@@ -74,9 +74,10 @@ const MISDIRECTED = (name: string): V20Error =>
   new V20Error(421, { errorMessage: `The Host '${name}' is not a name of this server; configure it in allowedHosts` });
 
 /**
- * Refuses requests whose Host is not a name of this server (400 for a Host that is no host at all,
- * as RFC 9112 section 3.2 asks, 421 for a foreign one), and records the checked Host for URLs.
- * An HTTP/1.0 request without Host is answered; its URLs use the connection's local address.
+ * Refuses requests whose Host is not a name of this server (400 for a Host that is no host at all
+ * or missing from an HTTP/1.1 request, as RFC 9112 section 3.2 asks; 421 for a foreign one), and
+ * records the checked Host for URLs. An HTTP/1.0 request without Host is answered; its URLs use
+ * the connection's local address.
  */
 export const hostCheck = (rules: HostRules, server: Server): FastifyPluginCallback =>
   sharedScope((app, _options, done) => {
@@ -89,12 +90,12 @@ export const hostCheck = (rules: HostRules, server: Server): FastifyPluginCallba
     app.decorateRequest('v20Host', null);
     app.addHook('onRequest', (request, reply, next) => {
       const host = request.headers.host;
-      if (host === undefined) {
+      if (host === undefined && request.raw.httpVersion !== '1.1') {
         next();
         return;
       }
-      const name = hostName(host);
-      if (name === null) {
+      const name = host === undefined ? null : hostName(host);
+      if (host === undefined || name === null) {
         const e = BAD_HOST();
         void reply.code(e.statusCode).send(e.body);
         return;
