@@ -250,6 +250,13 @@ const TOP_LEVEL = {
   dataDir: Type.Optional(text('journal every transaction here and restore from it on start (relative to this file)')),
   fsync: Type.Optional(Type.Boolean({ description: 'fdatasync each journal write', errorMessage: 'must be true or false' })),
   heartbeatMs: Type.Optional(integer(100, 3_600_000, 'stream heartbeat interval')),
+  transactionsInMemory: Type.Optional(
+    integer(
+      1,
+      1_000_000_000,
+      'transactions each account keeps in memory, the newest (default 10000); older ones are read from the journal',
+    ),
+  ),
   enumSpelling: Type.Optional(
     oneOf(
       ENUM_SPELLINGS,

@@ -50,6 +50,7 @@ export interface FileConfig {
   readonly fsync?: boolean;
   readonly heartbeatMs?: number;
   readonly enumSpelling?: EnumSpelling;
+  readonly transactionsInMemory?: number;
 }
 
 /** Command-line options of `serve` (see args.ts); each overrides the file's field. */
@@ -101,6 +102,8 @@ export interface ServeSettings {
   readonly seed: number | string;
   readonly start?: Micros;
   readonly heartbeatMs?: number;
+  /** The newest transactions each account keeps in memory; older ones are read from the journal. */
+  readonly transactionsInMemory: number;
   /** How Order resources spell DEFAULT values (domain/enum-spelling.ts); unset: the interface's. */
   readonly enumSpelling?: EnumSpelling;
   readonly configFile?: string;
@@ -125,6 +128,12 @@ export const DEFAULT_ACCOUNTS: readonly AccountConfig[] = [
 ];
 
 export const DEFAULT_HOST = '127.0.0.1';
+/**
+ * Transactions an account keeps in memory in serve: at 0.5-1 KB each, 10,000 are 5-10 MB an
+ * account, and the newest 10,000 cover every read a client makes in practice (sinceid and changes
+ * reach back at most 1,000); older ones are read from the journal.
+ */
+export const DEFAULT_TRANSACTIONS_IN_MEMORY = 10_000;
 export const DEFAULT_PORT = 8080;
 export const TOKEN_RE = /^\S{1,512}$/;
 
@@ -263,6 +272,7 @@ export function checkConfig(doc: unknown, base: string): FileConfig {
   if (d.fsync !== undefined) out.fsync = d.fsync;
   if (d.heartbeatMs !== undefined) out.heartbeatMs = d.heartbeatMs;
   if (d.enumSpelling !== undefined) out.enumSpelling = d.enumSpelling;
+  if (d.transactionsInMemory !== undefined) out.transactionsInMemory = d.transactionsInMemory;
   return out;
 }
 
