@@ -30,17 +30,19 @@ export function serializeEntry(entry: JournalEntry): string {
   return transactionJson(entry as Transaction);
 }
 
+const ENTRY_PREFIX = '{"type":"';
 const RECORD_PREFIX = '{"type":"TRAILING_STOP_VALUE"';
 
 /**
  * The transactions among journal lines from ID `fromId` on. Transaction IDs count from 1 without
  * gaps, so the Nth transaction line is transaction N and the lines before `fromId` are skipped
- * unparsed; a record line (serializeEntry writes its type first) takes no ID.
+ * unparsed. serializeEntry writes every entry's type first: a record line, or any line that is
+ * not an entry, takes no ID. Each transaction yielded is checked to carry its expected ID.
  */
 export function* transactionLines(lines: Iterable<string>, fromId: number, where: string): Generator<Transaction> {
   let id = 0;
   for (const line of lines) {
-    if (line.startsWith(RECORD_PREFIX)) continue;
+    if (!line.startsWith(ENTRY_PREFIX) || line.startsWith(RECORD_PREFIX)) continue;
     id += 1;
     if (id < fromId) continue;
     const tx = JSON.parse(line) as Transaction;
