@@ -23,6 +23,12 @@ export interface ApiOptions {
   readonly baseUrl?: string;
   /** Transaction and pricing stream heartbeat interval. v20 sends one every 5 s. */
   readonly heartbeatMs?: number;
+  /**
+   * The pricing stream's window in simulated milliseconds: at most one price per instrument and
+   * connection per window, the latest (src/api/stream/throttle.ts). v20's is 250 ms, the default;
+   * 0 sends every quote (a replay at full speed that wants them all).
+   */
+  readonly priceStreamThrottleMs?: number;
   /** Bytes a stream client may have unsent before it is dropped. */
   readonly streamBufferMax?: number;
   /** Open stream connections at most (v20 allows 20 per account); more get 429. Default 1000. */

@@ -1,5 +1,15 @@
 import { ENUM_SPELLINGS, type EnumSpelling } from '../domain/enum-spelling.js';
-import { ConfigError, checkFormat, checkSpeed, checkStart, parseSeed, type ClockMode, type ServeArgs, CLOCK_MODES } from './config.js';
+import {
+  ConfigError,
+  checkFormat,
+  checkSpeed,
+  checkStart,
+  checkThrottleMs,
+  parseSeed,
+  type ClockMode,
+  type ServeArgs,
+  CLOCK_MODES,
+} from './config.js';
 import { parseArgv, serveUsageWhy, type Parsed } from './program.js';
 
 type RunParsed = Extract<Parsed, { kind: 'run' }>;
@@ -73,6 +83,7 @@ const SERVE_VALUES: { readonly [K in ValueKey]: readonly [flag: string, check: V
   token: ['--token', asGiven],
   adminToken: ['--admin-token', asGiven],
   enumSpelling: ['--enum-spelling', enumSpelling],
+  priceStreamThrottleMs: ['--price-stream-throttle-ms', checkThrottleMs],
 };
 
 /** The checked values of a parsed `serve` command line. */

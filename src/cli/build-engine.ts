@@ -84,6 +84,7 @@ export function buildServeApp(settings: ServeSettings, engine: Engine, liveNow: 
   if (settings.clock === 'live') apiOptions.now = liveNow;
   if (settings.heartbeatMs !== undefined) apiOptions.heartbeatMs = settings.heartbeatMs;
   if (settings.enumSpelling !== undefined) apiOptions.enumSpelling = settings.enumSpelling;
+  if (settings.priceStreamThrottleMs !== undefined) apiOptions.priceStreamThrottleMs = settings.priceStreamThrottleMs;
   const restoredBase = requestIdBaseAfter(engine);
   if (restoredBase !== undefined) apiOptions.requestIdBase = restoredBase;
   return buildApp(apiOptions);

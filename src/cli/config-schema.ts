@@ -263,6 +263,9 @@ const TOP_LEVEL = {
       "how Order resources spell DEFAULT values: interface (POSITION_DEFAULT, TRIGGER_DEFAULT, DEFAULT_FILL; the default) or documented (DEFAULT, as OANDA's definitions); transactions always show DEFAULT",
     ),
   ),
+  priceStreamThrottleMs: Type.Optional(
+    integer(0, 60_000, 'pricing stream: at most one price per instrument per this many simulated ms (default 250 as v20; 0 = every price)'),
+  ),
 };
 
 /** Top-level fields of a serve config (keys starting with $ or // are ignored). */

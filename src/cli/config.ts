@@ -51,6 +51,7 @@ export interface FileConfig {
   readonly heartbeatMs?: number;
   readonly enumSpelling?: EnumSpelling;
   readonly transactionsInMemory?: number;
+  readonly priceStreamThrottleMs?: number;
 }
 
 /** Command-line options of `serve` (see args.ts); each overrides the file's field. */
@@ -72,6 +73,7 @@ export interface ServeArgs {
   token?: string;
   adminToken?: string;
   enumSpelling?: EnumSpelling;
+  priceStreamThrottleMs?: number;
   help?: boolean;
 }
 
@@ -106,6 +108,8 @@ export interface ServeSettings {
   readonly transactionsInMemory: number;
   /** How Order resources spell DEFAULT values (domain/enum-spelling.ts); unset: the interface's. */
   readonly enumSpelling?: EnumSpelling;
+  /** The pricing stream's window in simulated ms (ApiOptions.priceStreamThrottleMs). */
+  readonly priceStreamThrottleMs?: number;
   readonly configFile?: string;
 }
 
@@ -157,6 +161,14 @@ export function checkSpeed(value: unknown, field: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 1e9) {
     throw new ConfigError(field, `must be a positive number (1 = real time) or "max", got ${describeValue(value)}`);
   }
+  return value;
+}
+
+/** The pricing stream's window: whole simulated milliseconds, 0 to 60,000 (the config schema's range). */
+export function checkThrottleMs(value: unknown, field: string): number {
+  if (typeof value === 'string' && /^\d{1,6}$/.test(value)) value = Number(value);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 60_000)
+    throw new ConfigError(field, `must be an integer from 0 to 60000 (milliseconds; 0 = every price), got ${describeValue(value)}`);
   return value;
 }
 
@@ -273,6 +285,7 @@ export function checkConfig(doc: unknown, base: string): FileConfig {
   if (d.heartbeatMs !== undefined) out.heartbeatMs = d.heartbeatMs;
   if (d.enumSpelling !== undefined) out.enumSpelling = d.enumSpelling;
   if (d.transactionsInMemory !== undefined) out.transactionsInMemory = d.transactionsInMemory;
+  if (d.priceStreamThrottleMs !== undefined) out.priceStreamThrottleMs = d.priceStreamThrottleMs;
   return out;
 }
 

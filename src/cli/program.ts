@@ -8,7 +8,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { FEED_FORMATS } from '../engine/feeds/options.js';
 import { VERSION } from './version.js';
 
-export type CommandName = 'serve' | 'backtest' | 'scenario run' | 'scenario check';
+export type CommandName = 'serve' | 'backtest' | 'scenario run' | 'scenario check' | 'report';
 
 /** What the command line asks for. */
 export type Parsed =
@@ -95,6 +95,10 @@ major pairs paced in real time, on http://127.0.0.1:8080.`,
       '--enum-spelling <s>',
       'how Order resources spell DEFAULT values: interface (POSITION_DEFAULT, TRIGGER_DEFAULT, DEFAULT_FILL; the default) or documented (DEFAULT)',
     )
+    .option(
+      '--price-stream-throttle-ms <ms>',
+      'pricing stream: at most one price per instrument per this many simulated ms, the latest (default 250 as v20; 0 = every price)',
+    )
     .addHelpText('after', SERVE_AFTER);
 }
 
@@ -168,6 +172,26 @@ function scenarioCommand(): Command {
   return scenario;
 }
 
+const REPORT_DESCRIPTION = `Builds the files a backtest writes (transactions.ndjson, trades.csv, equity.csv, report.json,
+report.html) from a served account's journal: the file DATA_DIR/<accountID>.ndjson of a
+\`v20sim serve --data-dir\`, or what GET /sim/journal/<accountID> returns. The account is rebuilt
+from its transactions and marked to market at each fill's own prices (a journal holds no quotes),
+so its equity curve has a point per transaction and is flat between them.`;
+
+const REPORT_AFTER = `
+Exit codes: 0 written, 1 an unreadable journal or output folder, 2 invalid options.`;
+
+function reportCommand(): Command {
+  return new Command('report')
+    .summary("report on a served account's journal")
+    .usage('--journal FILE [--out DIR] [--config FILE]')
+    .description(REPORT_DESCRIPTION)
+    .option('--journal <file>', "the account's journal (NDJSON)")
+    .option('--out <dir>', 'folder for the report files (default: report-<accountID>)')
+    .option('--config <file>', 'the serve config the session ran with, for its instrument overrides')
+    .addHelpText('after', REPORT_AFTER);
+}
+
 /** Options that may be given more than once (everywhere, or in one command); every other long option only once. */
 const REPEATABLE = new Set(['--param', '--ticks backtest']);
 
@@ -176,7 +200,7 @@ function buildProgram(onRun: (command: Command, name: CommandName) => void): Com
     .usage('<command> [options]')
     .version(VERSION, '-v, --version', 'print the version')
     .helpCommand(true);
-  for (const command of [serveCommand(), backtestCommand(), scenarioCommand()]) program.addCommand(command);
+  for (const command of [serveCommand(), backtestCommand(), scenarioCommand(), reportCommand()]) program.addCommand(command);
   const leaves: [Command, CommandName][] = [];
   for (const command of program.commands) {
     if (command.commands.length === 0) leaves.push([command, command.name() as CommandName]);

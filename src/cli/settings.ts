@@ -146,6 +146,8 @@ export function resolveSettings(file: FileConfig, args: ServeArgs, newToken: () 
   if (file.heartbeatMs !== undefined) settings.heartbeatMs = file.heartbeatMs;
   const enumSpelling = args.enumSpelling ?? file.enumSpelling;
   if (enumSpelling !== undefined) settings.enumSpelling = enumSpelling;
+  const throttleMs = args.priceStreamThrottleMs ?? file.priceStreamThrottleMs;
+  if (throttleMs !== undefined) settings.priceStreamThrottleMs = throttleMs;
   if (configFile !== undefined) settings.configFile = resolve(configFile);
   return settings;
 }

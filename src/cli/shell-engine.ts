@@ -50,6 +50,10 @@ export class ShellEngine implements Engine {
     return this.inner.prices$;
   }
 
+  get advances$(): Observable<Micros> {
+    return this.inner.advances$;
+  }
+
   accountIds(): string[] {
     return this.inner.accountIds();
   }

@@ -74,6 +74,12 @@ export interface Engine {
   transactions$(accountId: string): Observable<Transaction>;
   /** Every quote the engine consumes. */
   readonly prices$: Observable<Tick>;
+  /**
+   * The new time each time `advanceTo` moves the clock without a quote (a quote's time comes on
+   * `prices$`): what lets a reader of simulated time, such as the pricing stream's throttle, see
+   * time pass when no quote comes.
+   */
+  readonly advances$: Observable<Micros>;
   /** Opens another account at the current simulated time. */
   openAccount(config: AccountConfig): AccountView;
   /**
@@ -106,6 +112,8 @@ class SimEngine implements Engine {
   private readonly subjects = new Map<string, Subject<Transaction>>();
   private readonly prices = new Subject<Tick>();
   readonly prices$: Observable<Tick> = this.prices.asObservable();
+  private readonly advances = new Subject<Micros>();
+  readonly advances$: Observable<Micros> = this.advances.asObservable();
   private clock: Micros;
   private readonly window: number | undefined;
   private books: BookHistory | undefined;
@@ -195,6 +203,7 @@ class SimEngine implements Engine {
     if (time >= this.nextBook) this.takeBooks(time);
     this.clock = time;
     for (const account of this.accountList) account.advance(time);
+    if (this.advances.observed) this.advances.next(time);
   }
 
   run(feed: Observable<Tick> | Iterable<Tick>): Promise<void> {

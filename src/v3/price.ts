@@ -1,6 +1,7 @@
 import type { AccountState } from '../account/state.js';
 import { factorTexts } from '../account/home-currency.js';
-import { baseCurrency, quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
+import type { UnitsAvailable, UnitsAvailableDetails } from '../account/units-available.js';
+import { baseCurrency, quoteCurrency } from '../domain/instruments.js';
 import { SHOWN_LIQUIDITY } from '../domain/liquidity.js';
 import { formatPriceInt } from '../domain/price.js';
 import { formatDateTime, type DatetimeFormat, type Micros } from '../domain/time.js';
@@ -65,20 +66,56 @@ export function accountQuote(state: AccountState, instrument: string): Quote | u
 }
 
 /**
- * Home conversion factors of every currency of the catalogue the account can convert (OANDA's
- * HomeConversions): gains at mid x (1 - fee), losses at mid x (1 + fee), position values at mid
- * (account/home-currency.ts).
+ * The currencies of the instruments asked for, each once, in the order they first appear (base,
+ * then quote): OANDA's getPrices includeHomeConversions, "An entry will be returned for each
+ * currency in the set of all base and quote currencies present in the requested instruments list"
+ * (oanda-v20-openapi.json).
  */
-export function homeConversions(state: AccountState, catalogue: ReadonlyMap<string, InstrumentSpec>): Record<string, string>[] {
+export function currenciesOf(instruments: readonly string[]): string[] {
   const currencies: string[] = [];
-  for (const name of catalogue.keys()) {
+  for (const name of instruments) {
     for (const c of [baseCurrency(name), quoteCurrency(name)]) if (!currencies.includes(c)) currencies.push(c);
   }
+  return currencies;
+}
+
+/**
+ * OANDA's HomeConversions of the currencies of the instruments asked for that the account can
+ * convert: gains at mid x (1 - fee), losses at mid x (1 + fee), position values at mid
+ * (account/home-currency.ts).
+ */
+export function homeConversions(state: AccountState, instruments: readonly string[]): Record<string, string>[] {
   const out: Record<string, string>[] = [];
-  for (const currency of currencies) {
+  for (const currency of currenciesOf(instruments)) {
     const factor = factorTexts(state, currency);
     if (factor === null) continue;
     out.push({ currency, accountGain: factor.gain, accountLoss: factor.loss, positionValue: factor.mid });
   }
   return out;
+}
+
+/**
+ * The deprecated ClientPrice.quoteHomeConversionFactors: an amount of the instrument's quote
+ * currency into home, a positive one at the gain factor, a negative one at the loss factor, as
+ * fills convert P/L (account/home-currency.ts). Real GET pricing bodies carry it (oandapyV20
+ * responses/pricing.py, 2016, positiveUnits below negativeUnits; a 2023 capture in the facts sheet
+ * section 8); null when the quote currency cannot be converted yet.
+ */
+export function quoteHomeConversionFactors(state: AccountState, instrument: string): Record<string, string> | null {
+  const factor = factorTexts(state, quoteCurrency(instrument));
+  return factor === null ? null : { positiveUnits: factor.gain, negativeUnits: factor.loss };
+}
+
+function details(d: UnitsAvailableDetails, precision: number): Record<string, string> {
+  return { long: d.long.toFixed(precision), short: d.short.toFixed(precision) };
+}
+
+/** ClientPrice.unitsAvailable (account/units-available.ts), units at the instrument's tradeUnitsPrecision. */
+export function unitsAvailableJson(ua: UnitsAvailable, precision: number): Record<string, Record<string, string>> {
+  return {
+    default: details(ua.default, precision),
+    reduceFirst: details(ua.reduceFirst, precision),
+    reduceOnly: details(ua.reduceOnly, precision),
+    openOnly: details(ua.openOnly, precision),
+  };
 }

@@ -1,9 +1,12 @@
+import { unitsAvailable } from '../account/units-available.js';
+import { valueAccount } from '../account/valuation.js';
+import { ZERO } from '../domain/decimal.js';
 import { formatRfc3339, type Micros } from '../domain/time.js';
 import type { Engine } from '../engine/engine.js';
 import { accountOf, type V3Call } from './call.js';
 import { invalidValue } from './errors.js';
 import { parseRequestDateTime } from './wire.js';
-import { clientPrice, homeConversions, type QuoteSource } from './price.js';
+import { clientPrice, homeConversions, quoteHomeConversionFactors, unitsAvailableJson, type QuoteSource } from './price.js';
 import { queryFlag } from './query-bool.js';
 import { answer, ok, type Json, type V20Response } from './response.js';
 
@@ -29,22 +32,42 @@ export interface PricingQuery {
   readonly instruments: string;
   readonly since?: string | undefined;
   readonly includeHomeConversions?: string | undefined;
+  readonly includeUnitsAvailable?: string | undefined;
 }
 
-/** GET pricing: the latest price of each instrument that has one (newer than `since`), and the time. */
+/**
+ * GET pricing: the latest price of each instrument that has one (newer than `since`), and the time.
+ * Each ClientPrice also carries, as real v20 bodies do (oandapyV20 responses/pricing.py):
+ * - unitsAvailable unless includeUnitsAvailable is false (default true, facts sheet section 2);
+ * - the deprecated quoteHomeConversionFactors, "absent whenever includeHomeConversions is sent,
+ *   whatever its value" (facts sheet section 8); with includeHomeConversions=true the body has
+ *   homeConversions for the currencies of the instruments asked for instead.
+ * `since` filters prices only: the home conversions are always the current ones.
+ */
 export function getPricing(call: V3Call, quotes: QuoteSource, q: PricingQuery): V20Response {
   return answer(() => {
     const { state } = accountOf(call);
     const instruments = parseInstruments(call.engine, q.instruments, 'instruments');
     const since = parseTimeQuery(q.since, 'since');
+    const withUnits = queryFlag(q.includeUnitsAvailable, true);
+    const withConversions = queryFlag(q.includeHomeConversions, false);
+    const marginAvailable = withUnits ? valueAccount(state).marginAvailable : ZERO;
     const prices: Json[] = [];
     for (const name of instruments) {
       const quote = quotes.latest(name);
       if (quote === undefined || (since !== undefined && quote.time <= since)) continue;
-      prices.push(clientPrice(quote, 'RFC3339', call.engine.now));
+      const price = clientPrice(quote, 'RFC3339', call.engine.now);
+      if (q.includeHomeConversions === undefined) {
+        const factors = quoteHomeConversionFactors(state, name);
+        if (factors !== null) price['quoteHomeConversionFactors'] = factors;
+      }
+      const spec = call.engine.instruments.get(name);
+      if (withUnits && spec !== undefined)
+        price['unitsAvailable'] = unitsAvailableJson(unitsAvailable(state, name, marginAvailable), spec.tradeUnitsPrecision);
+      prices.push(price);
     }
     const body: Json = { prices };
-    if (queryFlag(q.includeHomeConversions, false)) body['homeConversions'] = homeConversions(state, call.engine.instruments);
+    if (withConversions) body['homeConversions'] = homeConversions(state, instruments);
     body['time'] = formatRfc3339(call.engine.now);
     return ok(body);
   });

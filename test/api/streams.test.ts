@@ -167,8 +167,8 @@ describe('transaction stream', () => {
 });
 
 describe('pricing stream', () => {
-  it('sends the snapshot, then every quote of the instruments asked for, and heartbeats', async () => {
-    const port = await listen();
+  it('with the throttle off sends the snapshot, then every quote of the instruments asked for, and heartbeats', async () => {
+    const port = await listen({ priceStreamThrottleMs: 0 });
     const engine = (h as Harness).engine;
     const stream = await openStream(port, `/v3/accounts/${ACCOUNT}/pricing/stream?instruments=USD_JPY,EUR_USD`);
     expect(stream.res.headers['content-type']).toBe('application/octet-stream');
@@ -221,9 +221,74 @@ describe('pricing stream', () => {
   });
 });
 
+describe('pricing stream snapshot', () => {
+  it('first sends the latest price of each instrument asked for that has one, in the order asked', async () => {
+    const port = await listen();
+    const engine = (h as Harness).engine;
+    // AUD_USD has no price yet: nothing to send for it.
+    const stream = await openStream(port, `/v3/accounts/${ACCOUNT}/pricing/stream?instruments=AUD_USD,EUR_USD,USD_JPY&snapshot=True`);
+    const lines = (await stream.waitForLines(2)).map((l) => JSON.parse(l) as JsonBody);
+    expect(lines.map((p) => [p['instrument'], p['time']])).toEqual([
+      ['EUR_USD', formatRfc3339(engine.now - 1_000_000)],
+      ['USD_JPY', formatRfc3339(engine.now)],
+    ]);
+    // The snapshot opens no throttle window: the next quote goes out at once.
+    engine.pushTick({ instrument: 'EUR_USD', time: engine.now + 1, bid: 1.2, ask: 1.2002 });
+    const next = await stream.waitFor((l) => l['type'] === 'PRICE' && l['bids'][0]['price'] === '1.20000');
+    expect(next['time']).toBe(formatRfc3339(engine.now));
+  });
+});
+
+describe('pricing stream throttle', () => {
+  const prices = (stream: Stream): JsonBody[] => stream.lines.map((l) => JSON.parse(l) as JsonBody).filter((l) => l['type'] === 'PRICE');
+  const bidsOf = (lines: JsonBody[]): string[] => lines.map((p) => `${p['instrument']} ${p['bids'][0]['price']}`);
+
+  it('sends at most one price per instrument per 250 ms of simulated time, the latest, by default', async () => {
+    const port = await listen();
+    const engine = (h as Harness).engine;
+    const stream = await openStream(port, `/v3/accounts/${ACCOUNT}/pricing/stream?instruments=EUR_USD,USD_JPY&snapshot=false`);
+    await waitForClients(1);
+    const t = engine.now;
+    const ms = 1000;
+    engine.pushTick({ instrument: 'EUR_USD', time: t + 1 * ms, bid: 1.101, ask: 1.1012 }); // sent, window to 251 ms
+    engine.pushTick({ instrument: 'EUR_USD', time: t + 100 * ms, bid: 1.102, ask: 1.1022 }); // held
+    engine.pushTick({ instrument: 'USD_JPY', time: t + 120 * ms, bid: 151, ask: 151.02 }); // its own window: sent
+    engine.pushTick({ instrument: 'EUR_USD', time: t + 200 * ms, bid: 1.103, ask: 1.1032 }); // replaces the held one
+    engine.pushTick({ instrument: 'USD_JPY', time: t + 240 * ms, bid: 152, ask: 152.02 }); // held
+    const two = await until('two prices', () => (prices(stream).length >= 2 ? prices(stream) : undefined));
+    expect(bidsOf(two)).toEqual(['EUR_USD 1.10100', 'USD_JPY 151.000']);
+    // The clock passing EUR_USD's window end releases its latest price; USD_JPY's window (to 370 ms) is still open.
+    engine.advanceTo(t + 300 * ms);
+    const third = await until('the held EUR_USD price', () => (prices(stream).length >= 3 ? prices(stream) : undefined));
+    expect(bidsOf(third)).toEqual(['EUR_USD 1.10100', 'USD_JPY 151.000', 'EUR_USD 1.10300']);
+    expect(third[2]?.['time']).toBe(formatRfc3339(t + 200 * ms));
+    // A quote of an instrument not streamed moves time too.
+    engine.pushTick({ instrument: 'GBP_USD', time: t + 400 * ms, bid: 1.27, ask: 1.2702 });
+    const fourth = await until('the held USD_JPY price', () => (prices(stream).length >= 4 ? prices(stream) : undefined));
+    expect(bidsOf(fourth).at(-1)).toBe('USD_JPY 152.000');
+    expect(fourth).toHaveLength(4);
+  });
+
+  it('follows the configured window', async () => {
+    const port = await listen({ priceStreamThrottleMs: 1000 });
+    const engine = (h as Harness).engine;
+    const stream = await openStream(port, `/v3/accounts/${ACCOUNT}/pricing/stream?instruments=EUR_USD&snapshot=false`);
+    await waitForClients(1);
+    const t = engine.now;
+    for (let i = 1; i <= 5; i += 1)
+      engine.pushTick({ instrument: 'EUR_USD', time: t + i * 300_000, bid: 1.1 + i / 1000, ask: 1.1002 + i / 1000 });
+    // 300 ms sent (window to 1300 ms); 600, 900, 1200 held in turn; 1500 releases 1200 and is held itself.
+    const seen = await until('two prices', () => (prices(stream).length >= 2 ? prices(stream) : undefined));
+    expect(bidsOf(seen)).toEqual(['EUR_USD 1.10100', 'EUR_USD 1.10400']);
+    engine.advanceTo(t + 2_300_000);
+    const all = await until('three prices', () => (prices(stream).length >= 3 ? prices(stream) : undefined));
+    expect(bidsOf(all).at(-1)).toBe('EUR_USD 1.10500');
+  });
+});
+
 describe('stream limits and shutdown', () => {
   it('drops a client that stops reading once its unsent bytes pass the limit, and keeps the others', async () => {
-    const port = await listen({ streamBufferMax: 64 * 1024, heartbeatMs: 60_000 });
+    const port = await listen({ streamBufferMax: 64 * 1024, heartbeatMs: 60_000, priceStreamThrottleMs: 0 });
     const engine = (h as Harness).engine;
     const path = `/v3/accounts/${ACCOUNT}/pricing/stream?instruments=EUR_USD&snapshot=false`;
     const slow = await openStream(port, path);

@@ -299,6 +299,20 @@ describe('command-line parsing', () => {
     expect(message(() => parseServeArgs(['extra']))).toContain('options: extra: unexpected argument');
   });
 
+  it('takes the pricing stream throttle from the file, the flag overriding it', () => {
+    expect(settings({}).priceStreamThrottleMs).toBeUndefined();
+    expect(settings(checkConfig({ priceStreamThrottleMs: 100 }, dir)).priceStreamThrottleMs).toBe(100);
+    const args = parseServeArgs(['--price-stream-throttle-ms', '0']);
+    expect(args).toEqual({ priceStreamThrottleMs: 0 });
+    expect(settings(checkConfig({ priceStreamThrottleMs: 100 }, dir), args).priceStreamThrottleMs).toBe(0);
+    expect(message(() => parseServeArgs(['--price-stream-throttle-ms', '-5']))).toBe(
+      'options: --price-stream-throttle-ms: must be an integer from 0 to 60000 (milliseconds; 0 = every price), got "-5"',
+    );
+    expect(message(() => checkConfig({ priceStreamThrottleMs: 2.5 }, dir))).toBe(
+      'config: priceStreamThrottleMs: must be an integer from 0 to 60000, got 2.5',
+    );
+  });
+
   it('exits 2 on invalid options and 0 on --help', async () => {
     const out: string[] = [];
     const err: string[] = [];

@@ -32,6 +32,13 @@ describe('GET /v3/accounts/{accountID}/pricing', () => {
     const prices = field<{ instrument: string; type: string; bids: unknown[] }[]>(body, 'prices');
     expect(prices.map((p) => p.instrument)).toEqual(['EUR_USD', 'USD_JPY']);
     for (const p of prices) expectDefinition('ClientPrice', p);
+    // The deprecated per-account fields real GET pricing bodies carry (oandapyV20 responses/pricing.py).
+    for (const p of prices as unknown as Record<string, unknown>[]) {
+      expect(Object.keys(p)).toEqual(expect.arrayContaining(['unitsAvailable', 'quoteHomeConversionFactors']));
+      expectDefinition('UnitsAvailable', p['unitsAvailable']);
+      for (const d of Object.values(p['unitsAvailable'] as Record<string, unknown>)) expectDefinition('UnitsAvailableDetails', d);
+      expectDefinition('QuoteHomeConversionFactors', p['quoteHomeConversionFactors']);
+    }
     expect(body['time']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/);
     expect(body['homeConversions']).toBeUndefined();
   });

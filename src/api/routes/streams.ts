@@ -11,6 +11,7 @@ import type { ApiContext } from '../context.js';
 import { accountOf } from '../http-call.js';
 import { AccountParams, QueryBool } from '../schemas.js';
 import { StreamRegistry } from '../stream/registry.js';
+import { PRICE_STREAM_THROTTLE_MS_DEFAULT } from '../stream/throttle.js';
 
 const TOO_MANY_STREAMS = (): V20Error => new V20Error(429, { errorMessage: 'Too many active streams' });
 
@@ -57,6 +58,10 @@ export const streamRoutes =
           querystring: Type.Object({
             instruments: Type.String({ maxLength: 10_000 }),
             snapshot: Type.Optional(QueryBool),
+            // Listed by OANDA's current docs (facts sheet section 2) but without a line shape for
+            // conversions: the OpenAPI stream carries only ClientPrice and PricingHeartbeat lines,
+            // and the 2016 stream capture (oandapyV20 responses/pricing.py) neither. Accepted, no
+            // effect; GET pricing has them.
             includeHomeConversions: Type.Optional(QueryBool),
           }),
         },
@@ -69,13 +74,16 @@ export const streamRoutes =
         const client = registry.open(reply.raw, streamHeaders(reply), () =>
           JSON.stringify({ type: 'HEARTBEAT', time: formatDateTime(context.engine.now, format) }),
         );
+        // snapshot (default true, oanda-v20-openapi.json streamPricing): the latest price of each
+        // instrument that has one, unthrottled, before the new ones; it opens no throttle window.
         if (queryFlag(request.query.snapshot, true)) {
           for (const name of instruments) {
             const quote = context.market.latest(name);
             if (quote !== undefined) client.push(JSON.stringify(clientPrice(quote, format, context.engine.now)));
           }
         }
-        registry.followPrices(instruments, client, format);
+        const throttleMs = context.options.priceStreamThrottleMs ?? PRICE_STREAM_THROTTLE_MS_DEFAULT;
+        registry.followPrices(instruments, client, format, throttleMs * 1000);
         return reply;
       },
     );

@@ -1,14 +1,15 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { Subscription } from 'rxjs';
+import { merge, type Subscription } from 'rxjs';
 import type { Tick } from '../../domain/tick.js';
-import type { DatetimeFormat } from '../../domain/time.js';
+import type { DatetimeFormat, Micros } from '../../domain/time.js';
 import type { Transaction } from '../../domain/transactions.js';
 import type { Engine } from '../../engine/engine.js';
 import { serializeTransaction } from '../../journal/journal.js';
 import type { ApiContext } from '../context.js';
 import { toUnixDatetimes } from '../../v3/datetime.js';
-import { clientPrice } from '../../v3/price.js';
+import { clientPrice, type Quote } from '../../v3/price.js';
 import { StreamClient } from './client.js';
+import { throttlePrices, type MarketEvent } from './throttle.js';
 import { STREAM_BUFFER_MAX_DEFAULT, STREAM_CLIENTS_MAX } from '../../domain/limits.js';
 
 /** v20 sends a heartbeat every 5 s on both streams. */
@@ -17,6 +18,12 @@ const HEARTBEAT_MS_DEFAULT = 5000;
 interface Listener {
   readonly client: StreamClient;
   readonly format: DatetimeFormat;
+}
+
+interface PriceLines {
+  readonly quote: Quote;
+  rfc?: string;
+  unix?: string;
 }
 
 interface TransactionFeed {
@@ -34,15 +41,15 @@ export function activeStreamClients(engine: Engine): number {
 }
 
 /**
- * The stream clients of one server and the engine subscriptions they share: one per account with
- * transaction clients, one for prices while any pricing client is open. Each transaction or quote
- * is serialized once per DateTime format, whatever the number of clients.
+ * The stream clients of one server and their engine subscriptions: one per account with
+ * transaction clients, shared by them; one per pricing client (its own throttle windows). Each
+ * transaction or quote is serialized once per DateTime format, whatever the number of clients.
  */
 export class StreamRegistry {
   private readonly clients = new Map<StreamClient, (() => void)[]>();
   private readonly transactionFeeds = new Map<string, TransactionFeed>();
-  private readonly priceListeners = new Map<string, Set<Listener>>();
-  private priceSubscription: Subscription | undefined;
+  /** The stream lines of quotes, by Tick: weakly held, gone with the Tick. */
+  private readonly priceLines = new WeakMap<Tick, PriceLines>();
 
   constructor(private readonly context: ApiContext) {
     let set = registriesByEngine.get(context.engine);
@@ -101,31 +108,24 @@ export class StreamRegistry {
     });
   }
 
-  /** Sends every quote of the instruments to the client. */
-  followPrices(instruments: readonly string[], client: StreamClient, format: DatetimeFormat): void {
+  /**
+   * Sends the quotes of the instruments to the client, at most one per instrument per
+   * `throttleMicros` of simulated time (throttle.ts; 0: every quote). Each connection has its own
+   * windows, as v20's do.
+   */
+  followPrices(instruments: readonly string[], client: StreamClient, format: DatetimeFormat, throttleMicros: Micros): void {
     const detach = this.clients.get(client);
     if (detach === undefined) return;
-    const listener: Listener = { client, format };
-    for (const instrument of instruments) {
-      let set = this.priceListeners.get(instrument);
-      if (set === undefined) {
-        set = new Set();
-        this.priceListeners.set(instrument, set);
-      }
-      set.add(listener);
-    }
-    this.priceSubscription ??= this.context.engine.prices$.subscribe({ next: (tick) => this.fanOutPrice(tick) });
-    detach.push(() => {
-      for (const instrument of instruments) {
-        const set = this.priceListeners.get(instrument);
-        set?.delete(listener);
-        if (set?.size === 0) this.priceListeners.delete(instrument);
-      }
-      if (this.priceListeners.size === 0 && this.priceSubscription !== undefined) {
-        this.priceSubscription.unsubscribe();
-        this.priceSubscription = undefined;
-      }
-    });
+    const engine = this.context.engine;
+    const subscription = merge<MarketEvent[]>(engine.prices$, engine.advances$)
+      .pipe(throttlePrices(throttleMicros, new Set(instruments)))
+      .subscribe({
+        next: (tick) => {
+          const line = this.priceLine(tick, format);
+          if (line !== undefined) client.push(line);
+        },
+      });
+    detach.push(() => subscription.unsubscribe());
   }
 
   /** Ends every stream (server shutdown). */
@@ -134,20 +134,21 @@ export class StreamRegistry {
     registriesByEngine.get(this.context.engine)?.delete(this);
   }
 
-  private fanOutPrice(tick: Tick): void {
-    const listeners = this.priceListeners.get(tick.instrument);
-    if (listeners === undefined || listeners.size === 0) return;
-    const quote = this.context.market.quoteOf(tick);
-    if (quote === undefined) return;
-    let rfc: string | undefined;
-    let unix: string | undefined;
-    for (const l of listeners) {
-      const line =
-        l.format === 'UNIX'
-          ? (unix ??= JSON.stringify(clientPrice(quote, 'UNIX')))
-          : (rfc ??= JSON.stringify(clientPrice(quote, 'RFC3339')));
-      l.client.push(line);
+  /**
+   * The line of a quote in a format, serialized once whatever the number of clients that send it
+   * (clients holding on to the same Tick share the strings).
+   */
+  private priceLine(tick: Tick, format: DatetimeFormat): string | undefined {
+    let lines = this.priceLines.get(tick);
+    if (lines === undefined) {
+      const quote = this.context.market.quoteOf(tick);
+      if (quote === undefined) return undefined;
+      lines = { quote };
+      this.priceLines.set(tick, lines);
     }
+    return format === 'UNIX'
+      ? (lines.unix ??= JSON.stringify(clientPrice(lines.quote, 'UNIX')))
+      : (lines.rfc ??= JSON.stringify(clientPrice(lines.quote, 'RFC3339')));
   }
 }
 

@@ -64,6 +64,9 @@ def _():
     r = call(pricing.PricingInfo(ACCOUNT, params={"instruments": "EUR_USD,USD_JPY"}))
     check(sorted(p["instrument"] for p in r["prices"]) == ["EUR_USD", "USD_JPY"], r)
     s["eur"] = [p for p in r["prices"] if p["instrument"] == "EUR_USD"][0]
+    check(float(s["eur"]["unitsAvailable"]["default"]["long"]) > 0, s["eur"])
+    # The quote currency is the home currency: factor "1", as real fills print it (facts sheet).
+    check(s["eur"]["quoteHomeConversionFactors"] == {"positiveUnits": "1", "negativeUnits": "1"}, s["eur"])
 
 
 @step("PricingStream")

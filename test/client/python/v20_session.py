@@ -78,6 +78,7 @@ def _():
     eur = [p for p in prices if p.instrument == "EUR_USD"][0]
     check(eur.bids[0].price < eur.asks[0].price and eur.tradeable is True, eur)
     check(r.get("homeConversions") is not None, "homeConversions missing")
+    check(eur.unitsAvailable.default.long > 0 and eur.quoteHomeConversionFactors is None, eur)
     s["eur_ask"] = eur.asks[0].price
 
 
