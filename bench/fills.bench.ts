@@ -75,7 +75,7 @@ interface Counts {
 
 function countOf(account: Account, journal: MemoryJournal, fromIndex: number): Counts {
   let fills = 0;
-  for (let i = fromIndex; i < account.log.length; i += 1) if (account.log[i]?.type === 'ORDER_FILL') fills += 1;
+  for (const tx of account.log.from(fromIndex + 1)) if (tx.type === 'ORDER_FILL') fills += 1;
   return { fills, transactions: account.log.length - fromIndex, journalLines: journal.lineCount(ACCOUNT) };
 }
 

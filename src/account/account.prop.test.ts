@@ -629,7 +629,7 @@ function runSession(s: Session, afterStep?: (account: Account, i: number) => voi
     execute: (command, now) => void account.execute(command, now),
     quote: (tick) => account.onQuote(tick),
     advance: (now) => account.advance(now),
-    log: account.log,
+    log: account.log.slice(),
   };
   const { now, lastTicks } = play(target, s.steps, afterStep === undefined ? undefined : (i) => afterStep(account, i));
   return { account, batches, journal, now, lastTicks };
@@ -805,7 +805,7 @@ describe('Account invariants over random sessions', () => {
     fc.assert(
       fc.property(session, (s) => {
         const { account } = runSession(s);
-        const log = account.log;
+        const log = account.log.slice();
         const filledOrders = new Set<string>();
         for (const f of fills(log)) {
           expect(filledOrders.has(f.orderID), `order ${f.orderID} filled twice`).toBe(false);
@@ -887,7 +887,7 @@ describe('Account invariants over random sessions', () => {
     fc.assert(
       fc.property(session, (s) => {
         const { account, batches } = runSession(s);
-        const log = account.log;
+        const log = account.log.slice();
         expect(batches.flat()).toEqual(log);
         log.forEach((tx, i) => expect(tx.id).toBe(String(i + 1)));
         for (const batch of batches) {
@@ -949,7 +949,7 @@ describe('Account invariants over random sessions', () => {
     fc.assert(
       fc.property(session, (s) => {
         const { account, journal } = runSession(s);
-        expect(journal.filter(isTransaction)).toEqual(account.log);
+        expect(journal.filter(isTransaction)).toEqual(account.log.slice());
         const levels = new Map<string, string>();
         for (const entry of journal) {
           if (isTransaction(entry)) continue;
@@ -982,7 +982,7 @@ describe('determinism through the engine', () => {
           },
           quote: (tick) => engine.pushTick({ ...tick, time: Math.max(tick.time, engine.now) }),
           advance: (now) => engine.advanceTo(Math.max(now, engine.now)),
-          log: account.log,
+          log: account.log.slice(),
         };
         play(target, steps);
       }

@@ -5,7 +5,6 @@ import { quoteBook } from '../domain/liquidity.js';
 import { toPriceInt } from '../domain/price.js';
 import { nextNewYorkFivePm, parseDateTime, type Micros } from '../domain/time.js';
 import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
-import type { Transaction } from '../domain/transactions.js';
 import { Batch } from './batch.js';
 import type { AccountCommand, Outcome } from './commands.js';
 import { decideConfigure, decideCreateAccount, decideTransferFunds } from './decide-account.js';
@@ -26,6 +25,7 @@ import {
 } from './state.js';
 import { moveTrailingStops } from './trailing-stops.js';
 import { executeTriggered } from './trigger.js';
+import { TransactionLog, type TransactionLogOptions } from './transaction-log.js';
 import { canConvertToHome } from './home-currency.js';
 import { placeInIndex } from './placement.js';
 import { instrumentsForAccount } from './margin-rates.js';
@@ -75,8 +75,8 @@ function decideIn(b: Batch, command: AccountCommand): Outcome {
  */
 export class Account {
   readonly state: AccountState;
-  /** The transaction log: transaction N is at index N - 1. */
-  readonly log: Transaction[] = [];
+  /** The transaction log: transaction N has ID N; a bounded one keeps the newest in memory (transaction-log.ts). */
+  readonly log: TransactionLog;
   private sink: TransactionSink | undefined;
   private clock: Micros = 0;
   /** The next 17:00 New York rollover, when open trades are financed. */
@@ -93,12 +93,19 @@ export class Account {
   private lastSlot: PriceSlot | undefined;
   private lastBook: InstrumentTriggers | undefined;
 
-  private constructor(state: AccountState) {
+  private constructor(state: AccountState, logOptions: TransactionLogOptions | undefined) {
     this.state = state;
+    this.log = new TransactionLog(logOptions);
   }
 
   /** A new account: CREATE, the opening deposit and the alias, stamped at `now`. */
-  static open(config: AccountConfig, instruments: ReadonlyMap<string, InstrumentSpec>, now: Micros, sink?: TransactionSink): Account {
+  static open(
+    config: AccountConfig,
+    instruments: ReadonlyMap<string, InstrumentSpec>,
+    now: Micros,
+    sink?: TransactionSink,
+    logOptions?: TransactionLogOptions,
+  ): Account {
     // Check the whole config before the first transaction, so a refused config leaves no journal.
     const balance = config.balance ?? '100000';
     if (!isDecimalString(balance) || new Decimal(balance).isNegative())
@@ -108,7 +115,7 @@ export class Account {
       if (!isDecimalString(rate) || !new Decimal(rate).greaterThan(0) || new Decimal(rate).greaterThan(1))
         throw new Error(`account ${config.id}: marginRate ${rate} is invalid`);
     }
-    const account = new Account(Account.initialState(config, instruments));
+    const account = new Account(Account.initialState(config, instruments), logOptions);
     if (sink !== undefined) account.sink = sink;
     account.clock = now;
     account.nextRollover = nextNewYorkFivePm(now);
@@ -122,8 +129,13 @@ export class Account {
   }
 
   /** Rebuilds an account from its journal alone (transactions and trailing stop levels). */
-  static replay(config: AccountConfig, instruments: ReadonlyMap<string, InstrumentSpec>, entries: readonly JournalEntry[]): Account {
-    const account = new Account(Account.initialState(config, instruments));
+  static replay(
+    config: AccountConfig,
+    instruments: ReadonlyMap<string, InstrumentSpec>,
+    entries: readonly JournalEntry[],
+    logOptions?: TransactionLogOptions,
+  ): Account {
+    const account = new Account(Account.initialState(config, instruments), logOptions);
     for (const entry of entries) {
       evolve(account.state, entry);
       if (isTransaction(entry)) account.log.push(entry);

@@ -4,6 +4,7 @@ import type { ClientConfigureTransaction, CreateTransaction, Transaction, Transf
 import type { Batch } from './batch.js';
 import type { Outcome } from './commands.js';
 import { accepted, rejected } from './decide-orders.js';
+import { withinLimit } from '../orders/client-extensions.js';
 import { inMarginCall, pastCloseout } from './margin-call.js';
 import { parseAccountId, type AccountState } from './state.js';
 import { valueAccount } from './valuation.js';
@@ -36,6 +37,8 @@ export function decideConfigure(b: Batch, alias: unknown, marginRate: unknown): 
   }
   if (reason !== null) {
     body['type'] = 'CLIENT_CONFIGURE_REJECT';
+    // An over-long alias is echoed cut to the limit (orders/client-extensions.ts withinLimit).
+    if (reason === 'ALIAS_INVALID') body['alias'] = withinLimit(alias, LIMITS.aliasLength);
     body['rejectReason'] = reason;
     response['clientConfigureRejectTransaction'] = b.emit<ClientConfigureTransaction>(body as never);
     return rejected(b, response, reason);

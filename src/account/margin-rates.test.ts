@@ -18,7 +18,11 @@ describe('an account with a margin preset', () => {
     account.onQuote({ instrument: 'EUR_USD', time: T0 + SECOND, bid: 1.1, ask: 1.1001 });
     account.execute({ type: 'CREATE_ORDER', order: { type: 'MARKET', instrument: 'EUR_USD', units: '10000' } }, T0 + 2 * SECOND);
     expect(valueAccount(account.state).marginUsed.toFixed(4)).toBe('220.0100');
-    const replayed = Account.replay({ id: ACCOUNT_ID, currency: 'USD', marginPreset: 'oanda-corporation-us' }, CATALOGUE, account.log);
+    const replayed = Account.replay(
+      { id: ACCOUNT_ID, currency: 'USD', marginPreset: 'oanda-corporation-us' },
+      CATALOGUE,
+      account.log.slice(),
+    );
     expect(replayed.state.instruments.get('EUR_USD')?.marginRate).toBe('0.02');
   });
 });

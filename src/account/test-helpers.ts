@@ -87,9 +87,9 @@ export class Sim {
     return this.account.state.lastTransactionID;
   }
 
-  /** Transaction by ID (the log holds transaction N at index N - 1). */
+  /** Transaction by ID. */
   tx(id: number | string): Transaction {
-    const tx = this.account.log[Number(id) - 1];
+    const tx = this.account.log.get(Number(id));
     if (tx === undefined) throw new Error(`no transaction ${id}`);
     return tx;
   }

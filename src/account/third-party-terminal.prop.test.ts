@@ -93,7 +93,7 @@ describe('client extensions on an MT4 account (property)', () => {
         expect(after.outcome?.reject?.errorCode).toBe(tx.rejectReason);
         expect(clientView(after.state)).toEqual(before);
         // The journal folds into the same account (quotes are not journaled: the last one again).
-        const replayed = Account.replay({ id: ACCOUNT_ID, currency: 'USD', ...MT4 }, CATALOGUE, after.account.log);
+        const replayed = Account.replay({ id: ACCOUNT_ID, currency: 'USD', ...MT4 }, CATALOGUE, after.account.log.slice());
         replayed.onQuote({ instrument: 'EUR_USD', time: after.account.now, bid: 1.1, ask: 1.1002 });
         expect(clientView(replayed.state)).toEqual(before);
 

@@ -163,7 +163,7 @@ function play(steps: readonly Step[]): { lines: string[]; log: readonly Transact
         break;
     }
   }
-  return { lines, log: account.log };
+  return { lines, log: account.log.slice() };
 }
 
 describe('transaction lines', () => {

@@ -16,7 +16,7 @@ describe('opening an account', () => {
   it('writes CREATE and the opening deposit, stamped at the open time', () => {
     const sim = new Sim();
     const header = { accountID: ACCOUNT_ID, userID: USER_ID, time: iso(T0) };
-    expect(sim.account.log).toEqual([
+    expect(sim.account.log.slice()).toEqual([
       {
         id: '1',
         ...header,
@@ -42,9 +42,9 @@ describe('opening an account', () => {
 
   it('a zero balance writes no deposit; an alias and a margin rate are configured', () => {
     const sim = new Sim({ balance: '0', alias: 'main', marginRate: '0.05', currency: 'EUR' });
-    expect(shape(sim.account.log)).toEqual(['CREATE', 'CLIENT_CONFIGURE', 'CLIENT_CONFIGURE']);
-    expect(sim.account.log[1]).toMatchObject({ alias: 'main' });
-    expect(sim.account.log[2]).toMatchObject({ marginRate: '0.05' });
+    expect(shape(sim.account.log.slice())).toEqual(['CREATE', 'CLIENT_CONFIGURE', 'CLIENT_CONFIGURE']);
+    expect(sim.account.log.at(1)).toMatchObject({ alias: 'main' });
+    expect(sim.account.log.at(2)).toMatchObject({ marginRate: '0.05' });
     expect(accountSummaryView(sim.account.state)).toMatchObject({ alias: 'main', marginRate: '0.05', currency: 'EUR', balance: '0.0000' });
   });
 

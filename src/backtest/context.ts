@@ -178,8 +178,7 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
     if (!ID_RE.test(id) && id !== '0') throw new Error(`transactionsSince: id must be a transaction ID, got ${JSON.stringify(id)}`);
     const log = this.acct.log;
     const from = Math.min(Number(id), log.length);
-    if (log.length - from > LIMITS.sinceIdMax) return log.slice(from, from + LIMITS.sinceIdMax);
-    return log.slice(from);
+    return log.slice(from, Math.min(log.length, from + LIMITS.sinceIdMax));
   }
 
   log(message: string): void {

@@ -132,6 +132,8 @@ export function reportFromJournal(entries: readonly JournalEntry[], options: Jou
   if (initialBalance === undefined || first === undefined)
     throw new JournalReportError('the journal has no opening deposit (TRANSFER_FUNDS): nothing to measure returns from');
   recorder.record(last, POINT_END);
+  // The rebuilt account keeps every transaction (no window): this copies the references only.
+  const log = account.log.slice();
   const base = {
     strategy: `served account ${accountID}`,
     params: {},
@@ -146,15 +148,15 @@ export function reportFromJournal(entries: readonly JournalEntry[], options: Jou
     firstTickTime: first,
     lastTickTime: last,
     instruments: [...perInstrument].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
-    transactions: account.log,
+    transactions: log,
     transactionLines: lines,
     equity: recorder.curve,
     prices: recorder.prices,
-    trades: tradeRows(state, account.log),
+    trades: tradeRows(state, log),
     summary: accountSummaryView(state) as unknown as V20AccountSummary,
     strategyLog: [],
     ...(options.source === undefined ? {} : { journal: options.source }),
   };
   const costs = { spreadCost: spreadCost.toNumber(), financing: new Decimal(state.financing).toNumber() };
-  return { ...base, metrics: computeMetrics({ ...base, ...costs, transactions: account.log }) };
+  return { ...base, metrics: computeMetrics({ ...base, ...costs, transactions: log }) };
 }

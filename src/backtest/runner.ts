@@ -118,6 +118,11 @@ class RecordingJournal implements Journal {
     return [];
   }
 
+  /** A backtest keeps every transaction in memory (no window), so none is read back. */
+  transactionsFrom(): Transaction[] {
+    return [];
+  }
+
   accountIds(): string[] {
     return [...this.ids];
   }
@@ -221,10 +226,12 @@ function resultOf<P extends StrategyParams>(options: BacktestOptions<P>, setup: 
   const { account, journal, recorder, perInstrument, count, first, last } = outcome;
   const name = definition.name;
   const state = account.state;
-  const trades = tradeRows(state, account.log);
+  // A backtest keeps its whole log in memory (no window): this copies the references only.
+  const log = account.log.slice();
+  const trades = tradeRows(state, log);
   const summary = accountSummaryView(state) as unknown as V20AccountSummary;
   let spreadCost = ZERO;
-  for (const tx of account.log) if (tx.type === 'ORDER_FILL') spreadCost = spreadCost.plus(tx.halfSpreadCost);
+  for (const tx of log) if (tx.type === 'ORDER_FILL') spreadCost = spreadCost.plus(tx.halfSpreadCost);
   const instruments = [...perInstrument].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const base = {
     strategy: name,
@@ -256,7 +263,7 @@ function resultOf<P extends StrategyParams>(options: BacktestOptions<P>, setup: 
     firstTickTime: first.time,
     lastTickTime: last.time,
     instruments,
-    transactions: account.log,
+    transactions: log,
     transactionLines: journal.lines,
     equity: recorder.curve,
     prices: recorder.prices,
@@ -270,7 +277,7 @@ function resultOf<P extends StrategyParams>(options: BacktestOptions<P>, setup: 
       ...base,
       spreadCost: spreadCost.toNumber(),
       financing: state.financing.toNumber(),
-      transactions: account.log,
+      transactions: log,
     }),
   };
 }

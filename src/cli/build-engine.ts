@@ -20,6 +20,7 @@ export function openEngine(settings: ServeSettings, data: DataDir | undefined, s
       instruments: settings.instruments,
       seed: settings.seed,
       start,
+      transactionsInMemory: settings.transactionsInMemory,
       ...(data === undefined ? {} : { journal: data.journal }),
     });
     for (const c of extra) engine.openAccount(c);
@@ -99,7 +100,7 @@ export function buildServeApp(settings: ServeSettings, engine: Engine, liveNow: 
  */
 function requestIdBaseAfter(engine: {
   accountIds(): string[];
-  account(id: string): { log: readonly { requestID?: string }[] } | undefined;
+  account(id: string): { log: Iterable<{ requestID?: string }> } | undefined;
 }): bigint | undefined {
   let highest: bigint | undefined;
   for (const id of engine.accountIds()) {

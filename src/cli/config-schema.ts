@@ -290,6 +290,13 @@ const TOP_LEVEL = {
       errorMessage: 'must be false or an object of limits',
     }),
   ),
+  transactionsInMemory: Type.Optional(
+    integer(
+      1,
+      1_000_000_000,
+      'transactions each account keeps in memory, the newest (default 10000); older ones are read from the journal',
+    ),
+  ),
   enumSpelling: Type.Optional(
     oneOf(
       ENUM_SPELLINGS,

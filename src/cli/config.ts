@@ -51,6 +51,7 @@ export interface FileConfig {
   readonly fsync?: boolean;
   readonly heartbeatMs?: number;
   readonly enumSpelling?: EnumSpelling;
+  readonly transactionsInMemory?: number;
   readonly priceStreamThrottleMs?: number;
   readonly baseUrl?: string;
   readonly allowedHosts?: readonly string[] | '*';
@@ -112,6 +113,8 @@ export interface ServeSettings {
   readonly seed: number | string;
   readonly start?: Micros;
   readonly heartbeatMs?: number;
+  /** The newest transactions each account keeps in memory; older ones are read from the journal. */
+  readonly transactionsInMemory: number;
   /** How Order resources spell DEFAULT values (domain/enum-spelling.ts); unset: the interface's. */
   readonly enumSpelling?: EnumSpelling;
   /** The pricing stream's window in simulated ms (ApiOptions.priceStreamThrottleMs). */
@@ -142,6 +145,12 @@ export const DEFAULT_ACCOUNTS: readonly AccountConfig[] = [
 ];
 
 export const DEFAULT_HOST = '127.0.0.1';
+/**
+ * Transactions an account keeps in memory in serve: at 0.5-1 KB each, 10,000 are 5-10 MB an
+ * account, and the newest 10,000 cover every read a client makes in practice (sinceid and changes
+ * reach back at most 1,000); older ones are read from the journal.
+ */
+export const DEFAULT_TRANSACTIONS_IN_MEMORY = 10_000;
 export const DEFAULT_PORT = 8080;
 export const TOKEN_RE = /^\S{1,512}$/;
 
@@ -288,6 +297,7 @@ export function checkConfig(doc: unknown, base: string): FileConfig {
   if (d.fsync !== undefined) out.fsync = d.fsync;
   if (d.heartbeatMs !== undefined) out.heartbeatMs = d.heartbeatMs;
   if (d.enumSpelling !== undefined) out.enumSpelling = d.enumSpelling;
+  if (d.transactionsInMemory !== undefined) out.transactionsInMemory = d.transactionsInMemory;
   if (d.priceStreamThrottleMs !== undefined) out.priceStreamThrottleMs = d.priceStreamThrottleMs;
   if (d.baseUrl !== undefined) out.baseUrl = d.baseUrl.replace(/\/+$/, '');
   if (d.allowedHosts !== undefined) out.allowedHosts = d.allowedHosts;

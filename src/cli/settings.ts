@@ -8,6 +8,7 @@ import {
   DEFAULT_ACCOUNTS,
   DEFAULT_HOST,
   DEFAULT_PORT,
+  DEFAULT_TRANSACTIONS_IN_MEMORY,
   MAJOR_PAIRS,
   TOKEN_RE,
   type FileConfig,
@@ -148,6 +149,7 @@ export function resolveSettings(file: FileConfig, args: ServeArgs, newToken: () 
     clock,
     speed,
     seed,
+    transactionsInMemory: file.transactionsInMemory ?? DEFAULT_TRANSACTIONS_IN_MEMORY,
   };
   const dataDir = args.dataDir === undefined ? file.dataDir : resolve(args.dataDir);
   if (dataDir !== undefined) settings.dataDir = dataDir;

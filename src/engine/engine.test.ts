@@ -16,7 +16,7 @@ function tick(time: number, bid: number, ask: number, instrument = 'EUR_USD'): T
 describe('createEngine', () => {
   it('opens accounts with CREATE and the opening deposit', () => {
     const engine = createEngine({ accounts: [{ id: ID, currency: 'USD', balance: '5000', alias: 'demo' }], start: T0 });
-    const log = engine.account(ID)?.log ?? [];
+    const log = engine.account(ID)?.log.slice() ?? [];
     expect(log.map((t) => t.type)).toEqual(['CREATE', 'TRANSFER_FUNDS', 'CLIENT_CONFIGURE']);
     expect(log[1]).toMatchObject({ amount: '5000.0000', accountBalance: '5000.0000', fundingReason: 'CLIENT_FUNDING' });
     expect(log[0]?.time).toBe('2024-01-02T12:00:00.000000000Z');

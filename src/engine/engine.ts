@@ -2,6 +2,7 @@ import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import { createHash } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import { Account } from '../account/account.js';
+import type { TransactionLog, TransactionLogOptions } from '../account/transaction-log.js';
 import type { AccountCommand, Outcome } from '../account/commands.js';
 import type { AccountConfig, AccountState } from '../account/state.js';
 import { bookBoundaryAfter, bookBoundaryAtOrBefore, BOOK_INTERVAL } from '../domain/books.js';
@@ -25,6 +26,11 @@ export interface EngineConfig {
   /** Simulated time the accounts are opened at (default: the first tick's time is not known yet, so 0). */
   readonly start?: Micros;
   readonly journal?: Journal;
+  /**
+   * Transactions each account keeps in memory, the newest; older ones are read from the journal
+   * (src/account/transaction-log.ts). Default: all (backtests and scenarios read them all anyway).
+   */
+  readonly transactionsInMemory?: number;
 }
 
 export interface RunInfo {
@@ -44,8 +50,8 @@ export interface AccountTransaction {
 export interface AccountView {
   readonly id: string;
   readonly state: Readonly<AccountState>;
-  /** The transaction log: transaction N is at index N - 1. */
-  readonly log: readonly Transaction[];
+  /** The transaction log: transaction N has ID N, read from memory or, older than its window, the journal. */
+  readonly log: TransactionLog;
 }
 
 export interface Engine {
@@ -109,6 +115,7 @@ class SimEngine implements Engine {
   private readonly advances = new Subject<Micros>();
   readonly advances$: Observable<Micros> = this.advances.asObservable();
   private clock: Micros;
+  private readonly window: number | undefined;
   private books: BookHistory | undefined;
   /** The next book boundary to take; +Infinity while books are not kept, so a tick pays one compare. */
   private nextBook: Micros = Number.POSITIVE_INFINITY;
@@ -120,6 +127,7 @@ class SimEngine implements Engine {
     if (this.instruments.size > LIMITS.instrumentsPerEngine) throw new Error(`at most ${LIMITS.instrumentsPerEngine} instruments`);
     this.journal = config.journal ?? new MemoryJournal();
     this.clock = config.start ?? 0;
+    this.window = config.transactionsInMemory;
     this.info = {
       seed: config.seed ?? 0,
       configDigest: digest({
@@ -141,14 +149,17 @@ class SimEngine implements Engine {
     if (this.accounts.size >= LIMITS.accountsPerEngine) throw new Error(`at most ${LIMITS.accountsPerEngine} accounts`);
     const existing = this.journal.read(config.id);
     const sink = (entries: readonly JournalEntry[]): void => this.onTransactions(config.id, entries);
+    const journal = this.journal;
+    const logOptions: TransactionLogOptions =
+      this.window === undefined ? {} : { window: this.window, older: (fromId) => journal.transactionsFrom(config.id, fromId) };
     let account: Account;
     if (existing.length > 0) {
-      account = Account.replay(config, this.instruments, existing);
+      account = Account.replay(config, this.instruments, existing, logOptions);
       account.setSink(sink);
       // The clock never runs behind an account's own history.
       if (account.now > this.clock) this.clock = account.now;
     } else {
-      account = Account.open(config, this.instruments, this.clock, sink);
+      account = Account.open(config, this.instruments, this.clock, sink, logOptions);
     }
     this.accounts.set(config.id, account);
     this.accountList.push(account);

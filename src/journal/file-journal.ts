@@ -4,7 +4,8 @@ import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import type { Transaction } from '../domain/transactions.js';
 import { JournalCorruptError, JournalWriteError, type JournalRecovery } from './file-errors.js';
 import { COMMIT_WIDTH, commitBytes, forEachCommittedLine, freeName, readCommitted, readWhole, writeAll } from './file-io.js';
-import { serializeEntry, type Journal } from './journal.js';
+import { committedLines } from './file-lines.js';
+import { serializeEntry, transactionLines, type Journal } from './journal.js';
 import { parseLine, soundPrefix } from './sound-prefix.js';
 
 /**
@@ -210,6 +211,12 @@ export class FileJournal implements Journal {
       out.push(entry);
     });
     return out;
+  }
+
+  /** The committed transactions of an account from ID `fromId` on, read lazily (Journal.transactionsFrom). */
+  transactionsFrom(accountId: string, fromId: number): Iterable<Transaction> {
+    const lines = committedLines(this.path(accountId), () => this.sizes.get(accountId) ?? 0);
+    return transactionLines(lines, fromId, this.path(accountId));
   }
 
   /** The committed journal bytes of an account as NDJSON text. */

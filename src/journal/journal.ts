@@ -11,6 +11,12 @@ export interface Journal {
   append(accountId: string, entries: readonly JournalEntry[]): void;
   /** Every entry of an account, oldest first. */
   read(accountId: string): JournalEntry[];
+  /**
+   * The account's transactions (not its records) from ID `fromId` on, oldest first, read as they
+   * are iterated: how a bounded TransactionLog (src/account/transaction-log.ts) reads what it no
+   * longer keeps in memory. Stop iterating to stop reading.
+   */
+  transactionsFrom(accountId: string, fromId: number): Iterable<Transaction>;
   accountIds(): string[];
 }
 
@@ -22,6 +28,27 @@ export function serializeTransaction(tx: Transaction): string {
 /** One journal line: a transaction as serializeTransaction prints it, a record as JSON.stringify does. */
 export function serializeEntry(entry: JournalEntry): string {
   return transactionJson(entry as Transaction);
+}
+
+const ENTRY_PREFIX = '{"type":"';
+const RECORD_PREFIX = '{"type":"TRAILING_STOP_VALUE"';
+
+/**
+ * The transactions among journal lines from ID `fromId` on. Transaction IDs count from 1 without
+ * gaps, so the Nth transaction line is transaction N and the lines before `fromId` are skipped
+ * unparsed. serializeEntry writes every entry's type first: a record line, or any line that is
+ * not an entry, takes no ID. Each transaction yielded is checked to carry its expected ID.
+ */
+export function* transactionLines(lines: Iterable<string>, fromId: number, where: string): Generator<Transaction> {
+  let id = 0;
+  for (const line of lines) {
+    if (!line.startsWith(ENTRY_PREFIX) || line.startsWith(RECORD_PREFIX)) continue;
+    id += 1;
+    if (id < fromId) continue;
+    const tx = JSON.parse(line) as Transaction;
+    if (tx.id !== String(id)) throw new Error(`${where}: transaction line ${id} holds ID ${String(tx.id)}`);
+    yield tx;
+  }
 }
 
 /** Keeps each account's log as serialized lines: the same bytes a file journal would hold. */
@@ -39,6 +66,10 @@ export class MemoryJournal implements Journal {
 
   read(accountId: string): JournalEntry[] {
     return (this.lines.get(accountId) ?? []).map((line) => JSON.parse(line) as JournalEntry);
+  }
+
+  transactionsFrom(accountId: string, fromId: number): Iterable<Transaction> {
+    return transactionLines(this.lines.get(accountId) ?? [], fromId, `the memory journal of ${accountId}`);
   }
 
   accountIds(): string[] {

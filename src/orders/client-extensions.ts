@@ -30,12 +30,19 @@ export function checkClientExtensions(value: unknown, prefix: 'CLIENT_ORDER' | '
 /**
  * Client extensions as echoed in transactions: only v20's three fields, whatever else the client
  * sent (an unknown key would otherwise be stored, echoed and journaled). A non-object is echoed as
- * is so the reject shows what was refused.
+ * is so the reject shows what was refused. A string over the field limit is refused (its
+ * *_INVALID reason) and echoed cut to the limit: the reject shows what was sent without keeping
+ * an unbounded value in the journal and in memory for good.
  */
 export function echoExtensions(value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const v = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const key of ['id', 'tag', 'comment']) if (v[key] !== undefined) out[key] = v[key];
+  for (const key of ['id', 'tag', 'comment']) if (v[key] !== undefined) out[key] = withinLimit(v[key], LIMITS.clientExtensionFieldLength);
   return out;
+}
+
+/** A string cut to `max` characters (a refused value as a reject echoes it); anything else as is. */
+export function withinLimit(value: unknown, max: number): unknown {
+  return typeof value === 'string' && value.length > max ? value.slice(0, max) : value;
 }

@@ -1,6 +1,7 @@
 import { LIMITS } from '../domain/limits.js';
 import { formatRfc3339, parseDateTime, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
+import type { TransactionLog } from '../account/transaction-log.js';
 import { accountOf, type V3Call } from './call.js';
 import { RANGE_NOT_SATISFIABLE, V20Error, invalidValue, noSuch } from './errors.js';
 import { parseTimeQuery } from './pricing.js';
@@ -111,17 +112,9 @@ function timeOf(tx: Transaction): Micros {
   return t;
 }
 
-/** First log index whose transaction time is >= t (or > t when strict); times never decrease. */
-function firstAtOrAfter(log: readonly Transaction[], t: Micros, strict: boolean): number {
-  let lo = 0;
-  let hi = log.length;
-  while (lo < hi) {
-    const m = (lo + hi) >>> 1;
-    const v = timeOf(log[m] as Transaction);
-    if (strict ? v > t : v >= t) hi = m;
-    else lo = m + 1;
-  }
-  return lo;
+/** The first ID whose transaction time is >= t (or > t when strict); times never decrease. */
+function firstAtOrAfter(log: TransactionLog, t: Micros, strict: boolean): number {
+  return log.firstWhere(strict ? (tx) => timeOf(tx) > t : (tx) => timeOf(tx) >= t);
 }
 
 export interface TransactionsQuery {
@@ -138,7 +131,8 @@ export function listTransactionPages(call: V3Call, q: TransactionsQuery): V20Res
     const log = account.log;
     const pageSize = parsePageSize(q.pageSize);
     const filter = parseTypeFilter(q.type);
-    const created = log.length === 0 ? 0 : timeOf(log[0] as Transaction);
+    const first = log.get(1);
+    const created = first === undefined ? 0 : timeOf(first);
     const from = parseTimeQuery(q.from, 'from') ?? created;
     const to = parseTimeQuery(q.to, 'to') ?? call.now ?? call.engine.now;
     if (from > to) throw RANGE_NOT_SATISFIABLE("The 'from' time is after the 'to' time");
@@ -163,22 +157,22 @@ export function listTransactionPages(call: V3Call, q: TransactionsQuery): V20Res
   });
 }
 
-/** Transactions of the window log[lo..hi): the matching ones' count and ID span. */
+/** Transactions with IDs lo to hi - 1: the matching ones' count and ID span. */
 function matchingSpan(
-  log: readonly Transaction[],
+  log: TransactionLog,
   lo: number,
   hi: number,
   filter: { matches: TypeFilter } | undefined,
 ): { count: number; firstId: number; lastId: number } {
-  if (filter === undefined) return { count: Math.max(0, hi - lo), firstId: lo + 1, lastId: hi };
+  if (filter === undefined) return { count: Math.max(0, hi - lo), firstId: lo, lastId: hi - 1 };
   let count = 0;
   let firstId = 0;
   let lastId = 0;
-  for (let i = lo; i < hi; i += 1) {
-    if (!filter.matches((log[i] as Transaction).type)) continue;
+  for (const tx of log.from(lo, hi - 1)) {
+    if (!filter.matches(tx.type)) continue;
     count += 1;
-    if (firstId === 0) firstId = i + 1;
-    lastId = i + 1;
+    if (firstId === 0) firstId = Number(tx.id);
+    lastId = Number(tx.id);
   }
   return { count, firstId, lastId };
 }
@@ -200,7 +194,7 @@ export function getTransactionRange(
     const to = Math.min(requestedTo, last);
     if (to - from + 1 > LIMITS.transactionsPageMax)
       throw RANGE_NOT_SATISFIABLE(`The range holds more than ${LIMITS.transactionsPageMax} transactions`);
-    const slice = account.log.slice(from - 1, to);
+    const slice = account.log.range(from, to);
     return ok({
       transactions: filter === undefined ? slice : slice.filter((tx) => filter.matches(tx.type)),
       lastTransactionID: String(last),
@@ -216,10 +210,9 @@ export function getTransactionsSince(call: V3Call, q: { readonly id: string; rea
     const last = account.state.lastTransactionID;
     const id = Number(q.id);
     if (id > last) throw RANGE_NOT_SATISFIABLE(`The ID is beyond the last transaction ${last}`);
-    const log = account.log;
     const transactions: Transaction[] = [];
-    for (let i = id; i < log.length && transactions.length < LIMITS.sinceIdMax; i += 1) {
-      const tx = log[i] as Transaction;
+    for (const tx of account.log.from(id + 1)) {
+      if (transactions.length >= LIMITS.sinceIdMax) break;
       if (filter === undefined || filter.matches(tx.type)) transactions.push(tx);
     }
     return ok({ transactions, lastTransactionID: String(last) });
@@ -230,7 +223,7 @@ export function getTransaction(call: V3Call, transactionID: string): V20Response
   return answer(() => {
     const account = accountOf(call);
     const id = Number(transactionID);
-    const tx = id <= account.log.length ? account.log[id - 1] : undefined;
+    const tx = account.log.get(id);
     if (tx === undefined) throw noSuch('TRANSACTION', account.state.lastTransactionID);
     return ok({ transaction: tx, lastTransactionID: String(account.state.lastTransactionID) });
   });

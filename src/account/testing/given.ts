@@ -165,7 +165,7 @@ class Given {
         expect(account.log.slice(before), 'a given quote must not fill anything').toEqual([]);
       } else {
         account.advance(now);
-        account.log.push(...stamp(account.state, now, fact));
+        for (const tx of stamp(account.state, now, fact)) account.log.push(tx);
       }
     }
     return new Then(account, now, undefined, []);

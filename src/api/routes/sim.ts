@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import { isAccountId } from '../../account/state.js';
 import { formatRfc3339 } from '../../domain/time.js';
-import type { Transaction } from '../../domain/transactions.js';
+import type { TransactionLog } from '../../account/transaction-log.js';
 import type { AccountView } from '../../engine/engine.js';
 import { serializeTransaction } from '../../journal/journal.js';
 import type { V3Call } from '../../v3/call.js';
@@ -65,13 +65,20 @@ function timeBody(context: ApiContext): { time: string } {
   return { time: formatRfc3339(context.engine.now) };
 }
 
-function* exportLines(log: readonly Transaction[]): Generator<string> {
-  const end = log.length;
-  for (let i = 0; i < end; i += SIM_LIMITS.exportChunk) {
-    let chunk = '';
-    for (let j = i; j < Math.min(end, i + SIM_LIMITS.exportChunk); j += 1) chunk += `${serializeTransaction(log[j] as Transaction)}\n`;
-    yield chunk;
+/** The log up to its last transaction now, in chunks; IDs below the in-memory window are read from the journal as sent. */
+function* exportLines(log: TransactionLog): Generator<string> {
+  let chunk = '';
+  let lines = 0;
+  for (const tx of log.from(1, log.length)) {
+    chunk += `${serializeTransaction(tx)}\n`;
+    lines += 1;
+    if (lines === SIM_LIMITS.exportChunk) {
+      yield chunk;
+      chunk = '';
+      lines = 0;
+    }
   }
+  if (lines > 0) yield chunk;
 }
 
 /**
