@@ -1,0 +1,41 @@
+import { crc32c } from '@aws-crypto/crc32c';
+
+/**
+ * The seal of a journal batch on disk: its last line ends with one more key,
+ * `,"batch":{"lines":<n>,"crc32c":"<8 hex>"}}`, where n is the batch's line count and the CRC-32C
+ * (Castagnoli, as iSCSI and ext4 use) covers the batch's lines exactly as exported, each with its
+ * newline: the bytes MemoryJournal holds and GET /sim/journal prints. So the file stays one JSON
+ * object per line (readable with jq, grep, wc -l), a flipped byte anywhere in a batch is found,
+ * and stripping the key gives the exported bytes back. A transaction never has a `batch` key
+ * (v20's is `batchID`), and inside a JSON string every quote is escaped, so the pattern at the end
+ * of a line is only ever a seal.
+ */
+const SEAL_RE = /,"batch":\{"lines":([1-9]\d{0,8}),"crc32c":"([0-9a-f]{8})"\}\}$/;
+
+export interface Seal {
+  readonly lines: number;
+  readonly crc: string;
+}
+
+/** CRC-32C of bytes as 8 lower-case hex digits. */
+export function crcHex(bytes: Uint8Array): string {
+  return crc32c(bytes).toString(16).padStart(8, '0');
+}
+
+/** The exported text of a batch (lines with newlines) as sealed on disk. */
+export function sealBatch(lines: readonly string[]): string {
+  const crc = crcHex(Buffer.from(`${lines.join('\n')}\n`, 'utf8'));
+  const last = lines.length - 1;
+  let text = '';
+  for (let i = 0; i < last; i += 1) text += `${lines[i]}\n`;
+  const lastLine = lines[last] as string;
+  text += `${lastLine.slice(0, -1)},"batch":{"lines":${lines.length},"crc32c":"${crc}"}}\n`;
+  return text;
+}
+
+/** A line as exported (its seal removed) and the seal, if it ends a sealed batch. */
+export function unsealLine(line: string): { text: string; seal: Seal | undefined } {
+  const match = SEAL_RE.exec(line);
+  if (match === null) return { text: line, seal: undefined };
+  return { text: `${line.slice(0, match.index)}}`, seal: { lines: Number(match[1]), crc: match[2] as string } };
+}
