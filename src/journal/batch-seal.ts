@@ -1,4 +1,4 @@
-import { crc32c } from '@aws-crypto/crc32c';
+import { crc32c, crc32cUpdate } from './crc32c.js';
 
 /**
  * The seal of a journal batch on disk: its last line ends with one more key,
@@ -38,4 +38,26 @@ export function unsealLine(line: string): { text: string; seal: Seal | undefined
   const match = SEAL_RE.exec(line);
   if (match === null) return { text: line, seal: undefined };
   return { text: `${line.slice(0, match.index)}}`, seal: { lines: Number(match[1]), crc: match[2] as string } };
+}
+
+/** Longest seal text: `,"batch":{"lines":<9 digits>,"crc32c":"<8 hex>"}}` is 50 bytes. */
+const SEAL_TAIL_BYTES = 64;
+const CLOSE_LINE = Buffer.from('}\n', 'latin1');
+
+/**
+ * The seal of the line buf[start, nl) (nl at its newline), read from its last bytes only, and the
+ * CRC-32C the batch from `batchStart` must have: the exported bytes, the seal replaced by `}`.
+ * The seal is ASCII, so its length in characters is its length in bytes.
+ */
+export function sealOfLine(buf: Buffer, start: number, nl: number): (Seal & { readonly exportedEnd: number }) | undefined {
+  const tail = buf.toString('latin1', Math.max(start, nl - SEAL_TAIL_BYTES), nl);
+  const match = SEAL_RE.exec(tail);
+  if (match === null) return undefined;
+  return { lines: Number(match[1]), crc: match[2] as string, exportedEnd: nl - (tail.length - match.index) };
+}
+
+/** CRC-32C of a sealed batch as exported: buf[batchStart, exportedEnd) and the closing `}` and newline. */
+export function exportedCrc(buf: Buffer, batchStart: number, exportedEnd: number): string {
+  const crc = crc32cUpdate(crc32cUpdate(0, buf.subarray(batchStart, exportedEnd)), CLOSE_LINE);
+  return crc.toString(16).padStart(8, '0');
 }

@@ -1,6 +1,6 @@
 import { isJournalRecord, isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import type { Transaction } from '../domain/transactions.js';
-import { crcHex, unsealLine } from './batch-seal.js';
+import { exportedCrc, sealOfLine, unsealLine } from './batch-seal.js';
 
 // Finding the sound part of a journal file: the bytes up to its last complete, checksummed batch.
 
@@ -46,12 +46,13 @@ export function scanJournal(buf: Buffer, limit: number = buf.length): JournalSca
     const nl = buf.indexOf(NEWLINE, pos);
     if (nl === -1 || nl >= limit) break;
     lineNo += 1;
-    const { text, seal } = unsealLine(buf.toString('utf8', pos, nl));
+    const seal = sealOfLine(buf, pos, nl);
     starts.push(pos);
     const lineStartAt = pos;
     pos = nl + 1;
     if (seal === undefined) {
       if (sealed) continue;
+      const text = buf.toString('utf8', lineStartAt, nl);
       if (text.trim() !== '' && parseLine(text) === undefined)
         return { end, damage: { offset: lineStartAt, reason: `line ${lineNo} is not a transaction` }, tail: '' };
       end = pos;
@@ -66,8 +67,7 @@ export function scanJournal(buf: Buffer, limit: number = buf.length): JournalSca
         damage: { offset: batchStart, reason: `line ${lineNo} seals a batch of ${seal.lines} lines, but ${starts.length} lead up to it` },
         tail: '',
       };
-    const body = `${buf.toString('utf8', batchStart, lineStartAt)}${text}\n`;
-    if (crcHex(Buffer.from(body, 'utf8')) !== seal.crc)
+    if (exportedCrc(buf, batchStart, seal.exportedEnd) !== seal.crc)
       return {
         end: batchStart,
         damage: { offset: batchStart, reason: `the batch ending at line ${lineNo} fails its CRC-32C (a changed byte)` },
