@@ -175,3 +175,14 @@ describe('formats', () => {
     expect(existsSync(`${file}.torn-0`)).toBe(true);
   });
 });
+
+describe('a deleted journal', () => {
+  it('whose commit record stayed: refused like an emptied one; recoverable with the IDs kept taken', () => {
+    rmSync(file);
+    expect(refusal().message).toMatch(/is truncated: expected \d+ bytes up to transaction 5, found 0 bytes up to transaction none$/);
+    const journal = FileJournal.open(dir, { recoverTruncated: true });
+    expect(journal.read(A).map(idOf)).toEqual(['TRANSACTIONS_LOST']);
+    expect(journal.accountIds()).toEqual([A]);
+    journal.close();
+  });
+});

@@ -97,10 +97,15 @@ export class FileJournal implements Journal {
     const journal = new FileJournal(dir, options, recoveries);
     const planned: PlannedFile[] = [];
     const damages: JournalDamage[] = [];
-    for (const name of readdirSync(dir).sort()) {
-      if (!name.endsWith(SUFFIX)) continue;
-      const accountId = name.slice(0, -SUFFIX.length);
-      if (!SAFE_ID_RE.test(accountId)) continue;
+    const names = readdirSync(dir);
+    // A commit record without its journal counts too: a deleted journal lost what the record says was acknowledged.
+    const ids = new Set<string>();
+    for (const name of names) {
+      const suffix = name.endsWith(SUFFIX) ? SUFFIX : name.endsWith(COMMIT_SUFFIX) ? COMMIT_SUFFIX : undefined;
+      const accountId = suffix === undefined ? '' : name.slice(0, -suffix.length);
+      if (SAFE_ID_RE.test(accountId)) ids.add(accountId);
+    }
+    for (const accountId of [...ids].sort()) {
       const p = planFile(accountId, journal.path(accountId), journal.commitPath(accountId));
       planned.push(p);
       const damage = damageOf(p);

@@ -1,4 +1,4 @@
-import { closeSync, constants, fdatasyncSync, ftruncateSync, openSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, existsSync, fdatasyncSync, ftruncateSync, openSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { TransactionsLostRecord } from '../domain/journal-entry.js';
 import type { Transaction } from '../domain/transactions.js';
@@ -31,7 +31,8 @@ const TMP = '.tmp';
 
 /** Reads a journal and its commit record and decides what to do; changes nothing. */
 export function planFile(accountId: string, file: string, commitFile: string): PlannedFile {
-  const buf = readWhole(file);
+  // A journal deleted while its commit record stayed is a journal emptied: the record says what was acknowledged.
+  const buf = existsSync(file) ? readWhole(file) : Buffer.alloc(0);
   const commit = readCommit(commitFile);
   const plan = planRecovery(buf, commit);
   const current = commit.kind === 'ok' ? commit.record : undefined;
@@ -96,7 +97,7 @@ export function applyPlan(p: PlannedFile, fsync: boolean, recoveries: JournalRec
   const size = plan.keep + extra.length;
   const lastId = lost !== undefined ? Number(lost.toID) : Number(plan.last?.id ?? 0);
   if (plan.keep < buf.length || extra.length > 0) {
-    const fd = openSync(file, 'r+');
+    const fd = openSync(file, constants.O_RDWR | constants.O_CREAT, 0o644);
     try {
       ftruncateSync(fd, plan.keep);
       if (extra.length > 0) writeAll(fd, extra, plan.keep);
@@ -106,6 +107,7 @@ export function applyPlan(p: PlannedFile, fsync: boolean, recoveries: JournalRec
     }
   }
   if (!p.commitWritten || extra.length > 0) {
+    const created = !existsSync(p.commitFile);
     const fd = openSync(p.commitFile, constants.O_RDWR | constants.O_CREAT, 0o644);
     try {
       writeAll(fd, commitBytes(size, lastId), 0);
@@ -114,6 +116,7 @@ export function applyPlan(p: PlannedFile, fsync: boolean, recoveries: JournalRec
     } finally {
       closeSync(fd);
     }
+    if (created && fsync) syncDir(dirname(p.commitFile));
   }
   if (movedTo !== undefined || plan.problem !== undefined) {
     recoveries.push({
