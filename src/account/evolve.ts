@@ -21,6 +21,7 @@ import type { JournalEntry, TrailingStopValueRecord } from '../domain/journal-en
 import { ORDER_TYPE_RULES, isEntryType, orderTypeOfTransaction, type OrderType } from '../domain/order-types.js';
 import { transitionOrder } from '../orders/lifecycle.js';
 import { markMarginStale, movesMarginLevels } from './margin-watch.js';
+import { evolveTransactionsLost } from './transactions-lost.js';
 import { placeInIndex, removeFromIndex, trailingValue2 } from './placement.js';
 import { positionOf, type AccountState, type OrderRecord, type PositionRecord, type TradeRecord } from './state.js';
 
@@ -33,6 +34,7 @@ import { positionOf, type AccountState, type OrderRecord, type PositionRecord, t
  */
 export function evolve(state: AccountState, entry: JournalEntry): AccountState {
   if (entry.type === 'TRAILING_STOP_VALUE') return evolveTrailingStopValue(state, entry);
+  if (entry.type === 'TRANSACTIONS_LOST') return evolveTransactionsLost(state, entry);
   const id = Number(entry.id);
   if (id !== state.lastTransactionID + 1) {
     throw new Error(`journal gap: transaction ${entry.id} after ${state.lastTransactionID}`);

@@ -21,6 +21,7 @@ import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import { parsePriceInt } from '../domain/price.js';
 import { parseDateTime, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
+import { unsealLine } from '../journal/batch-seal.js';
 import { serializeTransaction } from '../journal/journal.js';
 import { EquityRecorder, POINT_END, POINT_FILL, POINT_INTERVAL, POINT_START } from './equity.js';
 import { computeMetrics } from './report.js';
@@ -39,7 +40,8 @@ export function parseJournalText(text: string, source: string): JournalEntry[] {
   lines.forEach((line, index) => {
     let entry: unknown;
     try {
-      entry = JSON.parse(line);
+      // A data-dir journal seals each batch's last line (journal/batch-seal.ts): read it as exported.
+      entry = JSON.parse(unsealLine(line).text);
     } catch {
       const torn = index === lines.length - 1 ? ' (the last line is cut: the file may still be written, or was torn)' : '';
       throw new JournalReportError(`${source}:${index + 1}: not a JSON line${torn}`);

@@ -28,7 +28,7 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
 }
 
 /** The options of `serve` that take a value (the others are flags or a list). */
-type ValueKey = Exclude<keyof ServeArgs, 'fsync' | 'noGenerator' | 'ticks' | 'help' | 'limit' | 'noLimits'>;
+type ValueKey = Exclude<keyof ServeArgs, 'fsync' | 'recoverTruncated' | 'noGenerator' | 'ticks' | 'help' | 'limit' | 'noLimits'>;
 
 /** Checks an option's text and gives its value; throws ConfigError naming `flag`. */
 type ValueCheck<T> = (value: string, flag: string) => T;
@@ -122,6 +122,7 @@ export function serveArgsOf(parsed: RunParsed): ServeArgs {
   const out: ServeArgs = {};
   const options = parsed.options;
   if (parsed.given.has('--fsync')) out.fsync = true;
+  if (parsed.given.has('--recover-truncated')) out.recoverTruncated = true;
   if (parsed.given.has('--no-generator')) {
     // Both set one commander value; the last would win silently.
     if (parsed.given.has('--generator')) throw usageError('--generator', 'give either --generator or --no-generator');

@@ -268,6 +268,13 @@ const TOP_LEVEL = {
   port: Type.Optional(integer(0, 65_535, 'port (default 8080; 0 picks a free one)')),
   dataDir: Type.Optional(text('journal every transaction here and restore from it on start (relative to this file)')),
   fsync: Type.Optional(Type.Boolean({ description: 'fdatasync each journal write', errorMessage: 'must be true or false' })),
+  recoverTruncated: Type.Optional(
+    Type.Boolean({
+      description:
+        'start even if a journal lost acknowledged transactions (kept: the sound part; the loss is recorded in recoveries.ndjson)',
+      errorMessage: 'must be true or false',
+    }),
+  ),
   heartbeatMs: Type.Optional(integer(100, 3_600_000, 'stream heartbeat interval')),
   baseUrl: Type.Optional(
     Type.String({

@@ -49,6 +49,7 @@ export interface FileConfig {
   readonly port?: number;
   readonly dataDir?: string;
   readonly fsync?: boolean;
+  readonly recoverTruncated?: boolean;
   readonly heartbeatMs?: number;
   readonly enumSpelling?: EnumSpelling;
   readonly transactionsInMemory?: number;
@@ -66,6 +67,7 @@ export interface ServeArgs {
   port?: number;
   dataDir?: string;
   fsync?: boolean;
+  recoverTruncated?: boolean;
   ticks?: string[];
   format?: FeedFormat;
   instrument?: string;
@@ -98,6 +100,8 @@ export interface ServeSettings {
   readonly port: number;
   readonly dataDir?: string;
   readonly fsync: boolean;
+  /** Start even if a journal lost acknowledged transactions, recording the loss (recoveries.ndjson). */
+  readonly recoverTruncated: boolean;
   readonly accounts: readonly AccountConfig[];
   readonly tokens: readonly TokenGrant[];
   /** Tokens made up at start (printed, since nobody else knows them). */
@@ -295,6 +299,7 @@ export function checkConfig(doc: unknown, base: string): FileConfig {
   if (d.port !== undefined) out.port = d.port;
   if (d.dataDir !== undefined) out.dataDir = resolve(base, d.dataDir);
   if (d.fsync !== undefined) out.fsync = d.fsync;
+  if (d.recoverTruncated !== undefined) out.recoverTruncated = d.recoverTruncated;
   if (d.heartbeatMs !== undefined) out.heartbeatMs = d.heartbeatMs;
   if (d.enumSpelling !== undefined) out.enumSpelling = d.enumSpelling;
   if (d.transactionsInMemory !== undefined) out.transactionsInMemory = d.transactionsInMemory;

@@ -67,6 +67,10 @@ async function serveMain(command: Extract<Parsed, { kind: 'run' }>): Promise<voi
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // A file grown past the size limit (ulimit -f) must fail its write with EFBIG, answered like any
+  // other disk error, not end the process: Node ignores SIGXFSZ, but the lock library's
+  // signal-exit turns it into an exit unless another listener is there.
+  process.on('SIGXFSZ', () => undefined);
 
   const { runServe } = await import('./cli.js');
   const result = await runServe(command, io);

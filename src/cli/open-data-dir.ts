@@ -2,19 +2,35 @@
 import type { AccountConfig } from '../account/state.js';
 import { parseDateTime, type Micros } from '../domain/time.js';
 import type { CreateTransaction } from '../domain/transactions.js';
-import { JournalCorruptError } from '../journal/file-errors.js';
+import { JournalCorruptError, JournalDamagedError } from '../journal/file-errors.js';
 import type { ServeSettings } from './config.js';
 import { DataDir, DataDirLockedError } from './data-dir.js';
 import { StartError, type ServeIo } from './serve-types.js';
 
+/** Exit code of a start refused because a journal lost acknowledged transactions: the operator decides. */
+export const EXIT_DAMAGED_JOURNAL = 3;
+
 /** Opens (and locks) the data dir of the settings; undefined without one. */
-export function openDataDir(settings: ServeSettings, io: ServeIo): DataDir | undefined {
+export async function openDataDir(settings: ServeSettings, io: ServeIo): Promise<DataDir | undefined> {
   if (settings.dataDir === undefined) return undefined;
   let data: DataDir;
   try {
-    data = DataDir.open(settings.dataDir, settings.fsync);
+    data = await DataDir.open(settings.dataDir, {
+      fsync: settings.fsync,
+      recoverTruncated: settings.recoverTruncated,
+      onLockLost: (error) =>
+        io.fatal(`v20sim: lost the lock of ${settings.dataDir}: ${error.message}; stopping so that two servers never write one journal`),
+    });
   } catch (error) {
     if (error instanceof DataDirLockedError) throw new StartError(error.message, 2);
+    if (error instanceof JournalDamagedError) {
+      const lines = error.damages.map((d) => `journal ${d.file} is ${d.what}: ${d.detail}`);
+      throw new StartError(
+        `refusing to start: acknowledged transactions are missing from ${settings.dataDir}\n${lines.join('\n')}\n` +
+          'Nothing was changed. Inspect the files, restore the data dir from a backup, or start with --recover-truncated to accept the loss (it is recorded in recoveries.ndjson).',
+        EXIT_DAMAGED_JOURNAL,
+      );
+    }
     throw new StartError(`cannot open data dir ${settings.dataDir}: ${(error as Error).message}`, 1);
   }
   for (const w of data.warnings) io.err(`v20sim: ${w}`);

@@ -77,6 +77,7 @@ major pairs paced in real time, on http://127.0.0.1:8080.`,
     .option('--port <n>', 'port (default 8080; 0 picks a free one)')
     .option('--data-dir <dir>', 'journal every transaction to DIR and restore from it on start')
     .option('--fsync', 'fdatasync each journal write (survives power loss, slower)')
+    .option('--recover-truncated', 'start even if a journal lost acknowledged transactions: keep what is sound, record the loss')
     .option('--ticks <files...>', `replay recorded ticks (${TICK_FORMATS}; .gz/.zip)`)
     .option('--format <fmt>', 'format of the --ticks files (default: detected)')
     .option('--instrument <name>', 'instrument of --ticks files whose lines do not name one')

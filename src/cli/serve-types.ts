@@ -16,11 +16,11 @@ export interface ServeHandle {
   close(): Promise<void>;
 }
 
-/** A refusal to start, with the exit code the CLI should end with. */
+/** A refusal to start, with the exit code the CLI should end with (3: a damaged journal, see open-data-dir.ts). */
 export class StartError extends Error {
   constructor(
     message: string,
-    readonly exitCode: 1 | 2,
+    readonly exitCode: 1 | 2 | 3,
   ) {
     super(message);
     this.name = 'StartError';

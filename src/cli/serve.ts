@@ -17,6 +17,7 @@ import type { ServeSettings } from './config.js';
 import type { DataDir } from './data-dir.js';
 import { lastTime, openDataDir, reconcileAccounts } from './open-data-dir.js';
 import type { TickQueue } from './pump.js';
+import { QuoteKeeper, readQuotes, restoreQuotes } from './quotes-file.js';
 import { StartError, type ServeHandle, type ServeIo } from './serve-types.js';
 import { VERSION } from './version.js';
 
@@ -59,6 +60,16 @@ function recordRun(data: DataDir, settings: ServeSettings, engine: Engine, wallA
     prices,
     accounts: engine.accountIds(),
   });
+}
+
+/** Prices at once after a restart: the stored quotes go to the engine (and the API's market data), and the latest are kept from now on. */
+function keepQuotes(data: DataDir, engine: Engine, io: ServeIo, cleanups: Cleanups): void {
+  const { ticks, warnings } = readQuotes(data.dir, engine.instruments);
+  for (const w of warnings) io.err(`v20sim: ${w}`);
+  restoreQuotes(engine, ticks);
+  const keeper = new QuoteKeeper(data.dir, data.fsync, (line) => io.err(line));
+  keeper.start(engine, ticks);
+  cleanups.add(() => keeper.stop());
 }
 
 /** Undo steps of a start, run in reverse order; each is best effort. */
@@ -105,7 +116,7 @@ async function startSteps(
   queue: TickQueue | null,
   cleanups: Cleanups,
 ): Promise<ServeHandle> {
-  const data = openDataDir(settings, io);
+  const data = await openDataDir(settings, io);
   if (data !== undefined) cleanups.add(() => data.close());
   const start = startTime(settings, wallAtStart, queue, data);
   const extra = data === undefined ? [] : reconcileAccounts(data, settings.accounts);
@@ -114,6 +125,7 @@ async function startSteps(
   const driver = new ClockDriver(settings, queue, io, onError);
   const engine = shellEngine(inner, data, queue, driver, onError, settings.clock === 'manual');
   const app = await buildServeApp(settings, engine, () => driver.liveNow(inner));
+  if (data !== undefined) keepQuotes(data, inner, io, cleanups);
   let appClosing: Promise<void> | undefined;
   const closeApp = (): Promise<void> => (appClosing ??= app.close());
   cleanups.add(() => void closeApp());

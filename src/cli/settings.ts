@@ -142,6 +142,7 @@ export function resolveSettings(file: FileConfig, args: ServeArgs, newToken: () 
     host: args.host ?? file.host ?? DEFAULT_HOST,
     port: args.port ?? file.port ?? DEFAULT_PORT,
     fsync: args.fsync ?? file.fsync ?? false,
+    recoverTruncated: args.recoverTruncated ?? file.recoverTruncated ?? false,
     accounts: file.accounts ?? DEFAULT_ACCOUNTS,
     ...tokensOf(file, args, newToken, fail),
     instruments: file.instruments ?? [],

@@ -10,8 +10,8 @@ import type { AccountView, Engine, RunInfo } from '../engine/engine.js';
 import type { Journal } from '../journal/journal.js';
 
 export interface ShellHooks {
-  /** Before an account is opened: record its config in the data dir. */
-  beforeOpen?(config: AccountConfig): void;
+  /** Before an account is opened: record its config in the data dir; returns how to undo that if the opening fails. */
+  beforeOpen?(config: AccountConfig): () => void;
   /** Before the clock moves to `time`: feed the ticks due by then (manual stepping through a file). */
   beforeTime?(time: Micros): void;
   /** After the clock moved: re-plan the replay. */
@@ -110,10 +110,18 @@ export class ShellEngine implements Engine {
     return this.inner.bookAt(time);
   }
 
+  /**
+   * Not guarded: an account the journal refuses was never opened (the engine journals its opening
+   * transactions in one append before it counts the account), so memory is not ahead of the disk
+   * and the server goes on; the caller answers the failure.
+   */
   openAccount(config: AccountConfig): AccountView {
-    return this.guard(() => {
-      this.hooks.beforeOpen?.(config);
+    const undo = this.hooks.beforeOpen?.(config);
+    try {
       return this.inner.openAccount(config);
-    });
+    } catch (error) {
+      undo?.();
+      throw error;
+    }
   }
 }

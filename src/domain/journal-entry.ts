@@ -20,14 +20,30 @@ export interface TrailingStopValueRecord {
   readonly time: string;
 }
 
+/**
+ * Transaction IDs given out and acknowledged, whose transactions a damaged journal no longer
+ * holds. Only an operator's explicit recovery (`serve --recover-truncated`) writes one, at the
+ * cut: replaying it moves the account's last transaction ID to `toID`, so the next transaction
+ * continues after the highest ID ever acknowledged and no ID is given out twice.
+ */
+export interface TransactionsLostRecord {
+  readonly type: 'TRANSACTIONS_LOST';
+  /** The first lost ID: one past the last transaction the journal still holds. */
+  readonly fromID: string;
+  /** The last acknowledged ID, from the journal's commit record. */
+  readonly toID: string;
+  /** The time of the last transaction kept (the account's clock resumes there). */
+  readonly time: string;
+}
+
 /** A journal line that is not a transaction. */
-type JournalRecord = TrailingStopValueRecord;
+export type JournalRecord = TrailingStopValueRecord | TransactionsLostRecord;
 
 /** One line of an account's journal, in the order it was written. */
 export type JournalEntry = Transaction | JournalRecord;
 
 export function isTransaction(entry: JournalEntry): entry is Transaction {
-  return entry.type !== 'TRAILING_STOP_VALUE';
+  return entry.type !== 'TRAILING_STOP_VALUE' && entry.type !== 'TRANSACTIONS_LOST';
 }
 
 /** Whether a parsed journal line is a (well-formed) record rather than a transaction. */
@@ -35,6 +51,9 @@ export function isJournalRecord(value: {
   readonly type?: unknown;
   readonly orderID?: unknown;
   readonly trailingStopValue?: unknown;
+  readonly fromID?: unknown;
+  readonly toID?: unknown;
 }): boolean {
+  if (value.type === 'TRANSACTIONS_LOST') return typeof value.fromID === 'string' && typeof value.toID === 'string';
   return value.type === 'TRAILING_STOP_VALUE' && typeof value.orderID === 'string' && typeof value.trailingStopValue === 'string';
 }

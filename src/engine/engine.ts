@@ -159,7 +159,12 @@ class SimEngine implements Engine {
       // The clock never runs behind an account's own history.
       if (account.now > this.clock) this.clock = account.now;
     } else {
-      account = Account.open(config, this.instruments, this.clock, sink, logOptions);
+      // The opening transactions (CREATE, the deposit, the settings) reach the journal as one
+      // append: a journal that fails to take them leaves no half-opened account behind.
+      const opening: JournalEntry[] = [];
+      account = Account.open(config, this.instruments, this.clock, (entries) => void opening.push(...entries), logOptions);
+      this.onTransactions(config.id, opening);
+      account.setSink(sink);
     }
     this.accounts.set(config.id, account);
     this.accountList.push(account);

@@ -8,8 +8,30 @@ export interface JournalRecovery {
   readonly offset: number;
   /** Bytes moved aside. */
   readonly bytes: number;
-  readonly movedTo: string;
+  /** Where the bytes went; undefined when none were cut (an emptied file). */
+  readonly movedTo: string | undefined;
   readonly reason: string;
+  /**
+   * Set when acknowledged transactions were lost and the operator accepted it (recoverTruncated):
+   * what was expected, and the IDs that stay taken (a TRANSACTIONS_LOST record at the cut).
+   */
+  readonly loss?: { readonly detail: string; readonly fromID: string | undefined; readonly toID: string | undefined };
+}
+
+/** One journal that lost acknowledged transactions. */
+export interface JournalDamage {
+  readonly accountId: string;
+  readonly file: string;
+  readonly what: string;
+  readonly detail: string;
+}
+
+/** open() found journals shorter than, or different from, their commit records: nothing was changed. */
+export class JournalDamagedError extends Error {
+  constructor(readonly damages: readonly JournalDamage[]) {
+    super(damages.map((d) => `journal ${d.file} is ${d.what}: ${d.detail}`).join('; '));
+    this.name = 'JournalDamagedError';
+  }
 }
 
 export class JournalCorruptError extends Error {

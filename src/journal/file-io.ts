@@ -1,10 +1,8 @@
-import { closeSync, existsSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { JournalCorruptError } from './file-errors.js';
 
-// Low-level file access of the file journal: whole reads and writes, and the commit-length file.
+// Low-level file access of the file journal: whole reads and writes, directory syncs, free names.
 
-/** The commit file holds the committed length as 20 digits and a newline: one positional write. */
-export const COMMIT_WIDTH = 20;
 const READ_CHUNK = 1 << 20;
 const NEWLINE = 0x0a;
 
@@ -32,18 +30,6 @@ export function writeAll(fd: number, buf: Buffer, position?: number): void {
       position === undefined ? writeSync(fd, buf, done, buf.length - done) : writeSync(fd, buf, done, buf.length - done, position + done);
     done += n;
   }
-}
-
-export function readCommitted(file: string): number | undefined {
-  if (!existsSync(file)) return undefined;
-  const text = readWhole(file).toString('latin1').trim();
-  if (!/^\d{1,20}$/.test(text)) return undefined;
-  const value = Number(text);
-  return Number.isSafeInteger(value) ? value : undefined;
-}
-
-export function commitBytes(size: number): Buffer {
-  return Buffer.from(`${String(size).padStart(COMMIT_WIDTH, '0')}\n`, 'latin1');
 }
 
 export function freeName(base: string): string {
@@ -77,6 +63,19 @@ export function forEachCommittedLine(file: string, size: number, visit: (text: s
       carry = Buffer.from(data.subarray(start));
     }
     if (carry.length > 0) throw new JournalCorruptError(file, line + 1, lineOffset, 'has no trailing newline');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * fsync of a directory, so that a file just created in it (or renamed into it) survives a power
+ * cut: fsync of the file alone does not make its directory entry durable (fsync(2), "Notes").
+ */
+export function syncDir(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }

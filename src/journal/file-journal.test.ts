@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import type { Transaction } from '../domain/transactions.js';
-import { JournalCorruptError } from './file-errors.js';
+import { JournalCorruptError, JournalDamagedError } from './file-errors.js';
+import { unsealLine } from './batch-seal.js';
 import { FileJournal } from './file-journal.js';
 import { MemoryJournal } from './journal.js';
 
@@ -13,7 +14,8 @@ const B = '101-004-1000000-002';
 
 /** A transaction's ID, or the order ID of a trailing stop level record. */
 function idOf(entry: JournalEntry): string {
-  return isTransaction(entry) ? entry.id : `record ${entry.orderID}`;
+  if (isTransaction(entry)) return entry.id;
+  return entry.type === 'TRAILING_STOP_VALUE' ? `record ${entry.orderID}` : `lost ${entry.fromID}-${entry.toID}`;
 }
 
 function tx(id: number, extra: Record<string, unknown> = {}): Transaction {
@@ -46,7 +48,10 @@ describe('FileJournal', () => {
       memory.append(A, batch);
     }
     journal.append(A, []);
-    expect(readFileSync(join(dir, `${A}.ndjson`), 'utf8')).toBe(memory.text(A));
+    // On disk each batch's last line carries its seal; stripped, the bytes are MemoryJournal's.
+    const onDisk = readFileSync(join(dir, `${A}.ndjson`), 'utf8');
+    expect(onDisk.split('\n').map((line) => unsealLine(line).text)).toEqual(memory.text(A).split('\n'));
+    expect(onDisk.match(/"batch":\{"lines":(\d)/g)).toEqual(['"batch":{"lines":1', '"batch":{"lines":2', '"batch":{"lines":1']);
     expect(journal.text(A)).toBe(memory.text(A));
     expect(journal.read(A)).toEqual(memory.read(A));
     expect(journal.accountIds()).toEqual([A]);
@@ -84,7 +89,7 @@ describe('FileJournal', () => {
     const r = reopened.recoveries[0]!;
     expect(r).toMatchObject({ accountId: A, file, offset: sound.length, bytes: torn.length, movedTo: `${file}.torn-${sound.length}` });
     expect(r.reason).toMatch(/unfinished write/);
-    expect(readFileSync(r.movedTo, 'utf8')).toBe(torn);
+    expect(readFileSync(r.movedTo!, 'utf8')).toBe(torn);
     expect(readFileSync(file).equals(sound)).toBe(true);
     expect(reopened.read(A).map(idOf)).toEqual(['1', '2']);
     reopened.append(A, [tx(3)]);
@@ -125,19 +130,29 @@ describe('FileJournal', () => {
       reason: 'an unparsable last line',
       movedTo: `${file}.torn-${Buffer.byteLength(good)}-2`,
     });
-    expect(readFileSync(unparsable.recoveries[0]!.movedTo, 'utf8')).toBe('not json at all\n');
+    expect(readFileSync(unparsable.recoveries[0]!.movedTo!, 'utf8')).toBe('not json at all\n');
     expect(unparsable.read(A)).toHaveLength(2);
     unparsable.close();
   });
 
-  it('refuses a corrupt line inside the journal, naming file, line and offset', () => {
+  it('refuses to open a journal with a corrupt line inside, naming file, line and offset, and changes nothing', () => {
     const file = join(dir, `${A}.ndjson`);
     const first = `${JSON.stringify(tx(1))}\n`;
-    writeFileSync(file, `${first}garbage\n${JSON.stringify(tx(3))}\n`);
+    const text = `${first}garbage\n${JSON.stringify(tx(3))}\n`;
+    writeFileSync(file, text);
+    expect(() => FileJournal.open(dir)).toThrow(JournalDamagedError);
+    expect(() => FileJournal.open(dir)).toThrow(`journal ${file} is damaged: line 2 is not a transaction at byte ${first.length}`);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(readdirSync(dir)).toEqual([`${A}.ndjson`]);
+  });
+
+  it('read() still names a line that does not parse (a file changed after open)', () => {
     const journal = FileJournal.open(dir);
-    expect(journal.recoveries).toEqual([]);
+    journal.append(A, [tx(1)]);
+    const file = journal.path(A);
+    const size = readFileSync(file).length;
+    writeFileSync(file, `${'x'.repeat(size - 1)}\n`);
     expect(() => journal.read(A)).toThrow(JournalCorruptError);
-    expect(() => journal.read(A)).toThrow(`journal ${file}: line 2 (byte ${first.length}) is not a transaction`);
     journal.close();
   });
 
@@ -180,7 +195,7 @@ describe('FileJournal', () => {
     expect(reopened.recoveries).toEqual([]);
     expect(reopened.read(A).map(idOf)).toEqual(['1', '2', 'record 2']);
     expect(reopened.last(A)?.id).toBe('2');
-    expect(readFileSync(reopened.path(A), 'utf8').split('\n')[2]).toBe(JSON.stringify(record));
+    expect(unsealLine(readFileSync(reopened.path(A), 'utf8').split('\n')[2]!).text).toBe(JSON.stringify(record));
     reopened.close();
   });
 });

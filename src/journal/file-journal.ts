@@ -1,33 +1,50 @@
-import { closeSync, constants, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import type { Transaction } from '../domain/transactions.js';
-import { JournalCorruptError, JournalWriteError, type JournalRecovery } from './file-errors.js';
-import { COMMIT_WIDTH, commitBytes, forEachCommittedLine, freeName, readCommitted, readWhole, writeAll } from './file-io.js';
+import { sealBatch, unsealLine } from './batch-seal.js';
+import { commitBytes } from './commit-record.js';
+import { JournalCorruptError, JournalDamagedError, JournalWriteError, type JournalDamage, type JournalRecovery } from './file-errors.js';
+import { forEachCommittedLine, readWhole, syncDir, writeAll } from './file-io.js';
 import { committedLines } from './file-lines.js';
 import { serializeEntry, transactionLines, type Journal } from './journal.js';
-import { parseLine, soundPrefix } from './sound-prefix.js';
+import { applyPlan, damageOf, planFile, removeStaleTemporaries, type PlannedFile } from './recover-file.js';
+import { parseLine } from './sound-prefix.js';
+
+/** The lines as exported: a batch's last line without its seal. */
+function* unsealed(lines: Iterable<string>): Generator<string> {
+  for (const line of lines) yield unsealLine(line).text;
+}
 
 /**
  * The append-only file journal: one NDJSON file per account, `<dir>/<accountId>.ndjson`, one
- * transaction per line, the same bytes MemoryJournal holds. Each append (one batch of the engine)
- * is a single write to a file opened in append mode, made before append() returns; the engine
- * appends inside execute(), so a transaction is on disk (in the OS page cache: it survives a
- * killed process; with `fsync` also a power cut) before any response mentions it.
+ * journal entry per line. Each append (one batch of the engine) is a single write to a file opened
+ * in append mode, made before append() returns; the engine appends inside execute(), so a
+ * transaction is on disk (in the OS page cache: it survives a killed process; with `fsync` also a
+ * power cut) before any response mentions it.
  *
- * Batches are atomic. After the batch write, the file length is written to `<accountId>.commit`
- * (one small positional write). A process killed inside a batch write leaves bytes past the
- * committed length (a torn line, or whole lines of an unfinished batch); open() moves them aside
- * to `<file>.torn-<offset>` and reports them, so a half batch (an order without its fill) is never
- * replayed and an acknowledged batch is never dropped. Journals without a commit file (copied,
- * hand-made) are checked line by line: a last line without newline, or one that does not parse,
- * is moved aside the same way. A bad line elsewhere is corruption: read() refuses it.
+ * Batches are sealed and committed. The batch's last line carries its line count and CRC-32C
+ * (batch-seal.ts; read() and text() give the exported bytes without it, the same as
+ * MemoryJournal's). After the batch write, the commit record `<accountId>.commit` gets the file
+ * length and the last transaction ID (commit-record.ts, one small positional write).
+ *
+ * open() holds every journal against its commit record (recovery-plan.ts). Bytes past it were
+ * never acknowledged (a process killed inside a batch write): they are moved aside to
+ * `<file>.torn-<offset>` and reported, so a half batch is never replayed. A journal shorter than
+ * its commit record, or with a batch whose checksum fails, lost acknowledged transactions: open()
+ * refuses it (JournalDamagedError, nothing changed) unless `recoverTruncated` accepts the loss,
+ * which cuts at the last sound batch, moves the rest to `<file>.damaged-<offset>`, writes a
+ * TRANSACTIONS_LOST record so that the lost IDs are never given out again, and rewrites the
+ * commit record to the truth. Journals without a commit file (copied, hand-made, or written before
+ * commit records) are checked line by line: an unparsable or torn last line is moved aside.
  */
 export interface FileJournalOptions {
   /** fdatasync after every append: durable across power loss, not only a killed process. */
   readonly fsync?: boolean;
   /** Files kept open at once; older ones are closed and reopened on demand. Default 256. */
   readonly maxOpenFiles?: number;
+  /** Accept the loss of acknowledged transactions in damaged journals (recorded in `recoveries`) instead of refusing to open. */
+  readonly recoverTruncated?: boolean;
 }
 
 const SUFFIX = '.ndjson';
@@ -38,6 +55,8 @@ const COMMIT_SUFFIX = '.commit';
  */
 const SAFE_ID_RE = /^[0-9]{1,20}(?:-[0-9]{1,20}){0,7}$/;
 const DEFAULT_MAX_OPEN = 256;
+/** The seal of a batch's last line (batch-seal.ts), for stripping a whole text at once. */
+const SEAL_AT_LINE_END = /,"batch":\{"lines":[1-9]\d{0,8},"crc32c":"[0-9a-f]{8}"\}\}$/gm;
 
 interface Handle {
   readonly fd: number;
@@ -58,6 +77,8 @@ export class FileJournal implements Journal {
   /** Committed length of every known journal file. */
   private readonly sizes = new Map<string, number>();
   private readonly lastTx = new Map<string, Transaction>();
+  /** The last acknowledged transaction ID of every known journal (lost ones included), for its commit record. */
+  private readonly lastIds = new Map<string, number>();
   /** Open files, least recently used first. */
   private readonly handles = new Map<string, Handle>();
   private readonly order: string[] = [];
@@ -70,65 +91,40 @@ export class FileJournal implements Journal {
     this.recoveries = recoveries;
   }
 
-  /** Opens (creating it if needed) a data directory, recovering every journal in it. */
+  /**
+   * Opens (creating it if needed) a data directory, recovering every journal in it. Throws
+   * JournalDamagedError, having changed nothing, when a journal lost acknowledged transactions
+   * and `recoverTruncated` is not set.
+   */
   static open(dir: string, options: FileJournalOptions = {}): FileJournal {
     mkdirSync(dir, { recursive: true });
+    removeStaleTemporaries(dir);
     const recoveries: JournalRecovery[] = [];
     const journal = new FileJournal(dir, options, recoveries);
-    const names = readdirSync(dir)
-      .filter((n) => n.endsWith(SUFFIX))
-      .sort();
+    const planned: PlannedFile[] = [];
+    const damages: JournalDamage[] = [];
+    const names = readdirSync(dir);
+    // A commit record without its journal counts too: a deleted journal lost what the record says was acknowledged.
+    const ids = new Set<string>();
     for (const name of names) {
-      const accountId = name.slice(0, -SUFFIX.length);
-      if (!SAFE_ID_RE.test(accountId)) continue;
-      journal.recover(accountId, recoveries);
+      const suffix = name.endsWith(SUFFIX) ? SUFFIX : name.endsWith(COMMIT_SUFFIX) ? COMMIT_SUFFIX : undefined;
+      const accountId = suffix === undefined ? '' : name.slice(0, -suffix.length);
+      if (SAFE_ID_RE.test(accountId)) ids.add(accountId);
+    }
+    for (const accountId of [...ids].sort()) {
+      const p = planFile(accountId, journal.path(accountId), journal.commitPath(accountId));
+      planned.push(p);
+      const damage = damageOf(p);
+      if (damage !== undefined) damages.push(damage);
+    }
+    if (damages.length > 0 && options.recoverTruncated !== true) throw new JournalDamagedError(damages);
+    for (const p of planned) {
+      const { size, last, lastId } = applyPlan(p, journal.fsync, recoveries);
+      journal.sizes.set(p.accountId, size);
+      journal.lastIds.set(p.accountId, lastId);
+      if (last !== undefined) journal.lastTx.set(p.accountId, last);
     }
     return journal;
-  }
-
-  private recover(accountId: string, recoveries: JournalRecovery[]): void {
-    const file = this.path(accountId);
-    const commitFile = this.commitPath(accountId);
-    const buf = readWhole(file);
-    const committed = readCommitted(commitFile);
-    const { end, last, reason } = soundPrefix(buf, committed);
-    if (end < buf.length) {
-      const movedTo = freeName(`${file}.torn-${end}`);
-      // The torn bytes are saved before the journal is cut: a crash here loses nothing.
-      const out = openSync(movedTo, 'wx');
-      try {
-        writeAll(out, buf.subarray(end));
-        fdatasyncSync(out);
-      } finally {
-        closeSync(out);
-      }
-      const fd = openSync(file, 'r+');
-      try {
-        ftruncateSync(fd, end);
-        fdatasyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      recoveries.push({
-        accountId,
-        file,
-        offset: end,
-        bytes: buf.length - end,
-        movedTo,
-        reason: reason || 'bytes after the last complete transaction',
-      });
-    }
-    if (committed !== end || end < buf.length) {
-      const fd = openSync(commitFile, constants.O_RDWR | constants.O_CREAT, 0o644);
-      try {
-        writeAll(fd, commitBytes(end), 0);
-        ftruncateSync(fd, COMMIT_WIDTH + 1);
-      } finally {
-        closeSync(fd);
-      }
-    }
-    this.sizes.set(accountId, end);
-    if (last !== undefined) this.lastTx.set(accountId, last);
   }
 
   path(accountId: string): string {
@@ -136,32 +132,43 @@ export class FileJournal implements Journal {
     return join(this.dir, `${accountId}${SUFFIX}`);
   }
 
-  private commitPath(accountId: string): string {
+  commitPath(accountId: string): string {
     return join(this.dir, `${accountId}${COMMIT_SUFFIX}`);
   }
 
   append(accountId: string, entries: readonly JournalEntry[]): void {
     if (entries.length === 0) return;
     if (this.closed) throw new Error('journal: append after close');
-    let text = '';
     let last: Transaction | undefined;
-    for (const entry of entries) {
-      text += `${serializeEntry(entry)}\n`;
-      if (isTransaction(entry)) last = entry;
-    }
-    const buf = Buffer.from(text, 'utf8');
+    for (const entry of entries) if (isTransaction(entry)) last = entry;
+    const buf = Buffer.from(sealBatch(entries.map(serializeEntry)), 'utf8');
+    const committed = this.sizes.get(accountId) ?? 0;
+    const lastId = last === undefined ? (this.lastIds.get(accountId) ?? 0) : Number(last.id);
+    let handle: Handle | undefined;
     try {
-      const handle = this.handle(accountId);
-      const size = (this.sizes.get(accountId) ?? 0) + buf.length;
+      handle = this.handle(accountId);
+      const size = committed + buf.length;
       writeAll(handle.fd, buf);
       if (this.fsync) fdatasyncSync(handle.fd);
-      writeAll(handle.commitFd, commitBytes(size), 0);
+      writeAll(handle.commitFd, commitBytes(size, lastId), 0);
       if (this.fsync) fdatasyncSync(handle.commitFd);
       this.sizes.set(accountId, size);
+      this.lastIds.set(accountId, lastId);
     } catch (error) {
+      // Nothing of the batch counts: cut what reached the file, so a later batch does not follow a partial one.
+      if (handle !== undefined) this.cutBack(handle, committed);
       throw new JournalWriteError(this.path(accountId), error);
     }
     if (last !== undefined) this.lastTx.set(accountId, last);
+  }
+
+  /** Best effort: the commit record still says `committed`, so open() would cut there anyway. */
+  private cutBack(handle: Handle, committed: number): void {
+    try {
+      ftruncateSync(handle.fd, committed);
+    } catch {
+      // The commit record still marks the end of the last whole batch.
+    }
   }
 
   private handle(accountId: string): Handle {
@@ -175,6 +182,7 @@ export class FileJournal implements Journal {
       return existing;
     }
     const file = this.path(accountId);
+    const created = !existsSync(file) || !existsSync(this.commitPath(accountId));
     const fd = openSync(file, 'a', 0o644);
     let commitFd: number;
     try {
@@ -183,6 +191,8 @@ export class FileJournal implements Journal {
       closeSync(fd);
       throw error;
     }
+    // New files: with fsync their directory entries are made durable too, before a batch in them is acknowledged.
+    if (created && this.fsync) syncDir(this.dir);
     if (!this.sizes.has(accountId)) this.sizes.set(accountId, statSync(file).size);
     const handle = { fd, commitFd };
     this.handles.set(accountId, handle);
@@ -206,7 +216,7 @@ export class FileJournal implements Journal {
   read(accountId: string): JournalEntry[] {
     const out: JournalEntry[] = [];
     forEachCommittedLine(this.path(accountId), this.sizes.get(accountId) ?? 0, (text, line, offset) => {
-      const entry = parseLine(text);
+      const entry = parseLine(unsealLine(text).text);
       if (entry === undefined) throw new JournalCorruptError(this.path(accountId), line, offset, 'is not a transaction');
       out.push(entry);
     });
@@ -216,14 +226,15 @@ export class FileJournal implements Journal {
   /** The committed transactions of an account from ID `fromId` on, read lazily (Journal.transactionsFrom). */
   transactionsFrom(accountId: string, fromId: number): Iterable<Transaction> {
     const lines = committedLines(this.path(accountId), () => this.sizes.get(accountId) ?? 0);
-    return transactionLines(lines, fromId, this.path(accountId));
+    // A batch's last line carries its seal: read the line as exported, without it.
+    return transactionLines(unsealed(lines), fromId, this.path(accountId));
   }
 
   /** The committed journal bytes of an account as NDJSON text. */
   text(accountId: string): string {
     const size = this.sizes.get(accountId) ?? 0;
     if (size === 0) return '';
-    return readWhole(this.path(accountId)).toString('utf8', 0, size);
+    return readWhole(this.path(accountId)).toString('utf8', 0, size).replace(SEAL_AT_LINE_END, '}');
   }
 
   /** The last committed transaction of an account, without reading the file. */

@@ -32,17 +32,23 @@ export function serializeEntry(entry: JournalEntry): string {
 
 const ENTRY_PREFIX = '{"type":"';
 const RECORD_PREFIX = '{"type":"TRAILING_STOP_VALUE"';
+const LOST_PREFIX = '{"type":"TRANSACTIONS_LOST"';
 
 /**
  * The transactions among journal lines from ID `fromId` on. Transaction IDs count from 1 without
- * gaps, so the Nth transaction line is transaction N and the lines before `fromId` are skipped
- * unparsed. serializeEntry writes every entry's type first: a record line, or any line that is
+ * gaps (but at a TRANSACTIONS_LOST record, which moves the count to its toID), so the Nth
+ * transaction line is transaction N and the lines before `fromId` are skipped unparsed. serializeEntry writes every entry's type first: a record line, or any line that is
  * not an entry, takes no ID. Each transaction yielded is checked to carry its expected ID.
  */
 export function* transactionLines(lines: Iterable<string>, fromId: number, where: string): Generator<Transaction> {
   let id = 0;
   for (const line of lines) {
     if (!line.startsWith(ENTRY_PREFIX) || line.startsWith(RECORD_PREFIX)) continue;
+    // After a recovery that accepted lost transactions, IDs resume past the highest acknowledged.
+    if (line.startsWith(LOST_PREFIX)) {
+      id = Number((JSON.parse(line) as { toID: string }).toID);
+      continue;
+    }
     id += 1;
     if (id < fromId) continue;
     const tx = JSON.parse(line) as Transaction;

@@ -64,6 +64,16 @@ describe.each([
     expect(ids(journal.transactionsFrom('101-004-1000000-009', 1))).toEqual([]);
   });
 
+  it('reads sealed batches as exported, and IDs past a TRANSACTIONS_LOST record from its toID on', () => {
+    const journal = make();
+    fill(journal, 6);
+    const lost: JournalEntry = { type: 'TRANSACTIONS_LOST', fromID: '7', toID: '9', time: '2024-01-02T00:00:00Z' };
+    journal.append(A, [lost, tx(10), tx(11)]);
+    expect(ids(journal.transactionsFrom(A, 1))).toEqual(['1', '2', '3', '4', '5', '6', '10', '11']);
+    expect(ids(journal.transactionsFrom(A, 10))).toEqual(['10', '11']);
+    for (const t of journal.transactionsFrom(A, 1)) expect(Object.keys(t)).not.toContain('batch');
+  });
+
   it('sees transactions appended while a reader iterates', () => {
     const journal = make();
     fill(journal, 3);

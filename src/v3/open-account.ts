@@ -2,6 +2,7 @@ import { accountSummaryView } from '../account/views.js';
 import { LIMITS } from '../domain/limits.js';
 import type { Micros } from '../domain/time.js';
 import type { Engine } from '../engine/engine.js';
+import { JournalWriteError } from '../journal/file-errors.js';
 import { checkAccountConfig } from './account-config.js';
 import { V20Error } from './errors.js';
 import { answer, type V20Response } from './response.js';
@@ -26,7 +27,15 @@ export function openAccount(engine: Engine, settings: unknown, now: Micros): V20
     if (engine.accountIds().length >= LIMITS.accountsPerEngine)
       throw conflict(`This server holds the maximum of ${LIMITS.accountsPerEngine} accounts`);
     if (now > engine.now) engine.advanceTo(now);
-    const account = engine.openAccount(checked);
+    let account: ReturnType<Engine['openAccount']>;
+    try {
+      account = engine.openAccount(checked);
+    } catch (error) {
+      // The journal refused the opening transactions: the account does not exist, nothing else changed.
+      if (error instanceof JournalWriteError)
+        throw new V20Error(500, { errorMessage: `The Account ${checked.id} could not be recorded (${(error.cause as Error).message})` });
+      throw error;
+    }
     return {
       status: 201,
       body: { account: accountSummaryView(account.state), lastTransactionID: String(account.state.lastTransactionID) },

@@ -202,7 +202,8 @@ describe('v20sim serve (process)', () => {
     // A write torn by the kill (simulated: SIGKILL rarely lands inside a write) is moved aside.
     const usdFile = path.join(dir, `${USD}.ndjson`);
     // The committed length, not the file's: the kill itself may have left an uncommitted batch.
-    const size = Number(readFileSync(path.join(dir, `${USD}.commit`), 'utf8'));
+    // The commit record: the committed length (20 digits), the last acknowledged ID, a CRC-32C.
+    const size = Number(readFileSync(path.join(dir, `${USD}.commit`), 'utf8').slice(0, 20));
     appendFileSync(usdFile, '{"type":"ORDER_FILL","orderID":"');
 
     const restarted = await startServeProcess(args);

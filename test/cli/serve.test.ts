@@ -206,18 +206,22 @@ describe('serve (in process)', () => {
     expect(second.server.engine.account(USD)?.state.lastTransactionID).toBe(3);
   });
 
-  it('refuses to start on a journal corrupted in the middle, naming file and line', async () => {
+  it('refuses to start on a journal corrupted in the middle, naming file, line, expected and found length (exit 3)', async () => {
     const dataDir = freshDir();
     const first = await start({}, { clock: 'manual', dataDir });
     await first.server.close();
     const file = path.join(dataDir, `${USD}.ndjson`);
-    const lines = readFileSync(file, 'utf8').split('\n');
+    const text = readFileSync(file, 'utf8');
+    const lines = text.split('\n');
     lines[1] = 'x'.repeat(lines[1]!.length);
     writeFileSync(file, lines.join('\n'));
     const refused = await refusal({}, { clock: 'manual', dataDir });
-    expect(refused.exitCode).toBe(1);
+    expect(refused.exitCode).toBe(3);
+    const at = lines[0]!.length + 1;
     expect(refused.message).toBe(
-      `cannot open the accounts from ${dataDir}: journal ${file}: line 2 (byte ${lines[0]!.length + 1}) is not a transaction`,
+      `refusing to start: acknowledged transactions are missing from ${dataDir}\n` +
+        `journal ${file} is damaged: expected ${text.length} bytes up to transaction 3; line 2 is not a transaction at byte ${at}, so only ${at} bytes up to transaction 1 are sound\n` +
+        'Nothing was changed. Inspect the files, restore the data dir from a backup, or start with --recover-truncated to accept the loss (it is recorded in recoveries.ndjson).',
     );
   });
 

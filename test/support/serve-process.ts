@@ -24,9 +24,25 @@ export interface ServeProcess extends CommandProcess {
   readonly url: string;
 }
 
+export interface CommandOptions {
+  /**
+   * A file-size limit (`ulimit -f`, in 512-byte blocks) for the child: a write past it fails with
+   * EFBIG, the way a full disk fails one. tsx's on-disk cache is off, so only v20sim's files count.
+   */
+  readonly fileSizeBlocks?: number;
+}
+
 /** Runs the CLI from source (through tsx), so a test needs no build. */
-export function runCommand(args: readonly string[]): CommandProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export function runCommand(args: readonly string[], options: CommandOptions = {}): CommandProcess {
+  const node = [process.execPath, '--import', 'tsx', 'src/cli/main.ts', ...args];
+  const child =
+    options.fileSizeBlocks === undefined
+      ? spawn(node[0] as string, node.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('/bin/sh', ['-c', `ulimit -f ${options.fileSizeBlocks} && exec "$@"`, 'sh', ...node], {
+          cwd: ROOT,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, TSX_DISABLE_CACHE: '1' },
+        });
   children.add(child);
   const stdout: string[] = [];
   const stderr: string[] = [];
@@ -74,8 +90,8 @@ export function runCommand(args: readonly string[]): CommandProcess {
 }
 
 /** `v20sim serve` on loopback and an OS-chosen port; resolves once it listens. */
-export async function startServeProcess(args: readonly string[]): Promise<ServeProcess> {
-  const p = runCommand(['serve', '--host', '127.0.0.1', '--port', '0', ...args]);
+export async function startServeProcess(args: readonly string[], options: CommandOptions = {}): Promise<ServeProcess> {
+  const p = runCommand(['serve', '--host', '127.0.0.1', '--port', '0', ...args], options);
   const first = await p.waitFor(/^listening /);
   if (p.stdout[0] !== first) throw new Error(`serve printed before listening: ${p.stdout.join('\n')}`);
   return { ...p, url: first.slice('listening '.length) };
