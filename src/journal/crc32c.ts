@@ -1,8 +1,9 @@
 /**
  * CRC-32C (Castagnoli, reflected polynomial 0x82F63B78; RFC 3720 appendix B.4), slicing by 8.
  * @aws-crypto/crc32c computes the same values (the tests compare the two) but walks the bytes
- * through an iterator, about 20 MB/s; a journal is checked whole at every start, so this loop
- * over the buffer's indices, eight bytes per step, is what open() uses.
+ * one at a time through an iterator (a 90 MB buffer: about 0.8 s against 0.1-0.14 s here, on the
+ * 2-core development machine); a journal is checked whole at every start, so this loop over the
+ * buffer's indices, eight bytes per step, is what open() uses.
  */
 const POLY = 0x82f63b78;
 
