@@ -204,6 +204,24 @@ describe('v20sim download candles', () => {
     }
   });
 
+  it('adds mid prices with --mid and the candle still forming with --include-incomplete; a resume fetches that one again', async () => {
+    const file = out('mid.ndjson');
+    expect((await download(common(serve.url, file, '--mid', '--include-incomplete', '--page-size', '200'))).code).toBe(0);
+    const got = lines(file);
+    expect(got).toHaveLength(724);
+    expect(got.slice(-2).map((c) => [c['instrument'], c['time'], c['complete']])).toEqual([
+      ['EUR_USD', '2024-01-02T00:31:00.000000000Z', false],
+      ['USD_JPY', '2024-01-02T00:31:00.000000000Z', false],
+    ]);
+    expect(Object.keys(got[0] ?? {})).toEqual(['instrument', 'granularity', 'time', 'bid', 'ask', 'mid', 'volume', 'complete']);
+    // As a .partial, the incomplete candles at its end are cut and asked for again.
+    const again = out('mid-again.ndjson');
+    writeFileSync(`${again}.partial`, readFileSync(file, 'utf8'));
+    const result = await download(common(serve.url, again, '--mid', '--include-incomplete'));
+    expect(result.stderr).toContain('after USD_JPY 2024-01-02T00:30:00.000000000Z (722 candles already there)');
+    expect(readFileSync(again, 'utf8')).toBe(readFileSync(file, 'utf8'));
+  });
+
   it('waits out 429 (Retry-After) and 503 answers, then goes on', async () => {
     const proxy = await startProxy(serve.url);
     proxies.push(proxy);
