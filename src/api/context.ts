@@ -14,6 +14,8 @@ export interface ApiOptions {
   readonly tokens: readonly TokenGrant[];
   /** Token for the `/sim` control API; without one the control API is not mounted. */
   readonly adminToken?: string;
+  /** Serve the dashboard page at `/` (serve does; a bare buildApp has only the APIs). */
+  readonly dashboard?: boolean;
   /**
    * Simulated time for a request. By default requests are stamped with the engine's clock (the
    * latest quote); a live server passes the wall clock in from the shell.

@@ -195,7 +195,9 @@ function runDetails(result: BacktestResult, params: string): string {
       ['Strategy', result.strategy],
       ['Parameters', params === '' ? '(none)' : params],
       ['Period (UTC)', `${fmtTime(result.firstTickTime)} to ${fmtTime(result.lastTickTime)}`],
-      ['Ticks', `${fmtNumber(result.ticks, 0)} (${result.instruments.map(([name, n]) => `${name} ${fmtNumber(n, 0)}`).join(', ')})`],
+      result.journal === undefined
+        ? ['Ticks', `${fmtNumber(result.ticks, 0)} (${result.instruments.map(([name, n]) => `${name} ${fmtNumber(n, 0)}`).join(', ')})`]
+        : ['Journal', `${result.journal}: ${fmtNumber(result.transactions.length, 0)} transactions, marked at fill prices`],
       ['Account', `${result.accountID}, ${result.currency}, opening balance ${fmtNumber(Number(result.initialBalance))}`],
       [
         'Equity points',
@@ -238,7 +240,7 @@ ${license.replace(/--/g, '- -').trim()}
 <body>
 <main>
 <div id="report-error" hidden></div>
-<header><h1>${escapeHtml(result.strategy)}</h1><p class="sub">${escapeHtml(params === '' ? 'default parameters' : params)} · ${escapeHtml(fmtTime(result.firstTickTime))} to ${escapeHtml(fmtTime(result.lastTickTime))} UTC · ${escapeHtml(fmtNumber(result.ticks, 0))} ticks</p></header>
+<header><h1>${escapeHtml(result.strategy)}</h1><p class="sub">${escapeHtml(result.journal !== undefined ? 'paper account' : params === '' ? 'default parameters' : params)} · ${escapeHtml(fmtTime(result.firstTickTime))} to ${escapeHtml(fmtTime(result.lastTickTime))} UTC · ${escapeHtml(result.journal === undefined ? `${fmtNumber(result.ticks, 0)} ticks` : `${fmtNumber(result.transactions.length, 0)} transactions`)}</p></header>
 <section><div class="kpis">${kpis}</div></section>
 <section><h2>Equity (mark to market)</h2><div id="chart-equity" class="chart"></div></section>
 <section><h2>Drawdown</h2><div id="chart-drawdown" class="chart"></div></section>

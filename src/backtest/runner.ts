@@ -94,6 +94,8 @@ export interface BacktestResult {
   readonly summary: V20AccountSummary;
   readonly strategyLog: readonly string[];
   readonly metrics: Metrics;
+  /** Set when the result was rebuilt from a served account's journal (journal-report.ts), not run over ticks. */
+  readonly journal?: string;
 }
 
 /** The engine's journal port, keeping the serialized log and queueing new transactions for the strategy. */

@@ -79,6 +79,7 @@ export function buildServeApp(settings: ServeSettings, engine: Engine, liveNow: 
     engine,
     tokens: settings.tokens,
     adminToken: settings.adminToken,
+    dashboard: true,
   };
   if (settings.clock === 'live') apiOptions.now = liveNow;
   if (settings.heartbeatMs !== undefined) apiOptions.heartbeatMs = settings.heartbeatMs;

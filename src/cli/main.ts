@@ -53,6 +53,9 @@ if (parsed.kind === 'print') {
   process.off('SIGTERM', onSignal);
 } else if (parsed.command === 'serve') {
   await serveMain(parsed);
+} else if (parsed.command === 'report') {
+  const { runParsedReport } = await import('./report-command.js');
+  process.exitCode = runParsedReport(parsed, { stdout: process.stdout, stderr: process.stderr });
 } else {
   const { runParsedScenario } = await import('./scenario-command.js');
   process.exitCode = await runParsedScenario(parsed, { stdout: process.stdout, stderr: process.stderr });

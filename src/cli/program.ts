@@ -9,7 +9,7 @@ import { FEED_FORMATS } from '../engine/feeds/options.js';
 import { downloadCommand, recordCommand } from './program-remote.js';
 import { VERSION } from './version.js';
 
-export type CommandName = 'serve' | 'backtest' | 'scenario run' | 'scenario check' | 'download candles' | 'record';
+export type CommandName = 'serve' | 'backtest' | 'scenario run' | 'scenario check' | 'report' | 'download candles' | 'record';
 
 /** What the command line asks for. */
 export type Parsed =
@@ -173,6 +173,26 @@ function scenarioCommand(): Command {
   return scenario;
 }
 
+const REPORT_DESCRIPTION = `Builds the files a backtest writes (transactions.ndjson, trades.csv, equity.csv, report.json,
+report.html) from a served account's journal: the file DATA_DIR/<accountID>.ndjson of a
+\`v20sim serve --data-dir\`, or what GET /sim/journal/<accountID> returns. The account is rebuilt
+from its transactions and marked to market at each fill's own prices (a journal holds no quotes),
+so its equity curve has a point per transaction and is flat between them.`;
+
+const REPORT_AFTER = `
+Exit codes: 0 written, 1 an unreadable journal or output folder, 2 invalid options.`;
+
+function reportCommand(): Command {
+  return new Command('report')
+    .summary("report on a served account's journal")
+    .usage('--journal FILE [--out DIR] [--config FILE]')
+    .description(REPORT_DESCRIPTION)
+    .option('--journal <file>', "the account's journal (NDJSON)")
+    .option('--out <dir>', 'folder for the report files (default: report-<accountID>)')
+    .option('--config <file>', 'the serve config the session ran with, for its instrument overrides')
+    .addHelpText('after', REPORT_AFTER);
+}
+
 /** Options that may be given more than once (everywhere, or in one command); every other long option only once. */
 const REPEATABLE = new Set(['--param', '--ticks backtest', '--instrument download candles', '--instrument record']);
 
@@ -181,7 +201,7 @@ function buildProgram(onRun: (command: Command, name: CommandName) => void): Com
     .usage('<command> [options]')
     .version(VERSION, '-v, --version', 'print the version')
     .helpCommand(true);
-  for (const command of [serveCommand(), backtestCommand(), scenarioCommand(), downloadCommand(), recordCommand()])
+  for (const command of [serveCommand(), backtestCommand(), scenarioCommand(), reportCommand(), downloadCommand(), recordCommand()])
     program.addCommand(command);
   const leaves: [Command, CommandName][] = [];
   for (const command of program.commands) {

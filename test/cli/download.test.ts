@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runParsedDownload } from '../../src/cli/download-command.js';
 import { parseArgv, usageMessage } from '../../src/cli/program.js';
 import { formatRfc3339 } from '../../src/domain/time.js';
+import { detectFormat, readTicks } from '../../src/engine/feeds/index.js';
 import { MANUAL_T0, MANUAL_TOKEN, quotes, startManualServe, waitUntil, type ManualServe } from '../support/manual-serve.js';
 import { killAll, runCommand } from '../support/serve-process.js';
 import { closedPort, startProxy, type V20Proxy } from '../support/v20-proxy.js';
@@ -131,6 +132,16 @@ describe('v20sim download candles', () => {
     expect((await download(common(serve.url, whole))).code).toBe(0);
     reference = readFileSync(whole, 'utf8');
     expect(readFileSync(file, 'utf8')).toBe(reference);
+  });
+
+  it('writes a file that --ticks reads as candles: detected, four quotes a candle, in time order', () => {
+    const file = out('whole.ndjson');
+    expect(detectFormat(file)).toBe('candles');
+    const ticks = [...readTicks(file)];
+    expect(ticks).toHaveLength(4 * 722);
+    const first = JSON.parse(reference.split('\n')[0] as string) as { bid: Record<string, string>; ask: Record<string, string> };
+    expect(ticks[0]).toMatchObject({ instrument: 'EUR_USD', time: MANUAL_T0, bid: Number(first.bid['o']), ask: Number(first.ask['o']) });
+    for (let i = 1; i < ticks.length; i += 1) expect((ticks[i]?.time ?? 0) >= (ticks[i - 1]?.time ?? 0)).toBe(true);
   });
 
   it('writes CSV with a header, the same candles', async () => {

@@ -59,7 +59,7 @@ describe('the command line (commander)', () => {
       expect(backtest).toContain(flag);
     }
     expect(help(['scenario', 'run', '--help'])).toContain('-r, --reporter <name>');
-    expect(help(['--help'])).toMatch(/serve .*\n.*backtest .*\n.*scenario .*\n.*download .*\n.*record /);
+    expect(help(['--help'])).toMatch(/serve .*\n.*backtest .*\n.*scenario .*\n.*report .*\n.*download .*\n.*record /);
     const download = help(['download', 'candles', '--help']);
     for (const flag of [
       '--url',

@@ -5,6 +5,7 @@ import { simRoutes } from './sim.js';
 import { accountRoutes } from './accounts.js';
 import { bookRoutes } from './books.js';
 import { candleRoutes } from './candles.js';
+import { dashboardRoutes } from './dashboard.js';
 import { orderRoutes } from './orders.js';
 import { positionRoutes } from './positions.js';
 import { pricingRoutes } from './pricing.js';
@@ -30,4 +31,5 @@ export async function registerRoutes(app: FastifyInstance, context: ApiContext):
     { prefix: '/v3' },
   );
   if (context.options.adminToken !== undefined) await app.register(simRoutes(context), { prefix: '/sim' });
+  if (context.options.dashboard === true) await app.register(dashboardRoutes);
 }

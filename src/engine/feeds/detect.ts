@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { readLines } from './lines.js';
+import { looksLikeCandle } from './format-candles.js';
 import type { FeedFormat } from './options.js';
 
 const PEEK_CHUNK = 64 * 1024;
@@ -12,7 +13,10 @@ export function firstLine(file: string): string | undefined {
 
 function formatFromName(file: string): FeedFormat | undefined {
   const name = basename(file).toLowerCase().replace(/\.gz$/, '');
-  if (name.endsWith('.ndjson') || name.endsWith('.jsonl')) return 'ndjson';
+  if (name.endsWith('.ndjson') || name.endsWith('.jsonl')) {
+    const line = firstLine(file);
+    return line !== undefined && looksLikeCandle(line) ? 'candles' : 'ndjson';
+  }
   if (/^\d{8}_quote\.zip$/.test(name) || /^\d{8}_[a-z0-9]+_tick_quote\.csv$/.test(name)) return 'lean';
   if (/^dat_ascii_[a-z]{6}_t_/.test(name)) return 'histdata';
   return undefined;
@@ -26,6 +30,7 @@ const THREE_NUMBERS_RE = new RegExp(`^${NUMBER},${NUMBER},${NUMBER}$`);
 
 /** Format by the shape of a first line; csv when nothing more specific fits. */
 export function formatFromLine(line: string): FeedFormat {
+  if (looksLikeCandle(line)) return 'candles';
   if (line.trimStart().startsWith('{')) return 'ndjson';
   if (HISTDATA_RE.test(line)) return 'histdata';
   // Three columns with a date first, or TrueFX's header: the csv format needs four without a header.
@@ -35,7 +40,7 @@ export function formatFromLine(line: string): FeedFormat {
 }
 
 /**
- * Picks a format: first by name (`.ndjson`/`.jsonl`, LEAN's `YYYYMMDD_quote.zip`, HistData's
+ * Picks a format: first by name (`.ndjson`/`.jsonl`, candles when their first line is a v20 candle, LEAN's `YYYYMMDD_quote.zip`, HistData's
  * `DAT_ASCII_EURUSD_T_*`), a trailing `.gz` ignored; then by the first non-empty line (after
  * decompression). Pass `format` in the options when a file fits none of these.
  */

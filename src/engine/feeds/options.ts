@@ -1,6 +1,6 @@
-export type FeedFormat = 'csv' | 'ndjson' | 'lean' | 'truefx' | 'histdata';
+export type FeedFormat = 'csv' | 'ndjson' | 'lean' | 'truefx' | 'histdata' | 'candles';
 
-export const FEED_FORMATS: readonly FeedFormat[] = ['csv', 'ndjson', 'lean', 'truefx', 'histdata'];
+export const FEED_FORMATS: readonly FeedFormat[] = ['csv', 'ndjson', 'lean', 'truefx', 'histdata', 'candles'];
 
 export interface FeedOptions {
   /** Detected from the file name and first line when absent (see detectFormat). */

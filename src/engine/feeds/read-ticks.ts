@@ -1,6 +1,7 @@
 import type { Tick } from '../../domain/tick.js';
 import { detectFormat } from './detect.js';
 import { DEFAULT_CHUNK_SIZE } from './file-chunks.js';
+import { readCandleTicks } from './format-candles.js';
 import { createCsvParser } from './format-csv.js';
 import { createHistdataParser } from './format-histdata.js';
 import { createLeanParser } from './format-lean.js';
@@ -9,7 +10,8 @@ import { createTruefxParser } from './format-truefx.js';
 import { type LineParser, parseTickLines } from './line-ticks.js';
 import { FEED_FORMATS, type FeedFormat, type FeedOptions } from './options.js';
 
-const PARSERS: Readonly<Record<FeedFormat, (file: string, opts: FeedOptions) => LineParser>> = {
+/** Formats with one tick per line; candles (four quotes a line) have their own reader. */
+const PARSERS: Readonly<Record<Exclude<FeedFormat, 'candles'>, (file: string, opts: FeedOptions) => LineParser>> = {
   csv: createCsvParser,
   ndjson: createNdjsonParser,
   lean: createLeanParser,
@@ -27,6 +29,7 @@ export function readTicks(file: string, opts: FeedOptions = {}): Iterable<Tick> 
   return {
     [Symbol.iterator]: () => {
       const format = opts.format ?? detectFormat(file);
+      if (format === 'candles') return readCandleTicks(file, opts);
       return parseTickLines(file, PARSERS[format](file, opts), DEFAULT_CHUNK_SIZE, opts.onBytes);
     },
   };
