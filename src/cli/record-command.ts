@@ -16,6 +16,7 @@ import {
   openSync,
   readSync,
   renameSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -139,7 +140,8 @@ async function record(plan: RecordPlan, io: RecordIo): Promise<number> {
   const partial = `${plan.out}.partial`;
   if (existsSync(plan.out)) throw new RemoteError(`${plan.out} already exists (a finished recording); remove it or choose another --out`);
   let floor: Micros | undefined;
-  if (existsSync(partial)) {
+  const created = !existsSync(partial);
+  if (!created) {
     if (!statSync(partial).isFile()) throw new RemoteError(`${partial} is not a file`);
     floor = resumePartial(partial);
     if (floor !== undefined) warn(`v20sim record: continuing ${partial} (ticks after its last line only)`);
@@ -175,6 +177,10 @@ async function record(plan: RecordPlan, io: RecordIo): Promise<number> {
 
   try {
     await reconnecting(plan, done.signal, onLine, warn);
+  } catch (error) {
+    // A file this run created and nothing went into is not left behind.
+    if (created && written === 0) rmSync(partial, { force: true });
+    throw error;
   } finally {
     clearTimeout(timer);
     io.stop?.removeEventListener('abort', finish);
