@@ -33,6 +33,24 @@ if (parsed.kind === 'print') {
     stderr: process.stderr,
     isTTY: process.stderr.isTTY === true,
   });
+} else if (parsed.command === 'download candles') {
+  const { runParsedDownload } = await import('./download-command.js');
+  process.exitCode = await runParsedDownload(parsed, { stderr: process.stderr, isTTY: process.stderr.isTTY === true, env: process.env });
+} else if (parsed.command === 'record') {
+  const { runParsedRecord } = await import('./record-command.js');
+  // The first Ctrl-C (or SIGTERM) ends the recording cleanly: the file is closed and renamed.
+  const stop = new AbortController();
+  const onSignal = (): void => (stop.signal.aborted ? process.exit(EXIT.failure) : stop.abort());
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.exitCode = await runParsedRecord(parsed, {
+    stderr: process.stderr,
+    isTTY: process.stderr.isTTY === true,
+    env: process.env,
+    stop: stop.signal,
+  });
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
 } else if (parsed.command === 'serve') {
   await serveMain(parsed);
 } else if (parsed.command === 'report') {

@@ -6,9 +6,10 @@
 import { Command, CommanderError, Option } from 'commander';
 // options.ts alone, not the feeds' index: it names the formats and imports nothing.
 import { FEED_FORMATS } from '../engine/feeds/options.js';
+import { downloadCommand, recordCommand } from './program-remote.js';
 import { VERSION } from './version.js';
 
-export type CommandName = 'serve' | 'backtest' | 'scenario run' | 'scenario check' | 'report';
+export type CommandName = 'serve' | 'backtest' | 'scenario run' | 'scenario check' | 'report' | 'download candles' | 'record';
 
 /** What the command line asks for. */
 export type Parsed =
@@ -205,14 +206,15 @@ function reportCommand(): Command {
 }
 
 /** Options that may be given more than once (everywhere, or in one command); every other long option only once. */
-const REPEATABLE = new Set(['--param', '--ticks backtest', '--limit']);
+const REPEATABLE = new Set(['--param', '--ticks backtest', '--limit', '--instrument download candles', '--instrument record']);
 
 function buildProgram(onRun: (command: Command, name: CommandName) => void): Command {
   const program = new Command('v20sim')
     .usage('<command> [options]')
     .version(VERSION, '-v, --version', 'print the version')
     .helpCommand(true);
-  for (const command of [serveCommand(), backtestCommand(), scenarioCommand(), reportCommand()]) program.addCommand(command);
+  for (const command of [serveCommand(), backtestCommand(), scenarioCommand(), reportCommand(), downloadCommand(), recordCommand()])
+    program.addCommand(command);
   const leaves: [Command, CommandName][] = [];
   for (const command of program.commands) {
     if (command.commands.length === 0) leaves.push([command, command.name() as CommandName]);
@@ -266,7 +268,7 @@ function usageFromError(error: CommanderError, argv: readonly string[]): Parsed 
     case 'commander.unknownCommand':
       return {
         kind: 'usage',
-        command: command === 'scenario' ? command : '',
+        command: command === 'scenario' || command === 'download' ? command : '',
         flag: '',
         why: `unknown command ${JSON.stringify(/unknown command '([^']*)'/.exec(error.message)?.[1] ?? '')}`,
       };
@@ -278,7 +280,8 @@ function usageFromError(error: CommanderError, argv: readonly string[]): Parsed 
 /** Parses the arguments after `v20sim`. Never prints, never exits. */
 export function parseArgv(argv: readonly string[]): Parsed {
   if (argv.length === 0) return { kind: 'print', text: helpText(), exitCode: 2 };
-  if (argv.length === 1 && argv[0] === 'scenario') return { kind: 'print', text: helpText(['scenario']), exitCode: 0 };
+  if (argv.length === 1 && (argv[0] === 'scenario' || argv[0] === 'download'))
+    return { kind: 'print', text: helpText([argv[0]]), exitCode: 0 };
   let out = '';
   let run: Parsed | undefined;
   const program = buildProgram((command, name) => {

@@ -59,7 +59,44 @@ describe('the command line (commander)', () => {
       expect(backtest).toContain(flag);
     }
     expect(help(['scenario', 'run', '--help'])).toContain('-r, --reporter <name>');
-    expect(help(['--help'])).toMatch(/serve .*\n.*backtest .*\n.*scenario /);
+    expect(help(['--help'])).toMatch(/serve .*\n.*backtest .*\n.*scenario .*\n.*report .*\n.*download .*\n.*record /);
+    const download = help(['download', 'candles', '--help']);
+    for (const flag of [
+      '--url',
+      '--token',
+      '--instrument',
+      '--granularity',
+      '--from',
+      '--to',
+      '--out',
+      '--format',
+      '--mid',
+      '--include-incomplete',
+      '--retries',
+      'OANDA_TOKEN',
+      'Exit codes:',
+    ]) {
+      expect(download).toContain(flag);
+    }
+    // Debug options for tests stay out of the help.
+    expect(download).not.toContain('--page-size');
+    expect(help(['download'])).toContain('candles');
+    const record = help(['record', '--help']);
+    for (const flag of [
+      '--url',
+      '--stream-url',
+      '--token',
+      '--account',
+      '--instrument',
+      '--out',
+      '--duration',
+      '--count',
+      '--heartbeat-timeout',
+      '--retries',
+      'Exit codes:',
+    ]) {
+      expect(record).toContain(flag);
+    }
     expect(parseArgv([])).toMatchObject({ kind: 'print', exitCode: 2 });
     expect(parseArgv(['--version'])).toMatchObject({ kind: 'print', exitCode: 0 });
   });
@@ -68,6 +105,11 @@ describe('the command line (commander)', () => {
     const parsed = run(['backtest', '--ticks', 'a.zip', 'b.zip', '--param', 'fast=5', '--param', 'slow=9', '--hedging', '--ticks=c.zip']);
     expect(parsed.options).toMatchObject({ ticks: ['a.zip', 'b.zip', 'c.zip'], param: ['fast=5', 'slow=9'], hedging: true });
     expect(run(['scenario', 'run', 'x.yaml', '-j', '2', 'y.yaml', '--no-color']).operands).toEqual(['x.yaml', 'y.yaml']);
+    const download = run(['download', 'candles', '--instrument', 'EUR_USD', '--instrument', 'USD_JPY', '--page-size', '7']);
+    expect(download).toMatchObject({ command: 'download candles', options: { instrument: ['EUR_USD', 'USD_JPY'], pageSize: '7' } });
+    expect(run(['record', '--instrument', 'EUR_USD', '--instrument=USD_JPY']).options).toMatchObject({
+      instrument: ['EUR_USD', 'USD_JPY'],
+    });
   });
 
   it('names what is wrong, per command', () => {
@@ -79,5 +121,9 @@ describe('the command line (commander)', () => {
     expect(usage(['backtest', 'stray'])).toBe('v20sim backtest: unexpected argument "stray" (see v20sim backtest --help)');
     expect(usage(['backtest', '--ticks'])).toBe('v20sim backtest: --ticks needs at least one file');
     expect(usage(['scenario', 'walk'])).toBe('v20sim scenario: unknown command "walk" (see v20sim scenario --help)');
+    expect(usage(['download', 'ticks'])).toBe('v20sim download: unknown command "ticks" (see v20sim download --help)');
+    expect(usage(['download', 'candles', '--out'])).toBe('v20sim download: --out needs a value');
+    expect(usage(['download', 'candles', '--out', 'a', '--out', 'b'])).toBe('v20sim download: --out given twice');
+    expect(usage(['record', '--bogus'])).toBe('v20sim record: unknown option --bogus (see v20sim record --help)');
   });
 });
