@@ -1,12 +1,27 @@
 #!/usr/bin/env node
-// The v20sim command. Runs the built CLI (dist/) when present, else the TypeScript source through
-// tsx (a development checkout where `npm run build` has not run).
-import { existsSync } from 'node:fs';
+// The v20sim command. Runs the built CLI (dist/) when present and current, else the TypeScript
+// source through tsx: a development checkout where `npm run build` has not run, or whose sources
+// changed since (an installed package ships no src/, so it always runs dist/).
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const built = new URL('../dist/cli/main.js', import.meta.url);
-if (existsSync(fileURLToPath(built))) {
-  await import(built.href);
+/** The newest modification time of the .ts files under `dir`. */
+function newestSource(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(file));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(file).mtimeMs);
+  }
+  return newest;
+}
+
+const built = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const src = fileURLToPath(new URL('../src', import.meta.url));
+const current = existsSync(built) && (!existsSync(src) || newestSource(src) <= statSync(built).mtimeMs);
+if (current) {
+  await import(new URL('../dist/cli/main.js', import.meta.url).href);
 } else {
   const { register } = await import('tsx/esm/api');
   register();
