@@ -53,7 +53,7 @@ export function banner(settings: ServeSettings, url: string, engine: Engine, lis
   const token = grant === undefined ? '' : generated.has(grant.token) ? grant.token : '$TOKEN';
   if (first !== undefined) {
     const instrument = settings.generator?.instruments[0] ?? 'EUR_USD';
-    lines.push(`  dashboard:   ${url}/?token=${encodeURIComponent(token)}&account=${first}`);
+    lines.push(`  dashboard:   ${url}/?token=${token === '$TOKEN' ? token : encodeURIComponent(token)}&account=${first}`);
     lines.push('  try:');
     lines.push(`    curl -s -H "Authorization: Bearer ${token}" ${url}/v3/accounts/${first}/summary`);
     lines.push(

@@ -99,10 +99,27 @@ function table(el, head, rows) {
 }
 const td = (v) => '<td>' + esc(v) + '</td>';
 
-function chart(el, label, stroke, data, draw) {
-  const opts = { width: el.clientWidth || 800, height: 240, scales: { x: { time: true } },
-    series: [{}, { label, stroke, width: 1.5 }], axes: [{}, { size: 70 }], hooks: draw ? { draw: [draw] } : {} };
+/** A chart whose y range holds its data and the levels given (order and trade prices), padded a little. */
+function chart(el, label, stroke, data, draw, levels, decimals) {
+  const range = (u, min, max) => {
+    const all = [min, max, ...levels()].filter(Number.isFinite);
+    const lo = Math.min(...all), hi = Math.max(...all), pad = Math.max((hi - lo) * 0.08, Math.abs(hi) * 0.0002);
+    return all.length === 0 ? [0, 1] : [lo - pad, hi + pad];
+  };
+  const opts = { width: el.clientWidth || 800, height: 240, scales: { x: { time: true }, y: { range } },
+    series: [{}, { label, stroke, width: 1.5, value: (u, v) => (v == null ? '--' : v.toFixed(decimals)) }],
+    axes: [{}, { size: 80, values: (u, vals) => vals.map((v) => v.toFixed(decimals)) }], hooks: draw ? { draw: [draw] } : {} };
   return new uPlot(opts, data, el);
+}
+
+/** The prices of the charted instrument's pending orders and open trades. */
+function levelPrices() {
+  const d = state.details;
+  if (!d) return [];
+  const out = [];
+  for (const o of d.orders) if (o.price && (o.instrument === state.instrument || (o.tradeID && tradeInstrument(o.tradeID) === state.instrument))) out.push(Number(o.price));
+  for (const t of d.trades) if (t.instrument === state.instrument) out.push(Number(t.price));
+  return out;
 }
 
 /** Pending orders (dashed) and open trades (solid) of the charted instrument, at their prices. */
@@ -129,8 +146,9 @@ let priceChart, equityChart;
 function render() {
   const d = state.details;
   $('kpis').innerHTML = [['Balance', d.balance], ['NAV', d.NAV], ['Unrealized P/L', d.unrealizedPL], ['Realized P/L', d.pl],
-    ['Margin used', d.marginUsed], ['Margin available', d.marginAvailable], ['Open trades', d.openTradeCount], ['Pending orders', d.pendingOrderCount]]
-    .map(([k, v]) => '<div class="kpi"><span class="muted">' + esc(k) + ' (' + esc(d.currency) + ')</span><b>' + signed(v) + '</b></div>').join('');
+    ['Margin used', d.marginUsed], ['Margin available', d.marginAvailable], ['Open trades', d.openTradeCount, false], ['Pending orders', d.pendingOrderCount, false]]
+    .map(([k, v, money]) => '<div class="kpi"><span class="muted">' + esc(k) + (money === false ? '' : ' (' + esc(d.currency) + ')') + '</span><b>' +
+      (money === false ? esc(v) : signed(v)) + '</b></div>').join('');
   table($('trades'), ['ID', 'Instrument', 'Units', 'Price', 'Unrealized P/L', 'Opened'],
     d.trades.map((t) => [td(t.id), td(t.instrument), td(t.currentUnits), td(t.price), '<td>' + signed(t.unrealizedPL) + '</td>', td(t.openTime)]));
   table($('positions'), ['Instrument', 'Long', 'Short', 'Unrealized P/L'],
@@ -139,7 +157,7 @@ function render() {
   table($('orders'), ['ID', 'Type', 'Instrument / trade', 'Units', 'Price', 'Time in force', 'Created'],
     d.orders.map((o) => ['<td data-order-id="' + esc(o.id) + '">' + esc(o.id) + '</td>', td(o.type), td(o.instrument || 'trade ' + o.tradeID),
       td(o.units), td(o.price || o.distance), td(o.timeInForce), td(o.createTime)]));
-  if (priceChart) priceChart.redraw(false);
+  if (priceChart) priceChart.setData(state.prices);
 }
 
 function addTransaction(tx) {
@@ -172,8 +190,9 @@ async function start() {
   $('app').hidden = false;
   const past = await api('/v3/accounts/' + state.account + '/transactions/sinceid?id=' + Math.max(1, Number((await api('/v3/accounts/' + state.account + '/summary')).lastTransactionID) - 50));
   for (const tx of past.transactions) addTransaction(tx);
-  priceChart = chart($('chart-price'), state.instrument, '#1d4ed8', state.prices, drawLevels);
-  equityChart = chart($('chart-equity'), 'NAV', '#0f766e', state.equity, null);
+  const instrument = (await api('/v3/accounts/' + state.account + '/instruments?instruments=' + encodeURIComponent(state.instrument))).instruments[0];
+  priceChart = chart($('chart-price'), state.instrument, '#1d4ed8', state.prices, drawLevels, levelPrices, instrument ? instrument.displayPrecision : 5);
+  equityChart = chart($('chart-equity'), 'NAV', '#0f766e', state.equity, null, () => [], 2);
   await refresh();
   stream('/v3/accounts/' + state.account + '/pricing/stream?instruments=' + encodeURIComponent(state.instrument), (msg) => {
     if (msg.type !== 'PRICE') return;
