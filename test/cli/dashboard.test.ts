@@ -5,13 +5,13 @@
  * Skips, saying why, without /usr/bin/chromium. Loopback only; browser, server and files are
  * cleaned up.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRfc3339 } from '../../src/domain/time.js';
-import { killAll, startServeProcess, type ServeProcess } from '../support/serve-process.js';
+import { killAll, startServeWithConfig, type ServeProcess } from '../support/serve-process.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -49,20 +49,15 @@ function quotes(from: number, count: number): unknown[] {
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  const config = path.join(dir, 'serve.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      accounts: [{ id: ACCOUNT, currency: 'USD', balance: '10000' }],
-      tokens: [TOKEN],
-      adminToken: ADMIN,
-      clock: 'manual',
-      start: formatRfc3339(T0),
-      heartbeatMs: 200,
-      priceStreamThrottleMs: 0,
-    }),
-  );
-  server = await startServeProcess(['--config', config, '--no-generator']);
+  server = await startServeWithConfig(dir, {
+    accounts: [{ id: ACCOUNT, currency: 'USD', balance: '10000' }],
+    tokens: [TOKEN],
+    adminToken: ADMIN,
+    clock: 'manual',
+    start: formatRfc3339(T0),
+    heartbeatMs: 200,
+    priceStreamThrottleMs: 0,
+  });
   await call('POST', '/sim/ticks', { ticks: quotes(1, 5) }, ADMIN);
   await call('POST', `/v3/accounts/${ACCOUNT}/orders`, { order: { type: 'MARKET', instrument: 'EUR_USD', units: '1000' } });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });

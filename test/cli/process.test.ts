@@ -11,7 +11,7 @@ import { accountView } from '../../src/account/views.js';
 import type { Transaction } from '../../src/domain/transactions.js';
 import { createEngine } from '../../src/engine/engine.js';
 import { MemoryJournal } from '../../src/journal/journal.js';
-import { killAll, runCommand, startServeProcess, type ServeProcess } from '../support/serve-process.js';
+import { jsonCall, killAll, runCommand, startServeProcess, type ServeProcess } from '../support/serve-process.js';
 
 const dirs: string[] = [];
 
@@ -33,19 +33,8 @@ const EUR = '101-004-1000000-002';
 const T1 = '2024-01-02T00:00:01.000000000Z';
 const TICK = { instrument: 'EUR_USD', time: T1, bid: '1.10000', ask: '1.10020' };
 
-async function call(
-  url: string,
-  method: string,
-  body?: unknown,
-  token = TOKEN,
-): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(url, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
+const call = (url: string, method: string, body?: unknown, token = TOKEN): Promise<{ status: number; json: Record<string, unknown> }> =>
+  jsonCall(url, method, token, body);
 
 /** Every transaction object in a v20 response body. */
 function transactionsOf(body: Record<string, unknown>): Transaction[] {

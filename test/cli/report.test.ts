@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRfc3339 } from '../../src/domain/time.js';
-import { killAll, runCommand, startServeProcess, type ServeProcess } from '../support/serve-process.js';
+import { killAll, runCommand, startServeWithConfig, type ServeProcess } from '../support/serve-process.js';
 
 const TOKEN = 'report-token';
 const ADMIN = 'report-admin';
@@ -43,19 +43,14 @@ async function report(args: readonly string[]): Promise<{ code: number | null; o
 }
 
 beforeAll(async () => {
-  const config = path.join(dir, 'serve.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      accounts: [{ id: ACCOUNT, currency: 'USD', balance: '10000' }],
-      tokens: [TOKEN],
-      adminToken: ADMIN,
-      clock: 'manual',
-      start: formatRfc3339(T0),
-      dataDir: path.join(dir, 'state'),
-    }),
-  );
-  server = await startServeProcess(['--config', config, '--no-generator']);
+  server = await startServeWithConfig(dir, {
+    accounts: [{ id: ACCOUNT, currency: 'USD', balance: '10000' }],
+    tokens: [TOKEN],
+    adminToken: ADMIN,
+    clock: 'manual',
+    start: formatRfc3339(T0),
+    dataDir: path.join(dir, 'state'),
+  });
   const sim = (ticks: unknown[]): Promise<unknown> => call('POST', '/sim/ticks', { ticks }, ADMIN);
   await sim([quote(1, '1.10000', '1.10010')]);
   const orders = `/v3/accounts/${ACCOUNT}/orders`;

@@ -11,12 +11,12 @@
 import http, { type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { formatRfc3339 } from '../../src/domain/time.js';
 import { ACCOUNT, ADMIN_TOKEN, HEDGED, OTHER, OTHER_TOKEN, START_QUOTES, T0, TOKEN, field } from '../support/api/harness.js';
-import { killAll, startServeProcess, type ServeProcess } from '../support/serve-process.js';
+import { killAll, startServeWithConfig, type ServeProcess } from '../support/serve-process.js';
 
 const require = createRequire(import.meta.url);
 
@@ -59,24 +59,19 @@ const requests: ClientRequest[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'v20sim-official-client-'));
-  const config = path.join(dir, 'serve.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      accounts: [
-        { id: ACCOUNT, currency: 'USD', balance: '100000', alias: 'contract' },
-        { id: HEDGED, currency: 'USD', balance: '100000', hedging: true },
-        { id: OTHER, currency: 'EUR', balance: '50000' },
-      ],
-      tokens: [TOKEN, { token: OTHER_TOKEN, accounts: [OTHER] }],
-      adminToken: ADMIN_TOKEN,
-      clock: 'manual',
-      start: formatRfc3339(T0),
-      heartbeatMs: 100,
-      dataDir: path.join(dir, 'state'),
-    }),
-  );
-  server = await startServeProcess(['--config', config, '--no-generator']);
+  server = await startServeWithConfig(dir, {
+    accounts: [
+      { id: ACCOUNT, currency: 'USD', balance: '100000', alias: 'contract' },
+      { id: HEDGED, currency: 'USD', balance: '100000', hedging: true },
+      { id: OTHER, currency: 'EUR', balance: '50000' },
+    ],
+    tokens: [TOKEN, { token: OTHER_TOKEN, accounts: [OTHER] }],
+    adminToken: ADMIN_TOKEN,
+    clock: 'manual',
+    start: formatRfc3339(T0),
+    heartbeatMs: 100,
+    dataDir: path.join(dir, 'state'),
+  });
   port = Number(new URL(server.url).port);
   const ticks = START_QUOTES.map((q, i) => ({ ...q, time: formatRfc3339(T0 + i + 1), bid: String(q.bid), ask: String(q.ask) }));
   const pushed = await fetch(`${server.url}/sim/ticks`, {

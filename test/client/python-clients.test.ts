@@ -7,12 +7,13 @@
  * (requests, six, yaml) are missing.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRfc3339 } from '../../src/domain/time.js';
-import { ROOT, killAll, startServeProcess, type ServeProcess } from '../support/serve-process.js';
+import { MANUAL_T0, quotes } from '../support/manual-serve.js';
+import { ROOT, killAll, startServeWithConfig, type ServeProcess } from '../support/serve-process.js';
 
 const CLIENTS = path.resolve(ROOT, '../shared/clients/python');
 const SESSIONS = path.join(ROOT, 'test/client/python');
@@ -24,7 +25,6 @@ const ACCOUNTS = {
   oandapyV20: { netting: '101-004-7000000-003', hedging: '101-004-7000000-004' },
 } as const;
 type Pair = (typeof ACCOUNTS)[keyof typeof ACCOUNTS];
-const T0 = Date.UTC(2024, 0, 2) * 1000;
 
 /**
  * The first interpreter that has the clients' packages (PYTHON, then the one on PATH, then
@@ -70,44 +70,23 @@ async function admin(method: string, url: string, body?: unknown): Promise<unkno
   return json;
 }
 
-/** Half an hour of EUR_USD and USD_JPY quotes, one a second each, so candles and prices exist. */
-function history(): unknown[] {
-  const ticks: unknown[] = [];
-  for (let s = 1; s <= 1800; s += 1) {
-    const time = formatRfc3339(T0 + s * 1_000_000);
-    const wave = Math.round(Math.sin(s / 60) * 40);
-    ticks.push({ instrument: 'EUR_USD', time, bid: ((110_000 + wave) / 100_000).toFixed(5), ask: ((110_015 + wave) / 100_000).toFixed(5) });
-    ticks.push({
-      instrument: 'USD_JPY',
-      time,
-      bid: ((14_500_000 + wave * 10) / 100_000).toFixed(3),
-      ask: ((14_501_500 + wave * 10) / 100_000).toFixed(3),
-    });
-  }
-  return ticks;
-}
-
 beforeAll(async () => {
   if (skipReason !== null) return;
   dir = mkdtempSync(path.join(tmpdir(), 'v20sim-python-'));
-  const config = path.join(dir, 'serve.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      accounts: Object.values(ACCOUNTS).flatMap((pair) => [
-        { id: pair.netting, currency: 'USD', balance: '100000' },
-        { id: pair.hedging, currency: 'USD', balance: '100000', hedging: true },
-      ]),
-      tokens: [TOKEN],
-      adminToken: ADMIN,
-      clock: 'manual',
-      start: formatRfc3339(T0),
-      heartbeatMs: 200,
-      dataDir: path.join(dir, 'state'),
-    }),
-  );
-  server = await startServeProcess(['--config', config, '--no-generator']);
-  await admin('POST', '/sim/ticks', { ticks: history() });
+  server = await startServeWithConfig(dir, {
+    accounts: Object.values(ACCOUNTS).flatMap((pair) => [
+      { id: pair.netting, currency: 'USD', balance: '100000' },
+      { id: pair.hedging, currency: 'USD', balance: '100000', hedging: true },
+    ]),
+    tokens: [TOKEN],
+    adminToken: ADMIN,
+    clock: 'manual',
+    start: formatRfc3339(MANUAL_T0),
+    heartbeatMs: 200,
+    dataDir: path.join(dir, 'state'),
+  });
+  // Half an hour of EUR_USD and USD_JPY quotes, one a second each, so candles and prices exist.
+  await admin('POST', '/sim/ticks', { ticks: quotes(1, 1800) });
 }, 60_000);
 
 afterAll(() => {

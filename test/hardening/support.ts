@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { jsonCall } from '../support/serve-process.js';
 
 export const TOKEN = 'hardening-token';
 export const ADMIN = 'hardening-admin';
@@ -33,16 +34,9 @@ export function serveArgs(config: string, dataDir: string, ...more: string[]): s
   return ['--config', config, '--data-dir', dataDir, '--clock', 'manual', '--no-generator', ...more];
 }
 
-export async function call(
+export const call = (
   url: string,
   method: string,
   body?: unknown,
   token = TOKEN,
-): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(url, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
+): Promise<{ status: number; json: Record<string, unknown> }> => jsonCall(url, method, token, body);

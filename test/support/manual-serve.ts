@@ -3,10 +3,8 @@
  * only with the ticks a test pushes through /sim/ticks. One USD account, fixed tokens, heartbeats
  * every 200 ms and no pricing stream throttle, so every pushed tick is streamed.
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { formatRfc3339 } from '../../src/domain/time.js';
-import { startServeProcess, type ServeProcess } from './serve-process.js';
+import { startServeWithConfig, type ServeProcess } from './serve-process.js';
 
 export const MANUAL_TOKEN = 'byod-token';
 export const MANUAL_ADMIN = 'byod-admin';
@@ -28,20 +26,15 @@ export interface ManualServe {
 }
 
 export async function startManualServe(dir: string): Promise<ManualServe> {
-  const config = path.join(dir, 'serve.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      accounts: [{ id: MANUAL_ACCOUNT, currency: 'USD', balance: '100000' }],
-      tokens: [MANUAL_TOKEN],
-      adminToken: MANUAL_ADMIN,
-      clock: 'manual',
-      start: formatRfc3339(MANUAL_T0),
-      heartbeatMs: 200,
-      priceStreamThrottleMs: 0,
-    }),
-  );
-  const server = await startServeProcess(['--config', config, '--no-generator']);
+  const server = await startServeWithConfig(dir, {
+    accounts: [{ id: MANUAL_ACCOUNT, currency: 'USD', balance: '100000' }],
+    tokens: [MANUAL_TOKEN],
+    adminToken: MANUAL_ADMIN,
+    clock: 'manual',
+    start: formatRfc3339(MANUAL_T0),
+    heartbeatMs: 200,
+    priceStreamThrottleMs: 0,
+  });
   const push = async (ticks: readonly PushedTick[]): Promise<void> => {
     const res = await fetch(`${server.url}/sim/ticks`, {
       method: 'POST',

@@ -4,6 +4,7 @@
  * so the test file can kill what is still running in its afterAll (`killAll`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -95,6 +96,35 @@ export async function startServeProcess(args: readonly string[], options: Comman
   const first = await p.waitFor(/^listening /);
   if (p.stdout[0] !== first) throw new Error(`serve printed before listening: ${p.stdout.join('\n')}`);
   return { ...p, url: first.slice('listening '.length) };
+}
+
+/**
+ * `v20sim serve` on a config file: writes `config` as `dir/serve.json` and starts the server on it,
+ * without generated prices unless `args` say otherwise (the tests push their own ticks).
+ */
+export function startServeWithConfig(
+  dir: string,
+  config: Readonly<Record<string, unknown>>,
+  args: readonly string[] = ['--no-generator'],
+): Promise<ServeProcess> {
+  const file = path.join(dir, 'serve.json');
+  writeFileSync(file, JSON.stringify(config));
+  return startServeProcess(['--config', file, ...args]);
+}
+
+/** A request with a bearer token and an optional JSON body; the status and the JSON answer. */
+export async function jsonCall(
+  url: string,
+  method: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
 /** SIGKILLs every child still running; call from afterAll. */
