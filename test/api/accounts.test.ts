@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ACCOUNT, SECOND_ACCOUNT as OTHER, harness, type Harness } from '../support/api/harness.js';
+import { buildApp } from '../../src/api/app.js';
+import { createEngine } from '../../src/engine/engine.js';
+import { ACCOUNT, SECOND_ACCOUNT as OTHER, T0, harness, type Harness } from '../support/api/harness.js';
 
 let h: Harness;
 afterEach(async () => h.app.close());
@@ -45,6 +47,17 @@ describe('accounts', () => {
     expect(missing.body).toBe(existing.body);
     // A token that may use every account learns that one is missing.
     expect((await h.request('GET', '/v3/accounts/101-004-9999999-001/summary')).statusCode).toBe(404);
+  });
+
+  it('answers a token added to the grant list after the server was built (the digest cache follows the list)', async () => {
+    const grants: { token: string; accounts: '*' }[] = [{ token: 'first', accounts: '*' }];
+    const app = await buildApp({ engine: createEngine({ accounts: [{ id: ACCOUNT, currency: 'USD' }], start: T0 }), tokens: grants });
+    const get = async (token: string): Promise<number> =>
+      (await app.inject({ method: 'GET', url: '/v3/accounts', headers: { authorization: `Bearer ${token}` } })).statusCode;
+    expect([await get('first'), await get('second')]).toEqual([200, 401]);
+    grants.push({ token: 'second', accounts: '*' });
+    expect([await get('first'), await get('second')]).toEqual([200, 200]);
+    await app.close();
   });
 
   it('returns the full account and the summary with lastTransactionID', async () => {

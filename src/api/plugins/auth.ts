@@ -25,8 +25,20 @@ const digest = (text: string): Buffer => createHash('sha256').update(text).diges
 function grantOf(tokens: readonly Grant[], presented: string): Grant | undefined {
   const wanted = digest(presented);
   let found: Grant | undefined;
-  for (const grant of tokens) if (timingSafeEqual(digest(grant.token), wanted) && found === undefined) found = grant;
+  for (const [grant, known] of digestsOf(tokens)) if (timingSafeEqual(known, wanted) && found === undefined) found = grant;
   return found;
+}
+
+/** The configured tokens' digests, computed once per token list rather than on every request. */
+const DIGESTS = new WeakMap<readonly Grant[], ReadonlyArray<readonly [Grant, Buffer]>>();
+function digestsOf(tokens: readonly Grant[]): ReadonlyArray<readonly [Grant, Buffer]> {
+  let digests = DIGESTS.get(tokens);
+  // An embedding program may still change the list it passed: recompute when it no longer matches.
+  if (digests === undefined || digests.length !== tokens.length || digests.some(([grant], i) => grant !== tokens[i])) {
+    digests = tokens.map((grant) => [grant, digest(grant.token)] as const);
+    DIGESTS.set(tokens, digests);
+  }
+  return digests;
 }
 
 /** Bearer token (401), Accept-Datetime-Format (400), and for account paths the account (400/403/404). */
