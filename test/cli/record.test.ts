@@ -146,9 +146,8 @@ describe('v20sim record', () => {
     const c = nextQuotes(5);
     await serve.push(c);
     await waitUntil(() => run.stderr.join('').includes('no line for 3 s (heartbeats lost)'), 'the heartbeat timeout');
-    // Unfrozen, the reconnect's opening prices are the quotes missed while frozen (the last of
-    // each instrument); the others are lost, as on a real outage.
-    proxy.freezeOff();
+    // The reconnect (a new connection, not frozen) opens with the quotes missed while the old one
+    // was silent (the last of each instrument); the others are lost, as on a real outage.
     await waitUntil(() => lineCount(`${file}.partial`) === 24, 'the prices after the silence');
     run.stop.abort();
     expect(await run.done).toBe(0);

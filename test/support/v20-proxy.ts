@@ -19,9 +19,12 @@ export interface V20Proxy {
   rule: ProxyRule;
   /** Destroys every open connection, client side and upstream. */
   dropAll(): void;
-  /** From now on, forwarded responses pass no more bytes (connections stay open). */
+  /**
+   * The responses open now pass no more bytes (their connections stay open: a silent stream).
+   * Connections made afterwards, a client's reconnect among them, are forwarded as usual.
+   */
   freeze(): void;
-  /** Forwards bytes of later responses again. */
+  /** The frozen responses pass bytes again (those dropped meanwhile stay lost). */
   freezeOff(): void;
   close(): Promise<void>;
 }
@@ -30,7 +33,9 @@ export async function startProxy(target: string): Promise<V20Proxy> {
   const upstream = new URL(target);
   const sockets = new Set<Socket>();
   const pending = new Set<{ destroy(): void }>();
-  let frozen = false;
+  /** Responses open now, and those frozen. */
+  const open = new Set<number>();
+  const frozen = new Set<number>();
   const seen: string[] = [];
   const bytes: number[] = [];
   const proxy: V20Proxy = {
@@ -43,10 +48,10 @@ export async function startProxy(target: string): Promise<V20Proxy> {
       for (const s of sockets) s.destroy();
     },
     freeze() {
-      frozen = true;
+      for (const n of open) frozen.add(n);
     },
     freezeOff() {
-      frozen = false;
+      frozen.clear();
     },
     close: () =>
       new Promise((resolve) => {
@@ -62,14 +67,16 @@ export async function startProxy(target: string): Promise<V20Proxy> {
     const out = httpRequest(
       { hostname: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
       (answer) => {
+        open.add(n);
+        answer.on('close', () => open.delete(n));
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.on('data', (chunk: Buffer) => {
-          if (frozen) return;
+          if (frozen.has(n)) return;
           bytes[n] = (bytes[n] ?? 0) + chunk.length;
           res.write(chunk);
         });
         answer.on('end', () => {
-          if (!frozen) res.end();
+          if (!frozen.has(n)) res.end();
         });
       },
     );
