@@ -1,12 +1,11 @@
 import type { Tick } from '../../domain/tick.js';
 import { MICROS_PER_DAY, MICROS_PER_HOUR, MICROS_PER_MINUTE, MICROS_PER_SECOND, type Micros } from '../../domain/time.js';
-import { parseRfc3339Span, parseUnixSecondsSpan } from './datetime.js';
 import { FeedParseError, LineError } from './errors.js';
 import { checkInstrumentOption, InstrumentInterner } from './instrument-names.js';
 import { lineEnd, readTextBlocks } from './lines.js';
 import { DEFAULT_CHUNK_SIZE } from './file-chunks.js';
 import { makeTick } from './make-tick.js';
-import { parseDecimal } from './numbers.js';
+import { isObject, parseJsonTime, parsePrice, type Json } from './format-ndjson.js';
 import type { FeedOptions } from './options.js';
 
 /**
@@ -91,33 +90,17 @@ export function candleQuotes(candle: Candle): Tick[] {
   ];
 }
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function price(value: unknown, field: string): number {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string') return parseDecimal(value, 0, value.length);
-  throw new LineError(`${field} must be a decimal string`);
-}
-
 function sideOf(record: Json, name: 'bid' | 'ask'): CandleSide {
   const side = record[name];
   if (!isObject(side)) throw new LineError(`${name} must be an object {o, h, l, c} (download with price=BA)`);
   const s = {
-    o: price(side['o'], `${name}.o`),
-    h: price(side['h'], `${name}.h`),
-    l: price(side['l'], `${name}.l`),
-    c: price(side['c'], `${name}.c`),
+    o: parsePrice(side['o'], `${name}.o`),
+    h: parsePrice(side['h'], `${name}.h`),
+    l: parsePrice(side['l'], `${name}.l`),
+    c: parsePrice(side['c'], `${name}.c`),
   };
   if (!(s.l <= s.o && s.l <= s.c && s.h >= s.o && s.h >= s.c)) throw new LineError(`${name}: low and high must bound open and close`);
   return s;
-}
-
-function timeOf(value: unknown): Micros {
-  if (typeof value !== 'string') throw new LineError('time must be an RFC3339 or UNIX seconds string');
-  const t = /[-:]/.test(value) ? parseRfc3339Span(value, 0, value.length) : parseUnixSecondsSpan(value, 0, value.length);
-  if (Number.isNaN(t)) throw new LineError(`time must be RFC3339 (with zone) or UNIX seconds, got ${JSON.stringify(value)}`);
-  return t;
 }
 
 /** Whether a first line is a candle (an object whose bid or ask holds an `o`). */
@@ -140,7 +123,7 @@ export function createCandleParser(opts: FeedOptions): (text: string) => Candle 
     else throw new LineError('instrument must be a string (or pass the instrument option)');
     const granularity = record['granularity'];
     if (typeof granularity !== 'string') throw new LineError('granularity must be given on each candle line (S5 to M)');
-    const time = timeOf(record['time']);
+    const time = parseJsonTime(record['time']);
     return { instrument, time, interval: intervalOf(granularity, time), bid: sideOf(record, 'bid'), ask: sideOf(record, 'ask') };
   };
 }

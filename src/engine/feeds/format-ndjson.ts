@@ -15,13 +15,14 @@ import type { FeedOptions } from './options.js';
  * lines are not ticks. `bids`/`asks` with `liquidity` are the quote's liquidity levels (best first,
  * the first at bid/ask); without liquidity, liquidity is unlimited.
  */
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
-function isObject(value: unknown): value is Json {
+export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function parseJsonTime(value: unknown): Micros {
+/** A JSON line's time: RFC3339 with a zone, or UNIX seconds (string or number). */
+export function parseJsonTime(value: unknown): Micros {
   const text = typeof value === 'number' && Number.isFinite(value) && value >= 0 ? String(value) : value;
   if (typeof text !== 'string') throw new LineError('time must be an RFC3339 or UNIX seconds string');
   const time = /[-:]/.test(text) ? parseRfc3339Span(text, 0, text.length) : parseUnixSecondsSpan(text, 0, text.length);
@@ -29,7 +30,8 @@ function parseJsonTime(value: unknown): Micros {
   return time;
 }
 
-function parsePrice(value: unknown, field: string): number {
+/** A JSON line's price: a number or a decimal string. */
+export function parsePrice(value: unknown, field: string): number {
   if (typeof value === 'number') return value;
   if (typeof value === 'string') return parseDecimal(value, 0, value.length);
   throw new LineError(`${field} must be a number or a decimal string`);
