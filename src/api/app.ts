@@ -13,6 +13,7 @@ import { jsonBody } from './plugins/json-body.js';
 import { requestState } from './plugins/request-state.js';
 import { serverFactory, v20ClientError } from './server-options.js';
 import { serializerCompiler } from './responses.js';
+import { lazyValidatorFactory } from './lazy-validators.js';
 import { registerRoutes } from './routes/index.js';
 
 export type App = FastifyInstance;
@@ -41,6 +42,7 @@ export async function buildApp(options: ApiOptions): Promise<App> {
     // Fastify's own request IDs are not used on the wire; ours are deterministic counters.
     genReqId: () => '',
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
+    schemaController: { compilersFactory: { buildValidator: lazyValidatorFactory() } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // Errors the router raises before any route (bad percent-encoding, over-long parameters) get
     // a v20 body too.
