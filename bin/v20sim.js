@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The v20sim command. Runs the built CLI (dist/) when present and current, else the TypeScript
-// source through tsx: a development checkout where `npm run build` has not run, or whose sources
-// changed since (an installed package ships no src/, so it always runs dist/).
+// The v20sim command. Runs the built CLI when present and current (the bundle in dist/bundle/,
+// which starts fastest, else the compiled tree in dist/cli/), else the TypeScript source through
+// tsx: a development checkout where `npm run build` has not run, or whose sources changed since
+// (an installed package ships no src/, so it always runs the build).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,11 +18,13 @@ function newestSource(dir) {
   return newest;
 }
 
-const built = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const bundle = new URL('../dist/bundle/main.js', import.meta.url);
+const compiled = new URL('../dist/cli/main.js', import.meta.url);
+const built = existsSync(fileURLToPath(bundle)) ? bundle : compiled;
 const src = fileURLToPath(new URL('../src', import.meta.url));
-const current = existsSync(built) && (!existsSync(src) || newestSource(src) <= statSync(built).mtimeMs);
+const current = existsSync(fileURLToPath(built)) && (!existsSync(src) || newestSource(src) <= statSync(fileURLToPath(built)).mtimeMs);
 if (current) {
-  await import(new URL('../dist/cli/main.js', import.meta.url).href);
+  await import(built.href);
 } else {
   const { register } = await import('tsx/esm/api');
   register();

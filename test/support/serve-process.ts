@@ -26,6 +26,8 @@ export interface ServeProcess extends CommandProcess {
 }
 
 export interface CommandOptions {
+  /** The CLI module to run with plain node (a built bundle); default: src/cli/main.ts through tsx. */
+  readonly entry?: string;
   /**
    * A file-size limit (`ulimit -f`, in 512-byte blocks) for the child: a write past it fails with
    * EFBIG, the way a full disk fails one. tsx's on-disk cache is off, so only v20sim's files count.
@@ -35,7 +37,10 @@ export interface CommandOptions {
 
 /** Runs the CLI from source (through tsx), so a test needs no build. */
 export function runCommand(args: readonly string[], options: CommandOptions = {}): CommandProcess {
-  const node = [process.execPath, '--import', 'tsx', 'src/cli/main.ts', ...args];
+  const node =
+    options.entry === undefined
+      ? [process.execPath, '--import', 'tsx', 'src/cli/main.ts', ...args]
+      : [process.execPath, options.entry, ...args];
   const child =
     options.fileSizeBlocks === undefined
       ? spawn(node[0] as string, node.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
