@@ -7,26 +7,10 @@ import { mergeByTime, readTicks, type FeedFormat } from '../engine/feeds/index.j
 import { checkDefinition } from './params.js';
 import type { TickSourceInfo } from './runner.js';
 import type { StrategyDefinition } from './strategy.js';
+import { importModule } from './strategy-module.js';
 
 /** The sample tick file shipped with the package: four days of seeded EUR_USD and USD_JPY quotes. */
 export const SAMPLE_TICKS_FILE = fileURLToPath(new URL('../../examples/data/sample-eurusd-usdjpy.csv.gz', import.meta.url));
-
-const TS_RE = /\.(?:[cm]?ts|tsx)$/i;
-
-/** True for the file names loaded through tsx (TypeScript without a build step). */
-function isTypeScriptFile(file: string): boolean {
-  // A URL may carry a query (tsx's tsImport adds one) or a fragment.
-  return TS_RE.test(file.replace(/[?#].*$/s, ''));
-}
-
-/** Imports a module by file URL: TypeScript through tsx's tsImport, JavaScript with import(). */
-async function importModule(url: string): Promise<unknown> {
-  if (isTypeScriptFile(url)) {
-    const { tsImport } = (await import('tsx/esm/api')) as { tsImport: (specifier: string, parentURL: string) => Promise<unknown> };
-    return tsImport(url, import.meta.url);
-  }
-  return import(url) as Promise<unknown>;
-}
 
 function looksLikeDefinition(value: unknown): boolean {
   return typeof value === 'object' && value !== null && typeof (value as { create?: unknown }).create === 'function';
