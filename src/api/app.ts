@@ -1,4 +1,3 @@
-import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ApiContext, ApiOptions } from './context.js';
@@ -6,7 +5,7 @@ import { toUnixDatetimes } from '../v3/datetime.js';
 import { createMarketData } from './market.js';
 import { BAD_URL, parameterTooLong } from './path-errors.js';
 import { ConnectionGuard, connectionLimits } from './plugins/connection-limits.js';
-import { simWithoutCors } from './plugins/sim-cors.js';
+import { cors } from './plugins/cors.js';
 import { errorReplies } from './plugins/errors.js';
 import { hostCheck, originFormUrl } from './plugins/host-check.js';
 import { jsonBody } from './plugins/json-body.js';
@@ -77,16 +76,7 @@ export async function buildApp(options: ApiOptions): Promise<App> {
   // Throttles and the Host check answer before anything else is done for a request.
   if (limits !== undefined && guard !== undefined) await app.register(connectionLimits(limits, guard, wallClock));
   await app.register(hostCheck({ allowedHosts: options.allowedHosts, baseUrl: options.baseUrl }, app.server));
-  await app.register(simWithoutCors);
-  // CORS stays open on /v3, as OANDA's API is (browser clients call it directly); not on /sim.
-  await app.register(cors, {
-    origin: '*',
-    methods: ['PUT', 'PATCH', 'POST', 'GET', 'OPTIONS', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Datetime-Format', 'OANDA-Agent', 'ClientRequestID'],
-    exposedHeaders: ['RequestID', 'Location', 'Link'],
-    // An OPTIONS request that is not a CORS preflight still gets an empty 204, not a text error.
-    strictPreflight: false,
-  });
+  await app.register(cors);
   app.addHook('preSerialization', (request, _reply, payload: unknown, done) => {
     done(null, request.v20Format === 'UNIX' ? toUnixDatetimes(payload) : payload);
   });

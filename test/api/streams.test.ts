@@ -113,7 +113,8 @@ const LIMIT = { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '100', pri
 describe('transaction stream', () => {
   it('streams every new transaction of the account in order, as the journal writes it, with heartbeats', async () => {
     const port = await listen();
-    const stream = await openStream(port, TX_STREAM);
+    // From a page (Origin sent): the stream carries CORS headers as every /v3 response does.
+    const stream = await openStream(port, TX_STREAM, { origin: 'http://page.example' });
     expect(stream.res.statusCode).toBe(200);
     expect(stream.res.headers['content-type']).toBe('application/octet-stream');
     expect(stream.res.headers['requestid']).toMatch(/^\d+$/);

@@ -133,6 +133,30 @@ describe('CORS', () => {
     });
     expect(pre.statusCode).toBe(204);
     expect(pre.headers['access-control-allow-origin']).toBe('*');
+    expect(pre.headers['access-control-allow-methods']).toBe('PUT, PATCH, POST, GET, OPTIONS, DELETE');
+    expect(pre.headers['access-control-allow-headers']).toBe(
+      'Authorization, Content-Type, Accept-Datetime-Format, OANDA-Agent, ClientRequestID',
+    );
+    expect(pre.headers['content-length']).toBe('0');
+  });
+
+  it('costs nothing without an Origin header (not a browser): no CORS headers, an OPTIONS request gets an empty 204', async () => {
+    api = await createTestApi();
+    const res = await api.app.inject({ method: 'GET', url: `/v3/accounts/${ACCOUNT}/summary`, headers: auth });
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    const options = await api.app.inject({ method: 'OPTIONS', url: `/v3/accounts/${ACCOUNT}/orders` });
+    expect(options.statusCode).toBe(204);
+    expect(options.body).toBe('');
+    expect(Object.keys(options.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    const error = await api.app.inject({
+      method: 'GET',
+      url: `/v3/accounts/${ACCOUNT}/summary`,
+      headers: { ...auth, origin: 'http://page.example', authorization: 'Bearer wrong' },
+    });
+    // With an Origin, even an error is readable by the page.
+    expect(error.statusCode).toBe(401);
+    expect(error.headers['access-control-allow-origin']).toBe('*');
   });
 
   it('is closed on /sim: no Access-Control-Allow-Origin, preflight refused with a v20 405', async () => {
