@@ -8,8 +8,8 @@
  *   node --import tsx bench/startup.ts [rounds]
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,14 +23,43 @@ await app.listen({ host: '127.0.0.1', port: 0 });
 console.log('listening http://127.0.0.1:' + app.server.address().port);
 `;
 
-/** Milliseconds from spawn to exit. */
-function untilExit(args: string[]): Promise<number> {
+/** Milliseconds from spawn to exit, and what the process wrote on stderr. */
+function runToExit(args: string[]): Promise<{ ms: number; stderr: string }> {
   const start = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
-    child.on('exit', () => resolve(performance.now() - start));
+    child.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`exit ${code}: ${args.join(' ')}\n${stderr}`));
+      else resolve({ ms: performance.now() - start, stderr });
+    });
   });
+}
+
+/** Milliseconds from spawn to exit. */
+const untilExit = async (args: string[]): Promise<number> => (await runToExit(args)).ms;
+
+/** The real EUR/USD ticks (13 LEAN zips, 532,903 ticks) beside the repository, if there. */
+const TICK_DIR = path.join(ROOT, '../shared/data/ticks/lean-oanda-eurusd');
+const ZIPS = existsSync(TICK_DIR)
+  ? readdirSync(TICK_DIR)
+      .filter((f) => f.endsWith('.zip'))
+      .sort()
+      .map((f) => path.join(TICK_DIR, f))
+  : [];
+const ZIP_TICKS = 532_903;
+const OUT = mkdtempSync(path.join(tmpdir(), 'v20sim-startup-'));
+process.on('exit', () => rmSync(OUT, { recursive: true, force: true }));
+const backtest = (strategy: string): string[] => [BIN, 'backtest', '--strategy', strategy, '--ticks', ...ZIPS, '--out', OUT];
+
+/** The process's own clock at its first tick (bench/strategies/first-tick.ts prints it). */
+async function untilFirstTick(): Promise<number> {
+  const { stderr } = await runToExit(backtest('bench/strategies/first-tick.ts'));
+  const m = /first tick at ([\d.]+) ms/.exec(stderr);
+  if (m === null) throw new Error(`no first tick reported:\n${stderr}`);
+  return Number(m[1]);
 }
 
 /** Milliseconds from spawn to the first 200 of GET /v3/accounts, then the server is killed. */
@@ -63,7 +92,15 @@ const CASES: Record<string, () => Promise<number>> = {
   'bare Fastify, first answer': () => untilFirstAnswer(['--input-type=module', '-e', BARE]),
   'v20sim serve, first answer': () =>
     untilFirstAnswer([BIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--token', 'bench', '--no-generator', '--clock', 'manual']),
+  ...(ZIPS.length === 0
+    ? {}
+    : {
+        'backtest, first tick (in-process clock)': untilFirstTick,
+        'backtest ma-crossover, whole process': () => untilExit(backtest('examples/strategies/ma-crossover.ts')),
+        'backtest grid, whole process': () => untilExit(backtest('examples/strategies/grid.ts')),
+      }),
 };
+if (ZIPS.length === 0) console.log(`no tick files in ${TICK_DIR}: the backtest cases are left out`);
 
 const rounds = Number(process.argv[2] ?? 9);
 const times: Record<string, number[]> = Object.fromEntries(Object.keys(CASES).map((k) => [k, []]));
@@ -71,9 +108,11 @@ const load = loadavg()[0];
 for (let r = 0; r < rounds; r += 1) for (const [name, run] of Object.entries(CASES)) times[name]?.push(await run());
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 console.log(
-  `start-up, ${rounds} rounds, ${existsSync(path.join(ROOT, 'dist/cli/main.js')) ? 'built dist/' : 'TypeScript through tsx'}, load ${load?.toFixed(2)} -> ${loadavg()[0]?.toFixed(2)}`,
+  `start-up, ${rounds} rounds, ${existsSync(path.join(ROOT, 'dist/bundle/main.js')) ? 'built bundle' : existsSync(path.join(ROOT, 'dist/cli/main.js')) ? 'built dist/' : 'TypeScript through tsx'}, load ${load?.toFixed(2)} -> ${loadavg()[0]?.toFixed(2)}`,
 );
-for (const [name, xs] of Object.entries(times))
+for (const [name, xs] of Object.entries(times)) {
+  const rate = name.includes('whole process') ? `  ${((ZIP_TICKS / median(xs)) * 1000).toFixed(0)} ticks/s whole process` : '';
   console.log(
-    `${name.padEnd(30)} median ${median(xs).toFixed(0).padStart(5)} ms  (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`,
+    `${name.padEnd(40)} median ${median(xs).toFixed(0).padStart(5)} ms  (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})${rate}`,
   );
+}
