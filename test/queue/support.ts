@@ -17,8 +17,10 @@ export const REDIS_SERVER = [
 
 export interface RedisServer {
   readonly port: number;
-  readonly process: ChildProcess;
   readonly dir: string;
+  /** With an append-only file: a restart keeps the queue. */
+  readonly persist: boolean;
+  process: ChildProcess;
 }
 
 export function freePort(): Promise<number> {
@@ -32,23 +34,36 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startRedis(): Promise<RedisServer> {
+function spawnRedis(port: number, dir: string, persist: boolean): Promise<ChildProcess> {
   if (REDIS_SERVER === undefined) throw new Error('redis-server not installed');
-  const port = await freePort();
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'v20sim-redis-'));
-  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+  const persistence = persist ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir], {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  await new Promise<void>((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
-      if (out.includes('Ready to accept connections')) resolve();
+      if (out.includes('Ready to accept connections')) resolve(child);
     });
     child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
   });
-  return { port, process: child, dir };
+}
+
+/** redis-server on a free loopback port, without persistence unless asked, in a temporary folder. */
+export async function startRedis(persist = false): Promise<RedisServer> {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'v20sim-redis-'));
+  return { port, dir, persist, process: await spawnRedis(port, dir, persist) };
+}
+
+/** Stops Redis (SIGTERM: it writes its data out if it keeps any) and starts it again on the same port and folder. */
+export async function restartRedis(redis: RedisServer): Promise<void> {
+  const exited = new Promise((resolve) => redis.process.once('exit', resolve));
+  redis.process.kill('SIGTERM');
+  await exited;
+  redis.process = await spawnRedis(redis.port, redis.dir, redis.persist);
 }
 
 export function stopRedis(redis: RedisServer | undefined): void {

@@ -14,7 +14,7 @@ import { runBacktestCommand } from '../../src/cli/backtest-command.js';
 import { ENGINE_VERSION, QUEUE_NAME } from '../../src/queue/connection.js';
 import { memoryStream, removeTempDirs, tempDir } from '../backtest/helpers.js';
 import { ROOT, killAll, runCommand, type CommandProcess } from '../support/serve-process.js';
-import { REDIS_SERVER, startRedis, stopRedis, waitForStderr, type RedisServer } from './support.js';
+import { REDIS_SERVER, restartRedis, startRedis, stopRedis, waitForStderr, type RedisServer } from './support.js';
 
 if (REDIS_SERVER === undefined) console.warn('test/queue: no redis-server (/usr/bin/redis-server or on PATH): the queue tests are skipped');
 
@@ -182,6 +182,35 @@ describe.skipIf(REDIS_SERVER === undefined)('sweeps across machines on Redis', (
       await queue.close();
     }
   }, 60_000);
+
+  it('goes on after Redis restarts with its data, with the same results; says so when Redis restarted empty', async () => {
+    const args = ['--strategy', FLIP, '--param', 'every=300,400,500', '--param', 'pauseAt=300', '--param', 'pauseMs=2000'];
+    const local = await localSweep(args);
+    for (const persist of [true, false]) {
+      const own = await startRedis(persist);
+      try {
+        const ownUrl = `redis://127.0.0.1:${own.port}/0`;
+        const worker = await startWorker(ownUrl);
+        const out = tempDir('v20sim-queue-');
+        const sweep = queuedSweep(args, ownUrl, out);
+        // Redis goes away while the worker runs the paused first cell.
+        await worker.waitFor(/^worker: run 0 of sweep \S+ \(every=300 /, 90_000);
+        await restartRedis(own);
+        const { code } = await sweep.exited;
+        if (persist) {
+          expect(code, sweep.stderr.join('')).toBe(0);
+          expectSameFiles(local, out);
+        } else {
+          expect(code).toBe(1);
+          expect(sweep.stderr.join('')).toMatch(/lost run \d of this sweep \(Redis restarted without persistence\?\); run the sweep again/);
+        }
+        worker.child.kill('SIGTERM');
+        await worker.exited;
+      } finally {
+        stopRedis(own);
+      }
+    }
+  }, 180_000);
 
   it('gives up with a clear message when Redis does not answer', async () => {
     const port = redis?.port ?? 0;
