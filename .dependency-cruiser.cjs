@@ -7,6 +7,7 @@
  *   v3:    the v3 operations every adapter shares; uses the core, never an adapter
  *   shell: api, backtest, scenario use the core and v3, and each other only through a folder's
  *          index.ts; workers (the worker pool) knows none of them; cli wires everything;
+ *          queue (sweeps on Redis) runs backtest cells for cli only;
  *          src/index.ts is the library's entry point
  *
  * `npm run lint` runs this after ESLint (ESLint keeps the per-file bans: clock, randomness,
@@ -29,7 +30,7 @@ const CORE_LAYERS = {
 const ADAPTERS = ['api', 'backtest', 'scenario'];
 
 /** Every folder of src/. */
-const KNOWN = [...CORE, 'v3', ...ADAPTERS, 'cli', 'workers'];
+const KNOWN = [...CORE, 'v3', ...ADAPTERS, 'cli', 'workers', 'queue'];
 
 /** `^src/(a|b)/` */
 const under = (/** @type {string[]} */ folders) => `^src/(${folders.join('|')})/`;
@@ -93,6 +94,22 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/workers/' },
       to: { path: ['^src/(api|backtest|scenario|v3|cli)/', '^src/index[.]ts$'] },
+    },
+    {
+      name: 'queue-runs-backtests',
+      comment:
+        'src/queue (sweeps across machines on Redis) runs backtest cells through src/backtest/index.ts and the worker ' +
+        'pool; it knows no other adapter, and only src/cli imports it',
+      severity: 'error',
+      from: { path: '^src/queue/' },
+      to: { path: ['^src/(api|scenario|cli)/', '^src/backtest/(?!index[.]ts$)', '^src/index[.]ts$'] },
+    },
+    {
+      name: 'only-cli-into-queue',
+      comment: 'the queue loads BullMQ; only src/cli imports it, and only when a command asks for the queue',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/cli/', '^src/queue/'] },
+      to: { path: '^src/queue/' },
     },
     {
       name: 'known-folders',

@@ -73,6 +73,7 @@ export {
   checkRankMetric,
   rankRows,
   runSweep,
+  runSweepJob,
   sweepCsv,
   sweepReport,
   sweepTable,
@@ -81,6 +82,7 @@ export {
   type SweepOptions,
   type SweepReport,
   type SweepRow,
+  type SweepRunner,
   type SweepSpec,
 } from './sweep.js';
 export { fmtDuration, fmtNumber, fmtPercent, parseDuration, textTable } from './format.js';

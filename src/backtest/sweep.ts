@@ -168,6 +168,13 @@ export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], optio
   }
 }
 
+/**
+ * Where a sweep's runs are computed: on this machine's threads (runSweep, the default) or by
+ * `v20sim worker`s on other machines through a queue (src/queue). Either answers the rows in job
+ * order, whatever order the runs finished in, so the files written do not depend on which ran.
+ */
+export type SweepRunner = (spec: SweepSpec, jobs: readonly SweepJob[], options: SweepOptions) => Promise<SweepRow[]>;
+
 /** Rows by the metric (best first, nulls last), ties by grid position. */
 export function rankRows(rows: readonly SweepRow[], metric: keyof Metrics): SweepRow[] {
   const ascending = ASCENDING.has(metric);

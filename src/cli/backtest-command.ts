@@ -36,6 +36,7 @@ import {
   type Metrics,
   type StrategyDefinition,
   type StrategyParams,
+  type SweepRunner,
   type SweepSpec,
   type TickSourceInfo,
 } from '../backtest/index.js';
@@ -61,6 +62,8 @@ interface BacktestPlan {
   readonly equityIntervalMicros: number;
   readonly rank: keyof Metrics;
   readonly workers: number;
+  /** Run a sweep's cells on `v20sim worker`s through this Redis (redis://HOST:PORT/DB) instead of threads here. */
+  readonly queue: { readonly url: string; readonly unreachableMs: number } | undefined;
   readonly cliParams: readonly string[];
   readonly fileParams: Readonly<Record<string, unknown>> | undefined;
 }
@@ -116,9 +119,23 @@ function planOf(options: Readonly<Record<string, unknown>>): BacktestPlan {
     equityIntervalMicros: checked('--equity-interval', () => parseDuration(opt('equityInterval') ?? config.equityInterval ?? '1m')),
     rank: checked('--rank', () => checkRankMetric(opt('rank') ?? config.rank ?? 'sharpe')),
     workers: cliWorkers === undefined ? (config.workers ?? availableParallelism()) : checkWorkers(cliWorkers, '--workers'),
+    queue: queueOf(opt('queue'), opt('queueTimeout')),
     cliParams: (options['param'] as string[] | undefined) ?? [],
     fileParams: config.params,
   };
+}
+
+function queueOf(url: string | undefined, timeout: string | undefined): BacktestPlan['queue'] {
+  if (url === undefined) {
+    if (timeout !== undefined) throw new UsageError('--queue-timeout needs --queue');
+    return undefined;
+  }
+  // The same check as src/queue/connection.ts (checkQueueUrl), without loading the queue for a local run.
+  if (!/^rediss?:\/\/[^/]+(\/\d*)?$/.test(url)) throw new UsageError(`--queue: expected redis://HOST:PORT/DB, got ${JSON.stringify(url)}`);
+  const seconds = timeout === undefined ? 60 : Number(timeout);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new UsageError(`--queue-timeout must be a positive number of seconds, got ${JSON.stringify(timeout)}`);
+  return { url, unreachableMs: seconds * 1000 };
 }
 
 /** The share of the tick files read so far: their decompressed bytes parsed, against their sizes. */
@@ -175,9 +192,14 @@ async function sweep(
   };
   const threads = Math.min(plan.workers, combos.length);
   const rank = plan.rank;
-  warn(`sweep: ${definition.name}, ${combos.length} runs over ${swept.join(' x ')} on ${threads} thread${threads === 1 ? '' : 's'}`);
+  const runner = plan.queue === undefined ? runSweep : await queueRunner(plan.queue, warn);
+  const where =
+    plan.queue === undefined
+      ? `${threads} thread${threads === 1 ? '' : 's'}`
+      : `the queue at ${plan.queue.url.replace(/:[^:@/]*@/, ':***@')}`;
+  warn(`sweep: ${definition.name}, ${combos.length} runs over ${swept.join(' x ')} on ${where}`);
   const started = process.hrtime.bigint();
-  const rows = await runSweep(
+  const rows = await runner(
     spec,
     combos.map((params, index) => ({ index, params })),
     {
@@ -198,6 +220,16 @@ async function sweep(
   say(`${definition.name}: ${combos.length} runs ranked by ${rank}`);
   say(sweepTable(report));
   say(`written to ${plan.outDir}${path.sep}: sweep.csv, sweep.json`);
+}
+
+/** The queue's runner, loaded only for a queued sweep (BullMQ is not loaded otherwise). */
+async function queueRunner(queue: NonNullable<BacktestPlan['queue']>, warn: (text: string) => void): Promise<SweepRunner> {
+  const { queueSweepRunner } = await import('../queue/sweep-queue.js');
+  return queueSweepRunner({
+    url: queue.url,
+    unreachableMs: queue.unreachableMs,
+    onQueued: (sweepId, cells) => warn(`sweep: ${cells} runs queued as sweep ${sweepId}; waiting for v20sim workers`),
+  });
 }
 
 function summaryTable(result: BacktestResult): string {

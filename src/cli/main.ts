@@ -51,6 +51,15 @@ if (parsed.kind === 'print') {
   });
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
+} else if (parsed.command === 'worker') {
+  const { runParsedWorker } = await import('./worker-command.js');
+  const stop = new AbortController();
+  const onSignal = (): void => (stop.signal.aborted ? process.exit(EXIT.failure) : stop.abort());
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.exitCode = await runParsedWorker(parsed, { stdout: process.stdout, stderr: process.stderr, stop: stop.signal });
+  // BullMQ's and ioredis's handles are closed; exit now rather than wait on a reconnect timer.
+  process.exit(process.exitCode);
 } else if (parsed.command === 'serve') {
   await serveMain(parsed);
 } else if (parsed.command === 'report') {

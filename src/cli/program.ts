@@ -7,9 +7,10 @@ import { Command, CommanderError, Option } from 'commander';
 // options.ts alone, not the feeds' index: it names the formats and imports nothing.
 import { FEED_FORMATS } from '../engine/feeds/options.js';
 import { downloadCommand, recordCommand } from './program-remote.js';
+import { workerCommand } from './program-worker.js';
 import { VERSION } from './version.js';
 
-export type CommandName = 'serve' | 'backtest' | 'scenario run' | 'scenario check' | 'report' | 'download candles' | 'record';
+export type CommandName = 'serve' | 'backtest' | 'scenario run' | 'scenario check' | 'report' | 'download candles' | 'record' | 'worker';
 
 /** What the command line asks for. */
 export type Parsed =
@@ -49,6 +50,7 @@ Examples:
   v20sim backtest --strategy examples/strategies/ma-crossover.ts
   v20sim backtest --strategy examples/strategies/grid.ts --ticks data/*.zip --param levels=6
   v20sim backtest --strategy examples/strategies/ma-crossover.ts --param fast=5,10,20 --param slow=50,100 --rank sharpe
+  v20sim backtest --strategy s.ts --ticks /shared/ticks/*.zip --param fast=5,10,20 --queue redis://10.0.0.5:6379/0
 
 Exit codes: 0 done, 1 the run failed (strategy error, unreadable data), 2 invalid options.`;
 
@@ -146,6 +148,8 @@ function backtestCommand(): Command {
       'sweep ranking: sharpe (default), sortino, netPL, return, maxDrawdown, profitFactor, winRate, expectancy, trades, ...',
     )
     .option('--workers <n>', 'threads for a sweep, this one included (default: one per core)')
+    .option('--queue <url>', 'run the sweep on `v20sim worker`s through Redis (redis://HOST:PORT/DB) instead of threads here')
+    .addOption(new Option('--queue-timeout <s>', 'give up when Redis does not answer for this long (default 60)').hideHelp())
     .addHelpText('after', BACKTEST_AFTER);
 }
 
@@ -213,7 +217,15 @@ function buildProgram(onRun: (command: Command, name: CommandName) => void): Com
     .usage('<command> [options]')
     .version(VERSION, '-v, --version', 'print the version')
     .helpCommand(true);
-  for (const command of [serveCommand(), backtestCommand(), scenarioCommand(), reportCommand(), downloadCommand(), recordCommand()])
+  for (const command of [
+    serveCommand(),
+    backtestCommand(),
+    scenarioCommand(),
+    reportCommand(),
+    downloadCommand(),
+    recordCommand(),
+    workerCommand(),
+  ])
     program.addCommand(command);
   const leaves: [Command, CommandName][] = [];
   for (const command of program.commands) {

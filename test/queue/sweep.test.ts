@@ -1,0 +1,235 @@
+/**
+ * Sweeps across machines: a real redis-server, `v20sim worker` processes and `v20sim backtest
+ * --queue` sweeps, each compared byte for byte with the same sweep run locally.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_TICKS_FILE } from '../../src/backtest/index.js';
+import { runBacktestCommand } from '../../src/cli/backtest-command.js';
+import { ENGINE_VERSION, QUEUE_NAME } from '../../src/queue/connection.js';
+import { memoryStream, removeTempDirs, tempDir } from '../backtest/helpers.js';
+import { ROOT, killAll, runCommand, type CommandProcess } from '../support/serve-process.js';
+import { REDIS_SERVER, restartRedis, startRedis, stopRedis, waitForStderr, type RedisServer } from './support.js';
+
+if (REDIS_SERVER === undefined) console.warn('test/queue: no redis-server (/usr/bin/redis-server or on PATH): the queue tests are skipped');
+
+const MA = 'examples/strategies/ma-crossover.ts';
+const FLIP = 'test/queue/fixtures/flip.ts';
+/** Short locks, so a killed worker's cell runs again within seconds. */
+const FAST_RECOVERY = ['--lock-duration', '1500', '--stalled-interval', '500'];
+
+function sha256(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+/** The same sweep on threads here: its output folder. */
+async function localSweep(args: readonly string[]): Promise<string> {
+  const out = tempDir('v20sim-queue-local-');
+  const stdout = memoryStream();
+  const stderr = memoryStream();
+  const code = await runBacktestCommand([...args, '--workers', '1', '--out', out], {
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    isTTY: false,
+  });
+  expect(code, stderr.text()).toBe(0);
+  return out;
+}
+
+function queuedSweep(args: readonly string[], url: string, out: string): CommandProcess {
+  return runCommand(['backtest', ...args, '--queue', url, '--out', out]);
+}
+
+function expectSameFiles(a: string, b: string): void {
+  for (const name of ['sweep.csv', 'sweep.json'])
+    expect(readFileSync(path.join(b, name)).equals(readFileSync(path.join(a, name))), name).toBe(true);
+}
+
+async function startWorker(url: string, extra: readonly string[] = FAST_RECOVERY): Promise<CommandProcess> {
+  const worker = runCommand(['worker', '--queue', url, ...extra]);
+  await worker.waitFor(/^worker: ready /);
+  return worker;
+}
+
+describe('the queue stays unloaded', () => {
+  it('is not loaded by help or a local sweep (BullMQ loads only for --queue and worker)', async () => {
+    const dir = tempDir('v20sim-queue-hook-');
+    // A module resolve hook that names every import of bullmq or ioredis on stderr.
+    writeFileSync(
+      path.join(dir, 'hook.mjs'),
+      'export async function resolve(s, c, n) { if (/bullmq|ioredis/.test(s)) process.stderr.write(`LOADED ${s}\\n`); return n(s, c); }\n',
+    );
+    writeFileSync(
+      path.join(dir, 'register.mjs'),
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(path.join(dir, 'hook.mjs')).href)});\n`,
+    );
+    for (const args of [
+      ['--help'],
+      ['worker', '--help'],
+      ['backtest', '--strategy', MA, '--param', 'fast=5,10', '--workers', '1', '--out', dir],
+    ]) {
+      const p = spawnSync(process.execPath, ['--import', path.join(dir, 'register.mjs'), '--import', 'tsx', 'src/cli/main.ts', ...args], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
+      expect(p.status, p.stderr).toBe(0);
+      expect(p.stderr).not.toContain('LOADED');
+    }
+  }, 60_000);
+});
+
+describe.skipIf(REDIS_SERVER === undefined)('sweeps across machines on Redis', () => {
+  let redis: RedisServer | undefined;
+  let url = '';
+  const workers: CommandProcess[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    url = `redis://127.0.0.1:${redis.port}/0`;
+    workers.push(...(await Promise.all([startWorker(url), startWorker(url)])));
+  }, 120_000);
+
+  afterAll(() => {
+    killAll();
+    stopRedis(redis);
+    removeTempDirs();
+  });
+
+  it('writes the files a local sweep writes, byte for byte', async () => {
+    const args = ['--strategy', MA, '--param', 'fast=5,10', '--param', 'slow=50,100'];
+    const out = tempDir('v20sim-queue-');
+    const sweep = queuedSweep(args, url, out);
+    expect((await sweep.exited).code, sweep.stderr.join('')).toBe(0);
+    expect(sweep.stderr.join('')).toMatch(/4 runs queued as sweep [0-9a-f-]+/);
+    expectSameFiles(await localSweep(args), out);
+  }, 120_000);
+
+  it('runs the cell of a worker killed mid-cell again elsewhere, with the same results', async () => {
+    const args = ['--strategy', FLIP, '--param', 'every=300,400,500', '--param', 'pauseAt=400', '--param', 'pauseMs=2500'];
+    const out = tempDir('v20sim-queue-');
+    const sweep = queuedSweep(args, url, out);
+    // The worker that took the paused cell (every=400, run 1) is killed while it runs.
+    const started = /^worker: run 1 of sweep \S+ \(every=400 /;
+    const holder = await Promise.any(workers.map((w) => w.waitFor(started, 90_000).then(() => w)));
+    holder.child.kill('SIGKILL');
+    workers.splice(workers.indexOf(holder), 1);
+    expect((await sweep.exited).code, sweep.stderr.join('')).toBe(0);
+    const survivor = workers[0] as CommandProcess;
+    expect(survivor.stdout.filter((l) => started.test(l))).toHaveLength(1);
+    expectSameFiles(await localSweep(args), out);
+    workers.push(await startWorker(url));
+  }, 180_000);
+
+  it('fails the cells of a failing strategy, names them and exits 1', async () => {
+    const out = tempDir('v20sim-queue-');
+    const sweep = queuedSweep(['--strategy', FLIP, '--param', 'every=300,400,500', '--param', 'failAt=400'], url, out);
+    expect((await sweep.exited).code).toBe(1);
+    const stderr = sweep.stderr.join('');
+    expect(stderr).toContain('1 of 3 sweep runs failed');
+    expect(stderr).toMatch(/run 1 \(every=400 .*failAt=400\): .*flip refuses every=400/);
+  }, 120_000);
+
+  it('keeps two sweeps on one queue apart', async () => {
+    const a = ['--strategy', MA, '--param', 'fast=5,10,20', '--param', 'slow=50'];
+    const b = ['--strategy', FLIP, '--param', 'every=300,400,500,600'];
+    const outA = tempDir('v20sim-queue-');
+    const outB = tempDir('v20sim-queue-');
+    const sweeps = [queuedSweep(a, url, outA), queuedSweep(b, url, outB)];
+    for (const sweep of sweeps) expect((await sweep.exited).code, sweep.stderr.join('')).toBe(0);
+    expectSameFiles(await localSweep(a), outA);
+    expectSameFiles(await localSweep(b), outB);
+  }, 120_000);
+
+  it('fails a cell whose tick file differs from the one the sweep read, naming the file and both digests', async () => {
+    const dir = tempDir('v20sim-queue-ticks-');
+    const ticks = path.join(dir, 'ticks.csv.gz');
+    copyFileSync(SAMPLE_TICKS_FILE, ticks);
+    const expected = sha256(ticks);
+    // Database 1 has no worker yet: the file changes between the sweep's digest and the run.
+    const url1 = url.replace(/\/0$/, '/1');
+    const sweep = queuedSweep(['--strategy', MA, '--ticks', ticks, '--param', 'fast=5,10'], url1, tempDir('v20sim-queue-'));
+    await waitForStderr(sweep, /runs queued as sweep/);
+    writeFileSync(ticks, Buffer.concat([readFileSync(ticks), Buffer.from('\n')]));
+    const found = sha256(ticks);
+    const worker = await startWorker(url1);
+    expect((await sweep.exited).code).toBe(1);
+    const stderr = sweep.stderr.join('');
+    expect(stderr).toContain('2 of 2 sweep runs failed');
+    expect(stderr).toContain(`tick file ${ticks} differs from the sweep's: expected sha256 ${expected}, found ${found}`);
+    // SIGTERM: the worker stops taking cells and exits 0.
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toEqual({ code: 0, signal: null });
+  }, 120_000);
+
+  it('refuses a cell of another engine version instead of computing it', async () => {
+    const queue = new Queue(QUEUE_NAME, { connection: { url, maxRetriesPerRequest: null } });
+    try {
+      await queue.add('cell', { sweepId: 'other-version', index: 0, params: {}, engine: 'v20sim 0.0.0' }, { jobId: 'other-version-0' });
+      for (;;) {
+        const job = await queue.getJob('other-version-0');
+        if (job?.finishedOn !== undefined) {
+          expect(job.failedReason).toBe(`this worker runs ${ENGINE_VERSION}, the sweep v20sim 0.0.0: run workers of the sweep's version`);
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await queue.close();
+    }
+  }, 60_000);
+
+  it('goes on after Redis restarts with its data, with the same results; says so when Redis restarted empty', async () => {
+    const args = ['--strategy', FLIP, '--param', 'every=300,400,500', '--param', 'pauseAt=300', '--param', 'pauseMs=2000'];
+    const local = await localSweep(args);
+    for (const persist of [true, false]) {
+      const own = await startRedis(persist);
+      try {
+        const ownUrl = `redis://127.0.0.1:${own.port}/0`;
+        const worker = await startWorker(ownUrl);
+        const out = tempDir('v20sim-queue-');
+        const sweep = queuedSweep(args, ownUrl, out);
+        // Redis goes away while the worker runs the paused first cell.
+        await worker.waitFor(/^worker: run 0 of sweep \S+ \(every=300 /, 90_000);
+        await restartRedis(own);
+        const { code } = await sweep.exited;
+        if (persist) {
+          expect(code, sweep.stderr.join('')).toBe(0);
+          expectSameFiles(local, out);
+        } else {
+          expect(code).toBe(1);
+          expect(sweep.stderr.join('')).toMatch(/lost run \d of this sweep \(Redis restarted without persistence\?\); run the sweep again/);
+        }
+        worker.child.kill('SIGTERM');
+        await worker.exited;
+      } finally {
+        stopRedis(own);
+      }
+    }
+  }, 180_000);
+
+  it('gives up with a clear message when Redis does not answer', async () => {
+    const port = redis?.port ?? 0;
+    // A port nothing listens on: the sweep waits --queue-timeout seconds for Redis, then says so.
+    const gone = `redis://127.0.0.1:${port + 1}/0`;
+    const sweep = runCommand([
+      'backtest',
+      '--strategy',
+      MA,
+      '--param',
+      'fast=5,10',
+      '--queue',
+      gone,
+      '--queue-timeout',
+      '2',
+      '--out',
+      tempDir(),
+    ]);
+    expect((await sweep.exited).code).toBe(1);
+    expect(sweep.stderr.join('')).toContain(`Redis at ${gone} did not answer for 2 s; the sweep gave up`);
+  }, 60_000);
+});
