@@ -99,14 +99,80 @@ export class MarkToMarket {
   }
 }
 
-export class EquityRecorder {
+/** Where an EquityRecorder puts its points: arrays in memory (EquityArrays) or files (stream-outputs.ts). */
+export interface EquitySink {
+  point(time: Micros, nav: number, balance: number, kind: number): void;
+  /** An instrument's mid at a start, interval or end point; a second one at the same time replaces the first. */
+  price(instrument: string, time: Micros, mid: number): void;
+}
+
+/** The equity points of a run, read in order, wherever they are kept. */
+export interface EquityPoints {
+  readonly length: number;
+  forEach(f: (time: Micros, nav: number, balance: number, kind: number) => void): void;
+}
+
+/** One instrument's price points, read in order, wherever they are kept. */
+export interface PricePoints {
+  readonly length: number;
+  forEach(f: (time: Micros, mid: number) => void): void;
+}
+
+export function curvePoints(curve: EquityCurve): EquityPoints {
+  return {
+    length: curve.time.length,
+    forEach: (f) => {
+      for (let i = 0; i < curve.time.length; i += 1)
+        f(curve.time[i] as Micros, curve.nav[i] as number, curve.balance[i] as number, curve.kind[i] as number);
+    },
+  };
+}
+
+export function seriesPoints(series: PriceSeries): PricePoints {
+  return {
+    length: series.time.length,
+    forEach: (f) => {
+      for (let i = 0; i < series.time.length; i += 1) f(series.time[i] as Micros, series.mid[i] as number);
+    },
+  };
+}
+
+/** Keeps the whole curve and price series in memory (library runs, sweeps, reports of a journal). */
+export class EquityArrays implements EquitySink {
   readonly curve: EquityCurve = { time: [], nav: [], balance: [], kind: [] };
   readonly prices = new Map<string, PriceSeries>();
+
+  point(time: Micros, nav: number, balance: number, kind: number): void {
+    const c = this.curve;
+    c.time.push(time);
+    c.nav.push(nav);
+    c.balance.push(balance);
+    c.kind.push(kind);
+  }
+
+  price(instrument: string, time: Micros, mid: number): void {
+    let series = this.prices.get(instrument);
+    if (series === undefined) {
+      series = { time: [], mid: [] };
+      this.prices.set(instrument, series);
+    }
+    const last = series.time.length - 1;
+    if (last >= 0 && series.time[last] === time) series.mid[last] = mid;
+    else {
+      series.time.push(time);
+      series.mid.push(mid);
+    }
+  }
+}
+
+export class EquityRecorder {
   private readonly mtm: MarkToMarket;
   private readonly state: AccountState;
+  readonly sink: EquitySink;
 
-  constructor(state: AccountState) {
+  constructor(state: AccountState, sink: EquitySink) {
     this.state = state;
+    this.sink = sink;
     this.mtm = new MarkToMarket(state);
   }
 
@@ -115,29 +181,14 @@ export class EquityRecorder {
   }
 
   record(time: Micros, kind: number): void {
-    const c = this.curve;
-    c.time.push(time);
-    c.nav.push(this.mtm.nav());
-    c.balance.push(this.mtm.balance());
-    c.kind.push(kind);
+    this.sink.point(time, this.mtm.nav(), this.mtm.balance(), kind);
     if (kind === POINT_INTERVAL || kind === POINT_START || kind === POINT_END) this.recordPrices(time);
   }
 
   private recordPrices(time: Micros): void {
     for (const [instrument, slot] of this.state.prices) {
       if (!slot.known) continue;
-      let series = this.prices.get(instrument);
-      if (series === undefined) {
-        series = { time: [], mid: [] };
-        this.prices.set(instrument, series);
-      }
-      const last = series.time.length - 1;
-      const mid = (slot.bid + slot.ask) / (2 * slot.scale);
-      if (last >= 0 && series.time[last] === time) series.mid[last] = mid;
-      else {
-        series.time.push(time);
-        series.mid.push(mid);
-      }
+      this.sink.price(instrument, time, (slot.bid + slot.ask) / (2 * slot.scale));
     }
   }
 }

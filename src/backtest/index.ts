@@ -23,11 +23,21 @@ export {
   type BacktestAccountOptions,
   type BacktestOptions,
   type BacktestResult,
+  type BacktestSummary,
   type TickSourceInfo,
 } from './runner.js';
+export { DEFAULT_BACKTEST_WINDOW, runBacktestToFiles, type StreamedBacktest } from './stream-outputs.js';
 export { EngineStrategyContext } from './context.js';
 export { StrategyError } from './hooks.js';
-export { MarkToMarket, POINT_KINDS, type EquityCurve, type PointKind, type PriceSeries } from './equity.js';
+export {
+  MarkToMarket,
+  POINT_KINDS,
+  type EquityCurve,
+  type EquityPoints,
+  type PointKind,
+  type PriceSeries,
+  type PricePoints,
+} from './equity.js';
 export { tradeRows, type TradeRow } from './trades.js';
 export {
   TRADING_DAYS_PER_YEAR,
@@ -46,12 +56,13 @@ export {
   type TradeStats,
 } from './metrics.js';
 export { METRIC_NAMES, computeMetrics, type Metrics, type ReportJson } from './report.js';
-export { renderReportHtml } from './report-html.js';
+export { renderReportHtml, renderReportPage, type ReportPageInput } from './report-html.js';
 export {
   OUTPUT_FILES,
   equityCsv,
   outputFiles,
   reportJson,
+  reportJsonOf,
   reportJsonText,
   tradesCsv,
   transactionsNdjson,

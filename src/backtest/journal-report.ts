@@ -23,7 +23,7 @@ import { parseDateTime, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
 import { unsealLine } from '../journal/batch-seal.js';
 import { serializeTransaction } from '../journal/journal.js';
-import { EquityRecorder, POINT_END, POINT_FILL, POINT_INTERVAL, POINT_START } from './equity.js';
+import { EquityArrays, EquityRecorder, POINT_END, POINT_FILL, POINT_INTERVAL, POINT_START } from './equity.js';
 import { computeMetrics } from './report.js';
 import type { BacktestResult } from './runner.js';
 import { tradeRows } from './trades.js';
@@ -129,7 +129,8 @@ export function reportFromJournal(entries: readonly JournalEntry[], options: Jou
   const currency = create.homeCurrency;
   const account = Account.replay({ id: accountID, currency }, options.instruments ?? buildCatalogue(), []);
   const state = account.state;
-  const recorder = new EquityRecorder(state);
+  const arrays = new EquityArrays();
+  const recorder = new EquityRecorder(state, arrays);
   const { lines, perInstrument, initialBalance, first, last, spreadCost } = replay(entries, account, recorder);
   if (initialBalance === undefined || first === undefined)
     throw new JournalReportError('the journal has no opening deposit (TRANSFER_FUNDS): nothing to measure returns from');
@@ -152,8 +153,8 @@ export function reportFromJournal(entries: readonly JournalEntry[], options: Jou
     instruments: [...perInstrument].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
     transactions: log,
     transactionLines: lines,
-    equity: recorder.curve,
-    prices: recorder.prices,
+    equity: arrays.curve,
+    prices: arrays.prices,
     trades: tradeRows(state, log),
     summary: accountSummaryView(state) as unknown as V20AccountSummary,
     strategyLog: [],

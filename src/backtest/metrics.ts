@@ -45,51 +45,71 @@ export interface DrawdownStats {
   readonly longestMicros: number;
 }
 
+/**
+ * The drawdown statistics of an equity curve fed one point at a time (points in time order), so a
+ * run that streams its curve to disk keeps only these few numbers. The recovery of the largest
+ * drawdown is the first later point back at its peak: looked for from its trough on, and looked
+ * for again whenever a larger drawdown replaces it.
+ */
+export class DrawdownTracker {
+  private peak = Number.NEGATIVE_INFINITY;
+  private peakTime: Micros = 0;
+  private fraction = 0;
+  private amount = 0;
+  private bestPeakTime: Micros | null = null;
+  private troughTime: Micros | null = null;
+  private peakValue = 0;
+  private recoveryTime: Micros | null = null;
+  private longest = 0;
+  /** Peak time of the current episode under water. */
+  private underSince: Micros | null = null;
+  private last: Micros = 0;
+  private points = 0;
+
+  add(t: Micros, e: number): void {
+    this.points += 1;
+    this.last = t;
+    if (this.recoveryTime === null && this.troughTime !== null && t > this.troughTime && e >= this.peakValue) this.recoveryTime = t;
+    if (e >= this.peak) {
+      if (this.underSince !== null) this.longest = Math.max(this.longest, t - this.underSince);
+      this.underSince = null;
+      this.peak = e;
+      this.peakTime = t;
+      return;
+    }
+    if (this.underSince === null) this.underSince = this.peakTime;
+    const amount = this.peak - e;
+    const fraction = this.peak > 0 ? amount / this.peak : 0;
+    if (fraction > this.fraction) {
+      this.fraction = fraction;
+      this.amount = amount;
+      this.bestPeakTime = this.peakTime;
+      this.troughTime = t;
+      this.peakValue = this.peak;
+      this.recoveryTime = null;
+    }
+  }
+
+  stats(): DrawdownStats {
+    const last = this.points > 0 ? this.last : 0;
+    const longest = this.underSince === null ? this.longest : Math.max(this.longest, last - this.underSince);
+    return {
+      maxDrawdown: this.fraction,
+      maxDrawdownAmount: this.amount,
+      peakTime: this.bestPeakTime,
+      troughTime: this.troughTime,
+      recoveryTime: this.recoveryTime,
+      durationMicros: this.bestPeakTime === null ? 0 : (this.recoveryTime ?? last) - this.bestPeakTime,
+      longestMicros: longest,
+    };
+  }
+}
+
 export function drawdownStats(time: readonly Micros[], equity: readonly number[]): DrawdownStats {
+  const tracker = new DrawdownTracker();
   const n = Math.min(time.length, equity.length);
-  let peak = Number.NEGATIVE_INFINITY;
-  let peakTime: Micros = 0;
-  let best = { fraction: 0, amount: 0, peakTime: null as Micros | null, troughTime: null as Micros | null, peakValue: 0 };
-  let longest = 0;
-  let underSince: Micros | null = null; // peak time of the current episode
-  for (let i = 0; i < n; i += 1) {
-    const t = time[i] as Micros;
-    const e = equity[i] as number;
-    if (e >= peak) {
-      if (underSince !== null) longest = Math.max(longest, t - underSince);
-      underSince = null;
-      peak = e;
-      peakTime = t;
-      continue;
-    }
-    if (underSince === null) underSince = peakTime;
-    const amount = peak - e;
-    const fraction = peak > 0 ? amount / peak : 0;
-    if (fraction > best.fraction) {
-      best = { fraction, amount, peakTime, troughTime: t, peakValue: peak };
-    }
-  }
-  const last = n > 0 ? (time[n - 1] as Micros) : 0;
-  if (underSince !== null) longest = Math.max(longest, last - underSince);
-  let recoveryTime: Micros | null = null;
-  if (best.troughTime !== null) {
-    for (let i = 0; i < n; i += 1) {
-      if ((time[i] as Micros) > best.troughTime && (equity[i] as number) >= best.peakValue) {
-        recoveryTime = time[i] as Micros;
-        break;
-      }
-    }
-  }
-  const durationMicros = best.peakTime === null ? 0 : (recoveryTime ?? last) - best.peakTime;
-  return {
-    maxDrawdown: best.fraction,
-    maxDrawdownAmount: best.amount,
-    peakTime: best.peakTime,
-    troughTime: best.troughTime,
-    recoveryTime,
-    durationMicros,
-    longestMicros: longest,
-  };
+  for (let i = 0; i < n; i += 1) tracker.add(time[i] as Micros, equity[i] as number);
+  return tracker.stats();
 }
 
 /** Drawdown as a fraction of the running peak at every point (0 at a new high). */
@@ -115,23 +135,80 @@ export function tradingDayEnd(t: Micros): Micros {
   return nextNewYorkFivePm(t - 1);
 }
 
-export function dailyReturns(time: readonly Micros[], equity: readonly number[], startEquity: number): DailyReturn[] {
-  const out: DailyReturn[] = [];
-  const n = Math.min(time.length, equity.length);
-  let previous = startEquity;
-  let i = 0;
-  while (i < n) {
-    const dayEnd = tradingDayEnd(time[i] as Micros);
-    let close = equity[i] as number;
-    i += 1;
-    while (i < n && (time[i] as Micros) <= dayEnd) {
-      close = equity[i] as number;
-      i += 1;
-    }
-    out.push({ dayEnd, equity: close, return: previous !== 0 ? close / previous - 1 : 0 });
-    previous = close;
+/**
+ * Closes of consecutive periods (trading days, months) of an equity curve fed one point at a time:
+ * a period is the points up to the end of the first point's period; its close is its last point,
+ * its return that over the previous close (the first period's over the starting equity).
+ */
+class PeriodCloser<P> {
+  private end: Micros = 0;
+  private close = 0;
+  private open = false;
+  private previous: number;
+  private readonly closed: P[] = [];
+
+  constructor(
+    startEquity: number,
+    /** The end of the period holding `t`, and whether a later point at `u` still belongs to it. */
+    private readonly periodEnd: (t: Micros) => Micros,
+    private readonly inside: (u: Micros, end: Micros) => boolean,
+    private readonly make: (end: Micros, close: number, ret: number) => P,
+  ) {
+    this.previous = startEquity;
   }
-  return out;
+
+  add(t: Micros, e: number): void {
+    if (this.open && this.inside(t, this.end)) {
+      this.close = e;
+      return;
+    }
+    if (this.open) this.finish();
+    this.end = this.periodEnd(t);
+    this.close = e;
+    this.open = true;
+  }
+
+  private finish(): void {
+    const close = this.close;
+    this.closed.push(this.make(this.end, close, this.previous !== 0 ? close / this.previous - 1 : 0));
+    this.previous = close;
+    this.open = false;
+  }
+
+  /** Every period's result, the last one closed at the last point. Call once, after the last point. */
+  results(): P[] {
+    if (this.open) this.finish();
+    return this.closed;
+  }
+}
+
+/** Daily returns of a curve fed one point at a time (see dailyReturns): one entry per trading day. */
+export function dailyReturnCloser(startEquity: number): PeriodCloser<DailyReturn> {
+  return new PeriodCloser(
+    startEquity,
+    tradingDayEnd,
+    (u, end) => u <= end,
+    (dayEnd, equity, ret) => ({ dayEnd, equity, return: ret }),
+  );
+}
+
+/** Monthly returns of a curve fed one point at a time (see monthlyReturns): one entry per UTC month. */
+export function monthlyReturnCloser(startEquity: number): PeriodCloser<MonthlyReturn & { readonly end: Micros }> {
+  return new PeriodCloser(
+    startEquity,
+    (t) => utcMonth(t).end,
+    (u, end) => u < end,
+    (end, _close, ret) => ({ month: utcMonth(end - 1).month, end, return: ret }),
+  );
+}
+
+export type { PeriodCloser };
+
+export function dailyReturns(time: readonly Micros[], equity: readonly number[], startEquity: number): DailyReturn[] {
+  const closer = dailyReturnCloser(startEquity);
+  const n = Math.min(time.length, equity.length);
+  for (let i = 0; i < n; i += 1) closer.add(time[i] as Micros, equity[i] as number);
+  return closer.results();
 }
 
 function mean(values: readonly number[]): number {
@@ -239,20 +316,8 @@ export interface MonthlyReturn {
 
 /** Month by month (UTC): last equity of the month over the last of the month before (or the start). */
 export function monthlyReturns(time: readonly Micros[], equity: readonly number[], startEquity: number): MonthlyReturn[] {
-  const out: MonthlyReturn[] = [];
+  const closer = monthlyReturnCloser(startEquity);
   const n = Math.min(time.length, equity.length);
-  let previous = startEquity;
-  let i = 0;
-  while (i < n) {
-    const { month, end } = utcMonth(time[i] as Micros);
-    let close = equity[i] as number;
-    i += 1;
-    while (i < n && (time[i] as Micros) < end) {
-      close = equity[i] as number;
-      i += 1;
-    }
-    out.push({ month, return: previous !== 0 ? close / previous - 1 : 0 });
-    previous = close;
-  }
-  return out;
+  for (let i = 0; i < n; i += 1) closer.add(time[i] as Micros, equity[i] as number);
+  return closer.results().map((m) => ({ month: m.month, return: m.return }));
 }

@@ -1,12 +1,14 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { formatRfc3339, MICROS_PER_SECOND } from '../domain/time.js';
+import type { Micros } from '../domain/time.js';
 import { POINT_KINDS } from './equity.js';
 import { csvField } from './format.js';
-import { monthlyReturns } from './metrics.js';
+import { monthlyReturns, type MonthlyReturn } from './metrics.js';
 import type { ReportJson } from './report.js';
 import { renderReportHtml } from './report-html.js';
-import type { BacktestResult } from './runner.js';
+import type { BacktestResult, BacktestSummary } from './runner.js';
+import type { TradeRow } from './trades.js';
 
 /** The files of one run, in the order they are written. */
 export const OUTPUT_FILES = ['transactions.ndjson', 'trades.csv', 'equity.csv', 'report.json', 'report.html'] as const;
@@ -34,7 +36,7 @@ export const TRADES_CSV_HEADER = [
   'durationSeconds',
 ] as const;
 
-export function tradesCsv(result: BacktestResult): string {
+export function tradesCsv(result: { readonly trades: readonly TradeRow[] }): string {
   const lines = [TRADES_CSV_HEADER.join(',')];
   for (const t of result.trades) {
     const duration = t.closeTime === undefined ? '' : String((t.closeTime - t.openTime) / MICROS_PER_SECOND);
@@ -65,29 +67,42 @@ export function tradesCsv(result: BacktestResult): string {
 
 export const EQUITY_CSV_HEADER = ['time', 'nav', 'balance', 'unrealizedPL', 'drawdown', 'kind'] as const;
 
+/**
+ * equity.csv one line at a time, as the points are taken: mark-to-market points (every interval
+ * and at every fill); drawdown as a fraction of the running peak, the only state kept.
+ */
+export class EquityCsvLines {
+  private peak = Number.NEGATIVE_INFINITY;
+  // The balance changes only at fills and financing, and a flat account has no unrealized P/L:
+  // reuse those texts rather than format the same number again.
+  private lastBalance = Number.NaN;
+  private balanceText = '';
+
+  /** The header line, without its newline. */
+  static readonly header = EQUITY_CSV_HEADER.join(',');
+
+  /** One point's line, without its newline. */
+  line(time: Micros, nav: number, balance: number, kind: number): string {
+    if (balance !== this.lastBalance) {
+      this.balanceText = fixed(balance, 4);
+      this.lastBalance = balance;
+    }
+    const balanceText = this.balanceText;
+    if (nav > this.peak) this.peak = nav;
+    const peak = this.peak;
+    const flat = nav === balance;
+    const dd = peak > 0 ? (nav - peak) / peak : 0;
+    return `${formatRfc3339(time)},${flat ? balanceText : fixed(nav, 4)},${balanceText},${flat ? '0.0000' : fixed(nav - balance, 4)},${dd === 0 ? '0.000000' : fixed(dd, 6)},${POINT_KINDS[kind] ?? ''}`;
+  }
+}
+
 /** Mark-to-market points: every interval and at every fill; drawdown as a fraction of the running peak. */
 export function equityCsv(result: BacktestResult): string {
   const e = result.equity;
-  const lines = [EQUITY_CSV_HEADER.join(',')];
-  let peak = Number.NEGATIVE_INFINITY;
-  // The balance changes only at fills and financing, and a flat account has no unrealized P/L:
-  // reuse those texts rather than format the same number again.
-  let lastBalance = Number.NaN;
-  let balanceText = '';
-  for (let i = 0; i < e.time.length; i += 1) {
-    const nav = e.nav[i] as number;
-    const balance = e.balance[i] as number;
-    if (balance !== lastBalance) {
-      balanceText = fixed(balance, 4);
-      lastBalance = balance;
-    }
-    if (nav > peak) peak = nav;
-    const flat = nav === balance;
-    const dd = peak > 0 ? (nav - peak) / peak : 0;
-    lines.push(
-      `${formatRfc3339(e.time[i] as number)},${flat ? balanceText : fixed(nav, 4)},${balanceText},${flat ? '0.0000' : fixed(nav - balance, 4)},${dd === 0 ? '0.000000' : fixed(dd, 6)},${POINT_KINDS[e.kind[i] as number] ?? ''}`,
-    );
-  }
+  const csv = new EquityCsvLines();
+  const lines = [EquityCsvLines.header];
+  for (let i = 0; i < e.time.length; i += 1)
+    lines.push(csv.line(e.time[i] as number, e.nav[i] as number, e.balance[i] as number, e.kind[i] as number));
   return `${lines.join('\n')}\n`;
 }
 
@@ -99,6 +114,11 @@ function fixed(value: number, decimals: number): string {
 
 export function reportJson(result: BacktestResult): ReportJson {
   const e = result.equity;
+  return reportJsonOf(result, monthlyReturns(e.time, e.nav, e.nav[0] ?? 0));
+}
+
+/** report.json of a run whose monthly returns were gathered as its curve was taken (stream-outputs.ts). */
+export function reportJsonOf(result: BacktestSummary, months: readonly MonthlyReturn[]): ReportJson {
   return {
     report: 'v20sim backtest',
     version: 1,
@@ -115,12 +135,16 @@ export function reportJson(result: BacktestResult): ReportJson {
       equityIntervalSeconds: result.equityIntervalMicros / MICROS_PER_SECOND,
     },
     metrics: result.metrics,
-    monthlyReturns: monthlyReturns(e.time, e.nav, e.nav[0] ?? 0).map((m) => ({ month: m.month, return: Number(m.return.toFixed(6)) || 0 })),
+    monthlyReturns: months.map((m) => ({ month: m.month, return: Number(m.return.toFixed(6)) || 0 })),
   };
 }
 
 export function reportJsonText(result: BacktestResult): string {
-  return `${JSON.stringify(reportJson(result), null, 2)}\n`;
+  return jsonText(reportJson(result));
+}
+
+export function jsonText(report: ReportJson): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
 }
 
 /** Every output file's name and content; `strategy.log` only when the strategy logged. */

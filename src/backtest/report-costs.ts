@@ -37,16 +37,32 @@ function financingConversionCost(tx: DailyFinancingTransaction): Decimal {
   return cost;
 }
 
-export function costCounts(transactions: readonly Transaction[]): CostCounts {
-  let pl = ZERO;
-  let financing = ZERO;
-  let marginCloseouts = 0;
-  let marginCalls = 0;
-  for (const tx of transactions) {
-    if (tx.type === 'ORDER_FILL') pl = pl.plus(tx.homeConversionCost);
-    else if (tx.type === 'DAILY_FINANCING') financing = financing.plus(financingConversionCost(tx));
-    else if (tx.type === 'MARGIN_CALL_ENTER') marginCalls += 1;
-    else if (tx.type === 'MARKET_ORDER' && tx.reason === 'MARGIN_CLOSEOUT') marginCloseouts += 1;
+/** costCounts over transactions fed one at a time (a run that streams its journal keeps only the sums). */
+export class CostCounter {
+  private pl = ZERO;
+  private financing = ZERO;
+  private marginCloseouts = 0;
+  private marginCalls = 0;
+
+  add(tx: Transaction): void {
+    if (tx.type === 'ORDER_FILL') this.pl = this.pl.plus(tx.homeConversionCost);
+    else if (tx.type === 'DAILY_FINANCING') this.financing = this.financing.plus(financingConversionCost(tx));
+    else if (tx.type === 'MARGIN_CALL_ENTER') this.marginCalls += 1;
+    else if (tx.type === 'MARKET_ORDER' && tx.reason === 'MARGIN_CLOSEOUT') this.marginCloseouts += 1;
   }
-  return { conversionCostPL: pl, conversionCostFinancing: financing, marginCloseouts, marginCalls };
+
+  counts(): CostCounts {
+    return {
+      conversionCostPL: this.pl,
+      conversionCostFinancing: this.financing,
+      marginCloseouts: this.marginCloseouts,
+      marginCalls: this.marginCalls,
+    };
+  }
+}
+
+export function costCounts(transactions: Iterable<Transaction>): CostCounts {
+  const counter = new CostCounter();
+  for (const tx of transactions) counter.add(tx);
+  return counter.counts();
 }

@@ -1,16 +1,26 @@
 import { MICROS_PER_SECOND, type Micros } from '../domain/time.js';
-import { decimateIndices, pick } from './decimate.js';
+import { Decimator } from './decimate.js';
+import { curvePoints, seriesPoints, type EquityPoints, type PricePoints } from './equity.js';
 import { ON_ERROR, RENDER, STYLE, uplotAssets } from './report-html-assets.js';
 import { escapeHtml, fmtDuration, fmtNumber, fmtOptional, fmtPercent, fmtTime } from './format.js';
-import { drawdownSeries, monthlyReturns } from './metrics.js';
-import type { BacktestResult } from './runner.js';
+import { monthlyReturns, type MonthlyReturn } from './metrics.js';
+import type { BacktestResult, BacktestSummary } from './runner.js';
 
 /**
  * report.html: one self-contained page (uPlot's minified script and style inlined, the data as
  * JSON in the page, nothing fetched at view time) with the equity and drawdown charts, each traded
  * instrument's price with entry and exit markers, the monthly returns and the trade table. The page
- * is a function of the result alone: no generation time, no host-dependent formatting.
+ * is a function of the result alone: no generation time, no host-dependent formatting. The curve
+ * and price series are read once, in order, and decimated as they are read, so a run that
+ * streamed them to disk is drawn in bounded memory.
  */
+
+/** What the page is made of: the run's summary, its curve and price series wherever they are kept, its monthly returns. */
+export interface ReportPageInput extends BacktestSummary {
+  readonly curve: EquityPoints;
+  readonly priceSeries: ReadonlyMap<string, PricePoints>;
+  readonly monthlyReturns: readonly MonthlyReturn[];
+}
 
 /** Most points a chart embeds; longer series are decimated (see decimateIndices). */
 export const CHART_POINTS_MAX = 4_000;
@@ -45,33 +55,63 @@ function precisionOf(price: string | undefined): number {
   return dot < 0 || price === undefined ? 0 : price.length - dot - 1;
 }
 
-function chartData(result: BacktestResult): ChartData {
-  const e = result.equity;
-  const dd = drawdownSeries(e.nav);
-  const idx = decimateIndices(e.time.length, [e.nav, dd], CHART_POINTS_MAX);
-  const equity = {
-    t: pick(e.time, idx).map(seconds),
-    nav: pick(e.nav, idx).map((v) => fixed(v, 2)),
-    balance: pick(e.balance, idx).map((v) => fixed(v, 2)),
-    dd: pick(dd, idx).map((v) => fixed(v * 100, 4)),
+interface CurveItem {
+  readonly time: Micros;
+  readonly nav: number;
+  readonly balance: number;
+  readonly dd: number;
+}
+
+/** The equity chart: the curve with its drawdown from the running peak, decimated on NAV and drawdown. */
+function equityChart(curve: EquityPoints): ChartData['equity'] {
+  const decimator = new Decimator<CurveItem>(curve.length, 2, CHART_POINTS_MAX);
+  const keys = [0, 0];
+  let peak = Number.NEGATIVE_INFINITY;
+  curve.forEach((time, nav, balance) => {
+    if (nav > peak) peak = nav;
+    const dd = peak > 0 ? (nav - peak) / peak : 0;
+    keys[0] = nav;
+    keys[1] = dd;
+    decimator.push(keys, { time, nav, balance, dd });
+  });
+  const picked = decimator.picked();
+  return {
+    t: picked.map((p) => seconds(p.time)),
+    nav: picked.map((p) => fixed(p.nav, 2)),
+    balance: picked.map((p) => fixed(p.balance, 2)),
+    dd: picked.map((p) => fixed(p.dd * 100, 4)),
   };
+}
+
+function priceChart(series: PricePoints): { time: Micros; mid: number }[] {
+  const decimator = new Decimator<{ time: Micros; mid: number }>(series.length, 1, CHART_POINTS_MAX);
+  const keys = [0];
+  series.forEach((time, mid) => {
+    keys[0] = mid;
+    decimator.push(keys, { time, mid });
+  });
+  return decimator.picked();
+}
+
+function chartData(result: ReportPageInput): ChartData {
+  const equity = equityChart(result.curve);
   const traded = new Map<string, number>();
   for (const t of result.trades) traded.set(t.instrument, (traded.get(t.instrument) ?? 0) + 1);
   // Traded instruments, most trades first (ties by name); without trades, the first instrument seen.
   let names = [...traded].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([name]) => name);
   if (names.length === 0) names = result.instruments.map(([name]) => name).slice(0, 1);
   const prices = names.slice(0, PRICE_CHARTS_MAX).flatMap((instrument) => {
-    const series = result.prices.get(instrument);
+    const series = result.priceSeries.get(instrument);
     if (series === undefined) return [];
     const trades = result.trades.filter((t) => t.instrument === instrument).slice(0, MARKER_TRADES_MAX);
     const precision = Math.max(precisionOf(trades[0]?.openPrice), 1);
-    const at = decimateIndices(series.time.length, [series.mid], CHART_POINTS_MAX);
+    const points = priceChart(series);
     return [
       {
         instrument,
         precision,
-        t: pick(series.time, at).map(seconds),
-        mid: pick(series.mid, at).map((v) => fixed(v, precision + 1)),
+        t: points.map((p) => seconds(p.time)),
+        mid: points.map((p) => fixed(p.mid, precision + 1)),
         markers: trades.map((t) => [
           seconds(t.openTime),
           Number(t.openPrice),
@@ -93,9 +133,8 @@ function kpi(label: string, value: string, tone: 'pos' | 'neg' | '' = ''): strin
 const tone = (v: number | null): 'pos' | 'neg' | '' => (v === null || v === 0 ? '' : v > 0 ? 'pos' : 'neg');
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-function monthlyTable(result: BacktestResult): string {
-  const e = result.equity;
-  const months = monthlyReturns(e.time, e.nav, e.nav[0] ?? 0);
+function monthlyTable(result: ReportPageInput): string {
+  const months = result.monthlyReturns;
   if (months.length === 0) return '<p class="muted">No equity points.</p>';
   const byYear = new Map<string, Map<number, number>>();
   for (const m of months) {
@@ -123,7 +162,7 @@ function monthlyTable(result: BacktestResult): string {
   return `<table class="monthly"><thead><tr><th></th>${MONTHS.map((m) => `<th>${m}</th>`).join('')}<th>Year</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
-function tradeTable(result: BacktestResult): string {
+function tradeTable(result: ReportPageInput): string {
   const trades = result.trades;
   if (trades.length === 0) return '<p class="muted">No trades.</p>';
   const shown = trades.slice(0, TABLE_TRADES_MAX);
@@ -149,7 +188,7 @@ function tradeTable(result: BacktestResult): string {
 }
 
 /** The headline figures, one card each. */
-function kpiCards(result: BacktestResult): string {
+function kpiCards(result: ReportPageInput): string {
   const m = result.metrics;
   return [
     kpi(`Net P/L (${result.currency})`, fmtNumber(m.netPL), tone(m.netPL)),
@@ -187,7 +226,7 @@ function priceSections(data: ReturnType<typeof chartData>): string {
 }
 
 /** What was run: strategy, parameters, period, account, data files and digests. */
-function runDetails(result: BacktestResult, params: string): string {
+function runDetails(result: ReportPageInput, params: string): string {
   const m = result.metrics;
   const sources = result.sources.map((s) => `${escapeHtml(s.file)} <span class="muted">sha256 ${escapeHtml(s.sha256)}</span>`).join('<br>');
   return (
@@ -197,11 +236,11 @@ function runDetails(result: BacktestResult, params: string): string {
       ['Period (UTC)', `${fmtTime(result.firstTickTime)} to ${fmtTime(result.lastTickTime)}`],
       result.journal === undefined
         ? ['Ticks', `${fmtNumber(result.ticks, 0)} (${result.instruments.map(([name, n]) => `${name} ${fmtNumber(n, 0)}`).join(', ')})`]
-        : ['Journal', `${result.journal}: ${fmtNumber(result.transactions.length, 0)} transactions, marked at fill prices`],
+        : ['Journal', `${result.journal}: ${fmtNumber(result.metrics.transactions, 0)} transactions, marked at fill prices`],
       ['Account', `${result.accountID}, ${result.currency}, opening balance ${fmtNumber(Number(result.initialBalance))}`],
       [
         'Equity points',
-        `every ${fmtDuration(result.equityIntervalMicros / MICROS_PER_SECOND)} and at every fill (${fmtNumber(result.equity.time.length, 0)} points)`,
+        `every ${fmtDuration(result.equityIntervalMicros / MICROS_PER_SECOND)} and at every fill (${fmtNumber(result.curve.length, 0)} points)`,
       ],
       ['Transactions', `${fmtNumber(m.transactions, 0)} (${fmtNumber(m.fills, 0)} fills, ${fmtNumber(m.rejects, 0)} rejects)`],
       ['Config digest', `sha256 ${result.configDigest}`],
@@ -215,7 +254,19 @@ function runDetails(result: BacktestResult, params: string): string {
   );
 }
 
+/** report.html of a result held in memory. */
 export function renderReportHtml(result: BacktestResult): string {
+  const e = result.equity;
+  return renderReportPage({
+    ...result,
+    curve: curvePoints(e),
+    priceSeries: new Map([...result.prices].map(([instrument, series]) => [instrument, seriesPoints(series)] as const)),
+    monthlyReturns: monthlyReturns(e.time, e.nav, e.nav[0] ?? 0),
+  });
+}
+
+/** report.html of any run: its curve and series are read once each (the charted ones). */
+export function renderReportPage(result: ReportPageInput): string {
   const { version, js, css, license } = uplotAssets();
   const data = chartData(result);
   const params = Object.entries(result.params)
@@ -240,7 +291,7 @@ ${license.replace(/--/g, '- -').trim()}
 <body>
 <main>
 <div id="report-error" hidden></div>
-<header><h1>${escapeHtml(result.strategy)}</h1><p class="sub">${escapeHtml(result.journal !== undefined ? 'paper account' : params === '' ? 'default parameters' : params)} · ${escapeHtml(fmtTime(result.firstTickTime))} to ${escapeHtml(fmtTime(result.lastTickTime))} UTC · ${escapeHtml(result.journal === undefined ? `${fmtNumber(result.ticks, 0)} ticks` : `${fmtNumber(result.transactions.length, 0)} transactions`)}</p></header>
+<header><h1>${escapeHtml(result.strategy)}</h1><p class="sub">${escapeHtml(result.journal !== undefined ? 'paper account' : params === '' ? 'default parameters' : params)} · ${escapeHtml(fmtTime(result.firstTickTime))} to ${escapeHtml(fmtTime(result.lastTickTime))} UTC · ${escapeHtml(result.journal === undefined ? `${fmtNumber(result.ticks, 0)} ticks` : `${fmtNumber(result.metrics.transactions, 0)} transactions`)}</p></header>
 <section><div class="kpis">${kpis}</div></section>
 <section><h2>Equity (mark to market)</h2><div id="chart-equity" class="chart"></div></section>
 <section><h2>Drawdown</h2><div id="chart-drawdown" class="chart"></div></section>

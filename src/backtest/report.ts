@@ -2,8 +2,17 @@ import { Decimal } from '../domain/decimal.js';
 import { formatRfc3339, MICROS_PER_SECOND, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
 import type { EquityCurve } from './equity.js';
-import { costCounts } from './report-costs.js';
-import { dailyReturns, drawdownStats, exposure, sharpeRatio, sortinoRatio, tradeStats, type MonthlyReturn } from './metrics.js';
+import { costCounts, type CostCounts } from './report-costs.js';
+import {
+  dailyReturns,
+  drawdownStats,
+  exposure,
+  sharpeRatio,
+  sortinoRatio,
+  tradeStats,
+  type DrawdownStats,
+  type MonthlyReturn,
+} from './metrics.js';
 import type { TradeRow } from './trades.js';
 import type { V20AccountSummary } from './v20.js';
 
@@ -163,8 +172,7 @@ type DrawdownMetrics = Pick<
   | 'longestDrawdownSeconds'
 >;
 
-function drawdownMetrics(equity: EquityCurve): DrawdownMetrics {
-  const dd = drawdownStats(equity.time, equity.nav);
+function drawdownMetrics(dd: DrawdownStats): DrawdownMetrics {
   const time = (t: Micros | null): string | null => (t === null ? null : formatRfc3339(t));
   return {
     maxDrawdown: round(dd.maxDrawdown, RATIO),
@@ -227,8 +235,7 @@ function tradeMetrics(trades: readonly TradeRow[]): TradeMetrics {
 type CostMetrics = Pick<Metrics, 'conversionCostPL' | 'conversionCostFinancing' | 'conversionCost' | 'marginCalls' | 'marginCloseouts'>;
 
 /** Summed in Decimal, rounded once like the other money metrics. */
-function costMetrics(transactions: readonly Transaction[]): CostMetrics {
-  const c = costCounts(transactions);
+function costMetrics(c: CostCounts): CostMetrics {
   return {
     conversionCostPL: round(c.conversionCostPL.toNumber(), MONEY),
     conversionCostFinancing: round(c.conversionCostFinancing.toNumber(), MONEY),
@@ -238,20 +245,57 @@ function costMetrics(transactions: readonly Transaction[]): CostMetrics {
   };
 }
 
-// The members are spread in Metrics' order: report.json prints them in insertion order.
+/**
+ * What the metrics are computed from once the curve and the transactions were summarised: by
+ * computeMetrics from whole arrays, or point by point and transaction by transaction while a run
+ * streams them to disk (stream-outputs.ts). Both give the same numbers, bit for bit.
+ */
+export interface MetricsParts {
+  readonly ticks: number;
+  readonly firstTickTime: Micros;
+  readonly lastTickTime: Micros;
+  readonly initialBalance: string;
+  readonly trades: readonly TradeRow[];
+  readonly summary: V20AccountSummary;
+  readonly spreadCost: number;
+  readonly financing: number;
+  /** drawdownStats of the NAV curve. */
+  readonly drawdown: DrawdownStats;
+  /** The daily returns of the NAV curve (dailyReturns from its first point). */
+  readonly dailyReturns: readonly number[];
+  readonly transactions: number;
+  readonly fills: number;
+  readonly rejects: number;
+  readonly costs: CostCounts;
+}
+
 export function computeMetrics(input: MetricsInput): Metrics {
-  const { equity, trades, summary } = input;
-  const initial = new Decimal(input.initialBalance);
-  const startEquity = equity.nav[0] ?? initial.toNumber();
-  const daily = dailyReturns(equity.time, equity.nav, startEquity).map((d) => d.return);
-  const intervals = trades.map((t) => [t.openTime, t.closeTime ?? input.lastTickTime] as const);
-  const netPL = new Decimal(summary.NAV).minus(initial);
+  const { equity } = input;
+  const startEquity = equity.nav[0] ?? new Decimal(input.initialBalance).toNumber();
   let fills = 0,
     rejects = 0;
   for (const tx of input.transactions) {
     if (tx.type === 'ORDER_FILL') fills += 1;
     else if (tx.type.endsWith('_REJECT')) rejects += 1;
   }
+  return metricsOf({
+    ...input,
+    drawdown: drawdownStats(equity.time, equity.nav),
+    dailyReturns: dailyReturns(equity.time, equity.nav, startEquity).map((d) => d.return),
+    transactions: input.transactions.length,
+    fills,
+    rejects,
+    costs: costCounts(input.transactions),
+  });
+}
+
+// The members are spread in Metrics' order: report.json prints them in insertion order.
+export function metricsOf(input: MetricsParts): Metrics {
+  const { trades, summary } = input;
+  const initial = new Decimal(input.initialBalance);
+  const daily = input.dailyReturns;
+  const intervals = trades.map((t) => [t.openTime, t.closeTime ?? input.lastTickTime] as const);
+  const netPL = new Decimal(summary.NAV).minus(initial);
   return {
     startTime: formatRfc3339(input.firstTickTime),
     endTime: formatRfc3339(input.lastTickTime),
@@ -263,7 +307,7 @@ export function computeMetrics(input: MetricsInput): Metrics {
     return: initial.isZero() ? 0 : round(netPL.dividedBy(initial).toNumber(), RATIO),
     realizedPL: round(Number(summary.pl), MONEY),
     unrealizedPL: round(Number(summary.unrealizedPL), MONEY),
-    ...drawdownMetrics(equity),
+    ...drawdownMetrics(input.drawdown),
     tradingDays: daily.length,
     sharpe: roundOrNull(sharpeRatio(daily), RATIO),
     sortino: roundOrNull(sortinoRatio(daily), RATIO),
@@ -271,10 +315,10 @@ export function computeMetrics(input: MetricsInput): Metrics {
     exposure: round(exposure(intervals, input.firstTickTime, input.lastTickTime), RATIO),
     financing: round(input.financing, MONEY),
     spreadCost: round(input.spreadCost, MONEY),
-    ...costMetrics(input.transactions),
-    transactions: input.transactions.length,
-    fills,
-    rejects,
+    ...costMetrics(input.costs),
+    transactions: input.transactions,
+    fills: input.fills,
+    rejects: input.rejects,
   };
 }
 

@@ -1,4 +1,3 @@
-import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import { createHash } from 'node:crypto';
 import { accountSummaryView } from '../account/views.js';
 import { Decimal, ZERO, isDecimalString } from '../domain/decimal.js';
@@ -8,10 +7,19 @@ import type { Tick } from '../domain/tick.js';
 import { MICROS_PER_MINUTE, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
 import { createEngine, type AccountView, type Engine } from '../engine/engine.js';
-import { serializeTransaction, type Journal } from '../journal/journal.js';
 import { EngineStrategyContext } from './context.js';
+import { JournalLines, RecordingJournal, type JournalStore } from './run-journal.js';
 import { StrategyHooks } from './hooks.js';
-import { EquityRecorder, POINT_END, POINT_INTERVAL, POINT_START, type EquityCurve, type PriceSeries } from './equity.js';
+import {
+  EquityArrays,
+  EquityRecorder,
+  POINT_END,
+  POINT_INTERVAL,
+  POINT_START,
+  type EquityCurve,
+  type EquitySink,
+  type PriceSeries,
+} from './equity.js';
 import { computeMetrics, type Metrics } from './report.js';
 import { resolveParams } from './params.js';
 import type { StrategyDefinition, StrategyParams } from './strategy.js';
@@ -66,6 +74,12 @@ export interface BacktestOptions<P extends StrategyParams = StrategyParams> {
   readonly strategySource?: TickSourceInfo;
   /** How the Order resources a strategy reads spell DEFAULT values (domain/enum-spelling.ts); default 'interface'. */
   readonly enumSpelling?: EnumSpelling;
+  /**
+   * The newest this many transactions stay in the account's memory, older ones are read back from
+   * the run's journal (serve's transactionsInMemory). Default: all of them for runBacktest, whose
+   * result holds the whole log; runBacktestToFiles keeps DEFAULT_BACKTEST_WINDOW.
+   */
+  readonly transactionsInMemory?: number;
 }
 
 export interface BacktestResult {
@@ -98,34 +112,13 @@ export interface BacktestResult {
   readonly journal?: string;
 }
 
-/** The engine's journal port, keeping the serialized log and queueing new transactions for the strategy. */
-class RecordingJournal implements Journal {
-  readonly lines: string[] = [];
-  readonly pending: Transaction[] = [];
-  private readonly ids: string[] = [];
+/** What a run reports besides its whole log and curve: bounded by the trades, not by the ticks. */
+export type BacktestSummary = Omit<BacktestResult, 'transactions' | 'transactionLines' | 'equity' | 'prices'>;
 
-  append(accountId: string, entries: readonly JournalEntry[]): void {
-    if (!this.ids.includes(accountId)) this.ids.push(accountId);
-    // The report's log is the v20 transactions; a run is never replayed, so its records are not kept.
-    for (const tx of entries) {
-      if (!isTransaction(tx)) continue;
-      this.lines.push(serializeTransaction(tx));
-      this.pending.push(tx);
-    }
-  }
-
-  read(): JournalEntry[] {
-    return [];
-  }
-
-  /** A backtest keeps every transaction in memory (no window), so none is read back. */
-  transactionsFrom(): Transaction[] {
-    return [];
-  }
-
-  accountIds(): string[] {
-    return [...this.ids];
-  }
+/** Where a run puts its transactions and equity points. */
+export interface RunStores {
+  readonly journal: JournalStore;
+  readonly equity: EquitySink;
 }
 
 /**
@@ -134,6 +127,20 @@ class RecordingJournal implements Journal {
  * process. The account is opened at the first tick's time.
  */
 export function runBacktest<P extends StrategyParams>(options: BacktestOptions<P>): BacktestResult {
+  const journal = new JournalLines();
+  const equity = new EquityArrays();
+  const { setup, outcome } = runInto(options, { journal, equity });
+  return resultOf(options, setup, outcome, journal.lines, equity);
+}
+
+/**
+ * runBacktest's run, with the transactions and equity points going to `stores` as they happen;
+ * returns what the reports need besides them (runBacktestToFiles streams them to disk).
+ */
+export function runInto<P extends StrategyParams>(
+  options: BacktestOptions<P>,
+  stores: RunStores,
+): { setup: RunSetup<P>; outcome: RunOutcome } {
   const definition = options.strategy;
   const params = resolveParams(definition, options.params ?? {});
   const interval = options.equityIntervalMicros ?? DEFAULT_EQUITY_INTERVAL;
@@ -159,8 +166,12 @@ export function runBacktest<P extends StrategyParams>(options: BacktestOptions<P
   }
   if (step.done === true) throw new Error('the tick source holds no ticks');
 
+  const window = options.transactionsInMemory;
+  if (window !== undefined && (!Number.isSafeInteger(window) || window < 1))
+    throw new Error(`transactionsInMemory must be a whole number of at least 1, got ${window}`);
+  const setup: RunSetup<P> = { definition, params, interval, progressMask, accountID, currency, balance, window };
   try {
-    return run(options, { definition, params, interval, progressMask, accountID, currency, balance }, iterator, step);
+    return { setup, outcome: run(options, setup, iterator, step, stores) };
   } catch (error) {
     iterator.return?.();
     throw error;
@@ -168,7 +179,7 @@ export function runBacktest<P extends StrategyParams>(options: BacktestOptions<P
 }
 
 /** runBacktest's options, checked. */
-interface RunSetup<P extends StrategyParams> {
+export interface RunSetup<P extends StrategyParams = StrategyParams> {
   readonly definition: StrategyDefinition<P>;
   readonly params: P;
   readonly interval: Micros;
@@ -176,6 +187,7 @@ interface RunSetup<P extends StrategyParams> {
   readonly accountID: string;
   readonly currency: string;
   readonly balance: string;
+  readonly window: number | undefined;
 }
 
 /** The backtest's engine with its one account open, journaling to `journal`. */
@@ -203,6 +215,7 @@ function openAccount<P extends StrategyParams>(
     start,
     journal,
     seed: 0,
+    ...(setup.window === undefined ? {} : { transactionsInMemory: setup.window }),
   });
   const account = engine.account(accountID);
   if (account === undefined) throw new Error(`backtest: account ${accountID} did not open`);
@@ -210,10 +223,8 @@ function openAccount<P extends StrategyParams>(
 }
 
 /** What a finished run has to report from. */
-interface RunOutcome {
+export interface RunOutcome {
   readonly account: AccountView;
-  readonly journal: RecordingJournal;
-  readonly recorder: EquityRecorder;
   readonly logged: readonly string[];
   readonly perInstrument: ReadonlyMap<string, number>;
   readonly count: number;
@@ -221,20 +232,21 @@ interface RunOutcome {
   readonly last: Tick;
 }
 
-function resultOf<P extends StrategyParams>(options: BacktestOptions<P>, setup: RunSetup<P>, outcome: RunOutcome): BacktestResult {
+/** The run's description, trades and metrics: everything but the whole log and curve. */
+export function summaryOf<P extends StrategyParams>(
+  options: BacktestOptions<P>,
+  setup: RunSetup<P>,
+  outcome: RunOutcome,
+  trades: readonly TradeRow[],
+  metrics: (parts: { readonly trades: readonly TradeRow[]; readonly summary: V20AccountSummary; readonly financing: number }) => Metrics,
+): BacktestSummary {
   const { definition, params, interval, accountID, currency, balance } = setup;
-  const { account, journal, recorder, perInstrument, count, first, last } = outcome;
-  const name = definition.name;
+  const { account, perInstrument, count, first, last } = outcome;
   const state = account.state;
-  // A backtest keeps its whole log in memory (no window): this copies the references only.
-  const log = account.log.slice();
-  const trades = tradeRows(state, log);
   const summary = accountSummaryView(state) as unknown as V20AccountSummary;
-  let spreadCost = ZERO;
-  for (const tx of log) if (tx.type === 'ORDER_FILL') spreadCost = spreadCost.plus(tx.halfSpreadCost);
   const instruments = [...perInstrument].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const base = {
-    strategy: name,
+  return {
+    strategy: definition.name,
     params: { ...params },
     accountID,
     currency,
@@ -245,7 +257,7 @@ function resultOf<P extends StrategyParams>(options: BacktestOptions<P>, setup: 
     configDigest: createHash('sha256')
       .update(
         JSON.stringify({
-          strategy: name,
+          strategy: definition.name,
           params,
           account: {
             id: accountID,
@@ -263,23 +275,38 @@ function resultOf<P extends StrategyParams>(options: BacktestOptions<P>, setup: 
     firstTickTime: first.time,
     lastTickTime: last.time,
     instruments,
-    transactions: log,
-    transactionLines: journal.lines,
-    equity: recorder.curve,
-    prices: recorder.prices,
     trades,
     summary,
     strategyLog: outcome.logged,
+    metrics: metrics({ trades, summary, financing: state.financing.toNumber() }),
   };
-  return {
-    ...base,
-    metrics: computeMetrics({
-      ...base,
+}
+
+function resultOf<P extends StrategyParams>(
+  options: BacktestOptions<P>,
+  setup: RunSetup<P>,
+  outcome: RunOutcome,
+  lines: readonly string[],
+  equity: EquityArrays,
+): BacktestResult {
+  const state = outcome.account.state;
+  // runBacktest keeps its whole log in memory (no window unless asked): this copies the references only.
+  const log = outcome.account.log.slice();
+  let spreadCost = ZERO;
+  for (const tx of log) if (tx.type === 'ORDER_FILL') spreadCost = spreadCost.plus(tx.halfSpreadCost);
+  const base = summaryOf(options, setup, outcome, tradeRows(state, log), (parts) =>
+    computeMetrics({
+      ...parts,
+      ticks: outcome.count,
+      firstTickTime: outcome.first.time,
+      lastTickTime: outcome.last.time,
+      initialBalance: setup.balance,
+      equity: equity.curve,
       spreadCost: spreadCost.toNumber(),
-      financing: state.financing.toNumber(),
       transactions: log,
     }),
-  };
+  );
+  return { ...base, transactions: log, transactionLines: lines, equity: equity.curve, prices: equity.prices };
 }
 
 /** Ticks counted per instrument, in runs of one instrument so the map is touched once per run. */
@@ -311,13 +338,14 @@ function run<P extends StrategyParams>(
   setup: RunSetup<P>,
   iterator: Iterator<Tick>,
   firstStep: IteratorYieldResult<Tick>,
-): BacktestResult {
+  stores: RunStores,
+): RunOutcome {
   const { definition, params, interval, progressMask, accountID } = setup;
   const first = firstStep.value;
   let step: IteratorResult<Tick> = firstStep;
-  const journal = new RecordingJournal();
+  const journal = new RecordingJournal(stores.journal);
   const { engine, account } = openAccount(options, setup, first.time, journal);
-  const recorder = new EquityRecorder(account.state);
+  const recorder = new EquityRecorder(account.state, stores.equity);
   const ctx = new EngineStrategyContext<P>(engine, accountID, params, options.enumSpelling);
   const strategy = new StrategyHooks(definition, params, ctx, engine, journal.pending, recorder);
   const counts = new TickCounts();
@@ -345,5 +373,5 @@ function run<P extends StrategyParams>(
   recorder.record(engine.now, POINT_END);
   options.onProgress?.(counts.count, last.time);
   const { perInstrument, count } = counts;
-  return resultOf(options, setup, { account, journal, recorder, logged: ctx.logged, perInstrument, count, first, last });
+  return { account, logged: ctx.logged, perInstrument, count, first, last };
 }

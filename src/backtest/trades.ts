@@ -35,24 +35,58 @@ function micros(text: string): Micros {
   return t;
 }
 
+/**
+ * What trade rows need from the transactions, gathered one transaction at a time: each trade's
+ * Σ halfSpreadCost, and the ID and reason of the last fill that closed or reduced it (a trade's
+ * close reason is its last closing transaction's, when that is a fill). A run that streams its
+ * journal keeps these per trade instead of the log.
+ */
+export class TradeCosts {
+  private readonly spread = new Map<string, Decimal>();
+  private readonly lastFill = new Map<string, { readonly id: string; readonly reason: string }>();
+
+  add(tx: Transaction): void {
+    if (tx.type !== 'ORDER_FILL') return;
+    const fill = { id: tx.id, reason: tx.reason };
+    if (tx.tradeOpened !== undefined) this.addSpread(tx.tradeOpened.tradeID, tx.tradeOpened.halfSpreadCost);
+    if (tx.tradeReduced !== undefined) {
+      this.addSpread(tx.tradeReduced.tradeID, tx.tradeReduced.halfSpreadCost);
+      this.lastFill.set(tx.tradeReduced.tradeID, fill);
+    }
+    for (const closed of tx.tradesClosed ?? []) {
+      this.addSpread(closed.tradeID, closed.halfSpreadCost);
+      this.lastFill.set(closed.tradeID, fill);
+    }
+  }
+
+  private addSpread(id: string, cost: string): void {
+    this.spread.set(id, (this.spread.get(id) ?? ZERO).plus(cost));
+  }
+
+  spreadCost(id: string): Decimal {
+    return this.spread.get(id) ?? ZERO;
+  }
+
+  /** The reason of the fill with ID `closingId` if it closed or reduced the trade last, else ''. */
+  closeReason(id: string, closingId: string | undefined): string {
+    const fill = this.lastFill.get(id);
+    return fill !== undefined && fill.id === closingId ? fill.reason : '';
+  }
+}
+
 /** Every trade of the account in ID order (the order they were opened). */
-export function tradeRows(state: AccountState, log: readonly Transaction[]): TradeRow[] {
-  const spread = new Map<string, Decimal>();
-  const add = (id: string, cost: string): void => {
-    spread.set(id, (spread.get(id) ?? ZERO).plus(cost));
-  };
-  for (const tx of log) {
-    if (tx.type !== 'ORDER_FILL') continue;
-    if (tx.tradeOpened !== undefined) add(tx.tradeOpened.tradeID, tx.tradeOpened.halfSpreadCost);
-    if (tx.tradeReduced !== undefined) add(tx.tradeReduced.tradeID, tx.tradeReduced.halfSpreadCost);
-    for (const closed of tx.tradesClosed ?? []) add(closed.tradeID, closed.halfSpreadCost);
+export function tradeRows(state: AccountState, log: Iterable<Transaction> | TradeCosts): TradeRow[] {
+  let costs: TradeCosts;
+  if (log instanceof TradeCosts) costs = log;
+  else {
+    costs = new TradeCosts();
+    for (const tx of log) costs.add(tx);
   }
   const rows: TradeRow[] = [];
   for (const trade of state.trades.values()) {
     const view = tradeView(state, trade);
     const id = String(trade.id);
     const lastClosing = trade.closingTransactionIDs.at(-1);
-    const closingTx = lastClosing === undefined ? undefined : log[Number(lastClosing) - 1];
     rows.push({
       id,
       instrument: trade.instrument,
@@ -66,8 +100,8 @@ export function tradeRows(state: AccountState, log: readonly Transaction[]): Tra
       realizedPL: formatAccountUnits(trade.realizedPL),
       unrealizedPL: (view['unrealizedPL'] as string | undefined) ?? '0.0000',
       financing: formatAccountUnits(trade.financing),
-      spreadCost: formatAccountUnits(spread.get(id) ?? ZERO),
-      closeReason: trade.state === 'CLOSED' && closingTx?.type === 'ORDER_FILL' ? closingTx.reason : '',
+      spreadCost: formatAccountUnits(costs.spreadCost(id)),
+      closeReason: trade.state === 'CLOSED' ? costs.closeReason(id, lastClosing === undefined ? undefined : String(lastClosing)) : '',
     });
   }
   return rows;

@@ -23,16 +23,15 @@ import {
   openTicks,
   parseDuration,
   rankRows,
-  runBacktest,
+  runBacktestToFiles,
   runSweep,
   sweepReport,
   sweepTable,
   sweptNames,
   textTable,
-  writeOutputs,
   writeSweep,
   type BacktestAccountOptions,
-  type BacktestResult,
+  type BacktestSummary,
   type Metrics,
   type StrategyDefinition,
   type StrategyParams,
@@ -153,19 +152,22 @@ function singleRun(plan: BacktestPlan, definition: StrategyDefinition, params: R
   );
   const bytes = byteShare(files);
   const progress = progressDisplay({ write: (text) => void io.stderr.write(text), isTTY: io.isTTY, share: bytes.share });
-  const result = runBacktest({
-    strategy: definition,
-    params,
-    ticks: openTicks(files, { ...plan.readOpts, onBytes: bytes.onBytes }),
-    account: plan.account,
-    equityIntervalMicros: plan.equityIntervalMicros,
-    sources: describeSources(files),
-    strategySource: describeSources([plan.strategyFile])[0] as TickSourceInfo,
-    progressEvery: 1 << 13,
-    onProgress: (ticks, time) => progress.update(ticks, time),
-  });
+  // Streamed: transactions.ndjson and equity.csv are written as the run goes (stream-outputs.ts).
+  const result = runBacktestToFiles(
+    {
+      strategy: definition,
+      params,
+      ticks: openTicks(files, { ...plan.readOpts, onBytes: bytes.onBytes }),
+      account: plan.account,
+      equityIntervalMicros: plan.equityIntervalMicros,
+      sources: describeSources(files),
+      strategySource: describeSources([plan.strategyFile])[0] as TickSourceInfo,
+      progressEvery: 1 << 13,
+      onProgress: (ticks, time) => progress.update(ticks, time),
+    },
+    plan.outDir,
+  );
   progress.finish(result.ticks);
-  writeOutputs(plan.outDir, result);
   say(
     `${result.strategy}: ${fmtNumber(result.ticks, 0)} ticks, ${result.metrics.startTime.slice(0, 19).replace('T', ' ')} to ${result.metrics.endTime.slice(0, 19).replace('T', ' ')} UTC`,
   );
@@ -232,7 +234,7 @@ async function queueRunner(queue: NonNullable<BacktestPlan['queue']>, warn: (tex
   });
 }
 
-function summaryTable(result: BacktestResult): string {
+function summaryTable(result: BacktestSummary): string {
   const m: Metrics = result.metrics;
   const cur = result.currency;
   const rows: [string, string][] = [
