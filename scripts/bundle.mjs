@@ -10,12 +10,15 @@
  *   node scripts/bundle.mjs [outdir]
  */
 import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.resolve(root, process.argv[2] ?? 'dist/bundle');
 
+// Chunk names carry content hashes: clear the folder so chunks of earlier builds do not pile up.
+rmSync(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
   entryPoints: ['src/cli/main.ts', 'src/backtest/sweep-worker.ts', 'src/scenario/worker.ts', 'src/queue/cell-thread.ts'],

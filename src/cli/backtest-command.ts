@@ -40,7 +40,7 @@ import {
   type TickSourceInfo,
 } from '../backtest/index.js';
 import { decompressedSize, type FeedFormat } from '../engine/feeds/index.js';
-import { checkFeedFormat, checkWorkers, readBacktestConfig } from './backtest-config.js';
+import { checkFeedFormat, checkWorkers, type BacktestFileConfig } from './backtest-config.js';
 import { EXIT, UsageError, parseArgv, usageMessage, type Parsed } from './program.js';
 import { clock, progressDisplay } from './progress.js';
 
@@ -80,10 +80,16 @@ function checked<T>(flag: string, fn: () => T): T {
   }
 }
 
-function planOf(options: Readonly<Record<string, unknown>>): BacktestPlan {
+/** The --config file's options, if one is given (its reader loads TypeBox and ajv, so only then). */
+async function configOf(options: Readonly<Record<string, unknown>>): Promise<BacktestFileConfig> {
+  const configFile = optionalString(options, 'config');
+  if (configFile === undefined) return {};
+  const { readBacktestConfig } = await import('./backtest-config-file.js');
+  return readBacktestConfig(configFile);
+}
+
+function planOf(options: Readonly<Record<string, unknown>>, config: BacktestFileConfig): BacktestPlan {
   const opt = (key: string): string | undefined => optionalString(options, key);
-  const configFile = opt('config');
-  const config = configFile === undefined ? {} : readBacktestConfig(configFile);
   const strategyFile = opt('strategy') ?? config.strategy;
   if (strategyFile === undefined) throw new UsageError('--strategy FILE is required (see v20sim backtest --help)');
   const cliTicks = (options['ticks'] as string[] | undefined) ?? [];
@@ -295,7 +301,7 @@ export async function runBacktestCommand(args: readonly string[], io: BacktestIo
 export async function runParsedBacktest(parsed: Extract<Parsed, { kind: 'run' }>, io: BacktestIo): Promise<number> {
   const warn = (text: string): void => void io.stderr.write(`${text}\n`);
   try {
-    const plan = planOf(parsed.options);
+    const plan = planOf(parsed.options, await configOf(parsed.options));
     const definition = await loadStrategy(plan.strategyFile);
     const grid = buildParamGrid(definition, plan.fileParams, plan.cliParams);
     const combos = expandGrid(definition, grid);
