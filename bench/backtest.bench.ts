@@ -76,7 +76,8 @@ async function timeSweep(
  * from the call to the last onProgress, which the runner makes once onEnd has run.
  */
 class LoopCase {
-  loopSeconds = 0;
+  /** The fastest loop of every run (benny's warm-up included): the figure least disturbed by other processes. */
+  best = Number.POSITIVE_INFINITY;
   runs = 0;
   transactions = 0;
   trades = 0;
@@ -97,15 +98,15 @@ class LoopCase {
       progressEvery: 2 ** 30,
       onProgress: () => void (loop = secondsSince(start)),
     });
-    this.loopSeconds += loop;
+    this.best = Math.min(this.best, loop);
     this.runs += 1;
     this.transactions = result.transactions.length;
     this.trades = result.metrics.trades;
   };
 
-  /** Mean seconds of one loop. */
+  /** Seconds of the fastest loop. */
   get loop(): number {
-    return this.loopSeconds / this.runs;
+    return this.best;
   }
 }
 
@@ -142,7 +143,7 @@ async function busyReader(parsed: readonly Tick[]): Promise<Row[]> {
       name: `${names.reading}: the tick loop`,
       value: ticks / reading.loop,
       unit: 'ticks/s',
-      note: `mean of ${reading.runs} loops; whole run ${rmeNote(statsOf(stats, names.reading), `${fmtNum(statsOf(stats, names.reading).hz * ticks)} ticks/s`)}`,
+      note: `fastest of ${reading.runs} loops; whole run ${rmeNote(statsOf(stats, names.reading), `${fmtNum(statsOf(stats, names.reading).hz * ticks)} ticks/s`)}`,
     },
     {
       suite: SUITE,
