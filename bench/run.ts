@@ -80,6 +80,7 @@ function goals(rows: readonly Row[]): Goal[] {
     check('<= 1 KB (1,024 B) heap per pending order: engine + MemoryJournal', 'memory.total.plain', 'bytes/order', (v) => v <= 1024),
     check('>= 1,000,000 ticks/s backtest, ma-crossover on the real ticks', 'backtest.ma.run', 'ticks/s', (v) => v >= 1_000_000),
     check('>= 1,000,000 ticks/s backtest, grid on the real ticks', 'backtest.grid.run', 'ticks/s', (v) => v >= 1_000_000),
+    ...busyReaderGoals(check, value),
     check('>= 15,000 POST /orders per second over HTTP (resting LIMIT, 10 connections)', 'api.post.limit', 'req/s', (v) => v >= 15_000),
     check('p99 under 5 ms: POST /orders (resting LIMIT; autocannon, 1 ms resolution)', 'api.post.limit.p99', 'ms', (v) => v < 5),
     check('>= 25,000 GET /summary per second over HTTP (10 connections)', 'api.get.summary', 'req/s', (v) => v >= 25_000),
@@ -91,6 +92,36 @@ function goals(rows: readonly Row[]): Goal[] {
       (v) => v >= 1_000_000,
     ),
   ];
+}
+
+/** The loop of a strategy that asks questions every tick, and what one transaction costs in it. */
+function busyReaderGoals(
+  check: (goal: string, id: string, unit: string, ok: (v: number) => boolean) => Goal,
+  value: (id: string) => number | null,
+): Goal[] {
+  return [
+    check(
+      '>= 1,000,000 ticks/s loop, a strategy reading position + summary every tick (busy-reader)',
+      'backtest.busy.loop',
+      'ticks/s',
+      (v) => v >= 1_000_000,
+    ),
+    perTransactionGoal(value),
+  ];
+}
+
+/** A transaction inside a backtest loop costs at most twice one of the fill suite's MARKET + TP/SL fills. */
+function perTransactionGoal(value: (id: string) => number | null): Goal {
+  const backtestMicros = value('backtest.busy.tx');
+  const fillsPerSecond = value('fills.marketTpSl.tx');
+  const measured = backtestMicros === null || fillsPerSecond === null ? null : backtestMicros / (1e6 / fillsPerSecond);
+  return {
+    goal: '<= 2x: a transaction inside the busy-reader backtest loop vs one of MARKET + TP/SL in the fill suite',
+    id: 'backtest.busy.tx',
+    measured,
+    unit: 'x',
+    met: measured === null ? null : measured <= 2,
+  };
 }
 
 function printGoals(list: readonly Goal[]): void {

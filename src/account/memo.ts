@@ -64,6 +64,11 @@ export class AccountMemo {
   lastQuote: QuoteMemo | undefined = undefined;
   lastFactors: FactorsMemo | undefined = undefined;
   lastHomeFactors: HomeFactorsMemo | undefined = undefined;
+  /**
+   * The account's cache of summary and position views (a ViewCache, account/view-cache.ts), made on
+   * first use; typed there so that this file needs none of the views.
+   */
+  views: object | undefined = undefined;
   /** The last conversion factor texts of a direct pair's quote, at a conversion fee. */
   lastFactor: { slot: object; sum: number; fee: string; texts: FactorTexts } | undefined = undefined;
   private readonly fees = new Map<string, { gain: Decimal; loss: Decimal }>();

@@ -1,7 +1,7 @@
 import { Decimal, ZERO } from '../domain/decimal.js';
 import { quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
 import { scaleOf } from '../domain/price.js';
-import { factorTexts, homeRate, midToHome, toHome } from './home-currency.js';
+import { factorTexts, homeRate, midToHome, toHome, type HomeRate } from './home-currency.js';
 import type { AccountState, PositionRecord, PriceSlot, TradeRecord } from './state.js';
 
 /**
@@ -84,12 +84,8 @@ export function valuePosition(state: AccountState, position: PositionRecord): Po
   const rate = homeRate(state, quoteCurrency(position.instrument));
   if (spec === undefined || slot === undefined || rate === null) return ZERO_VALUATION;
   const p = spec.displayPrecision;
-  const bid = intToDecimal(slot.bid, p);
-  const ask = intToDecimal(slot.ask, p);
   const mid = midDecimal(slot, p);
-  // Longs close at the bid, shorts at the ask; short units and cost are negative.
-  const longUPL = toHome(long.units.times(bid).minus(long.cost), rate);
-  const shortUPL = toHome(short.units.times(ask).minus(short.cost), rate);
+  const { longUnrealizedPL: longUPL, shortUnrealizedPL: shortUPL } = unrealizedAt(position, slot, p, rate);
   const closeoutUPL = toHome(long.units.plus(short.units).times(mid).minus(long.cost.plus(short.cost)), rate);
   const longValue = long.units.abs().times(mid).times(rate.mid);
   const shortValue = short.units.abs().times(mid).times(rate.mid);
@@ -102,6 +98,28 @@ export function valuePosition(state: AccountState, position: PositionRecord): Po
     positionValue: longValue.plus(shortValue),
     marginUsed,
   };
+}
+
+export type UnrealizedPL = Pick<PositionValuation, 'longUnrealizedPL' | 'shortUnrealizedPL'>;
+
+/** Longs close at the bid, shorts at the ask; short units and cost are negative. */
+function unrealizedAt(position: PositionRecord, slot: PriceSlot, precision: number, rate: HomeRate): UnrealizedPL {
+  const { long, short } = position;
+  return {
+    longUnrealizedPL: toHome(long.units.times(intToDecimal(slot.bid, precision)).minus(long.cost), rate),
+    shortUnrealizedPL: toHome(short.units.times(intToDecimal(slot.ask, precision)).minus(short.cost), rate),
+  };
+}
+
+/** The two unrealized P/L figures of valuePosition alone, without the position value and margin it also computes. */
+export function positionUnrealizedPL(state: AccountState, position: PositionRecord): UnrealizedPL {
+  const { long, short } = position;
+  if (long.units.isZero() && short.units.isZero()) return ZERO_VALUATION;
+  const spec = state.instruments.get(position.instrument);
+  const slot = knownSlot(state, position.instrument);
+  const rate = homeRate(state, quoteCurrency(position.instrument));
+  if (spec === undefined || slot === undefined || rate === null) return ZERO_VALUATION;
+  return unrealizedAt(position, slot, spec.displayPrecision, rate);
 }
 
 export interface AccountValuation {

@@ -1,13 +1,11 @@
-import type { Decimal } from '../domain/decimal.js';
 import { formatAccountUnits, formatFixed, formatUnits } from '../domain/decimal.js';
 import { formatPriceInt } from '../domain/price.js';
 import { DEFAULT_ENUM_SPELLING, orderResourceValue, type EnumSpelling } from '../domain/enum-spelling.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import { ORDER_TYPE_RULES } from '../domain/order-types.js';
 import type { Transaction } from '../domain/transactions.js';
-import { shownMarginRate } from './margin-rates.js';
-import type { AccountState, OrderRecord, PositionRecord, PositionSideRecord, TradeRecord } from './state.js';
-import { tradeMarginUsed, tradeUnrealizedPL, valueAccount, valuePosition } from './valuation.js';
+import type { AccountState, OrderRecord, TradeRecord } from './state.js';
+import { tradeMarginUsed, tradeUnrealizedPL, valuePosition } from './valuation.js';
 
 /**
  * The account as v20 resources: Order, Trade, TradeSummary, Position, AccountSummary, Account,
@@ -15,7 +13,9 @@ import { tradeMarginUsed, tradeUnrealizedPL, valueAccount, valuePosition } from 
  * latest quotes; nothing here changes state. Views that hold Order resources take the
  * EnumSpelling of their DEFAULT values (domain/enum-spelling.ts; transactions are never respelled).
  */
-export type Json = Record<string, unknown>;
+import { accountSummaryView, calculatedFields, isOpenPosition, positionView, type Json } from './summary-views.js';
+
+export { accountSummaryView, isOpenPosition, positionView, type Json };
 
 const ORDER_REQUEST_FIELDS = [
   'tradeID',
@@ -119,103 +119,6 @@ export function tradeView(state: AccountState, trade: TradeRecord, spelling: Enu
   attach('takeProfitOrder', trade.takeProfitOrderID);
   attach('stopLossOrder', trade.stopLossOrderID);
   attach('trailingStopLossOrder', trade.trailingStopLossOrderID);
-  return view;
-}
-
-function sideView(state: AccountState, instrument: string, side: PositionSideRecord, unrealized: Decimal): Json {
-  const view: Json = { units: formatUnits(side.units) };
-  if (!side.units.isZero()) {
-    const precision = state.instruments.get(instrument)?.displayPrecision ?? 5;
-    view['averagePrice'] = formatFixed(side.cost.dividedBy(side.units), precision);
-    view['tradeIDs'] = side.tradeIds.map(String);
-  }
-  view['pl'] = formatAccountUnits(side.pl);
-  view['unrealizedPL'] = formatAccountUnits(unrealized);
-  view['resettablePL'] = formatAccountUnits(side.resettablePL);
-  view['financing'] = formatAccountUnits(side.financing);
-  view['guaranteedExecutionFees'] = '0.0000';
-  return view;
-}
-
-export function positionView(state: AccountState, position: PositionRecord): Json {
-  const v = valuePosition(state, position);
-  const { long, short } = position;
-  return {
-    instrument: position.instrument,
-    long: sideView(state, position.instrument, long, v.longUnrealizedPL),
-    short: sideView(state, position.instrument, short, v.shortUnrealizedPL),
-    pl: formatAccountUnits(long.pl.plus(short.pl)),
-    resettablePL: formatAccountUnits(long.resettablePL.plus(short.resettablePL)),
-    financing: formatAccountUnits(long.financing.plus(short.financing)),
-    commission: '0.0000',
-    guaranteedExecutionFees: '0.0000',
-    unrealizedPL: formatAccountUnits(v.longUnrealizedPL.plus(v.shortUnrealizedPL)),
-    marginUsed: formatAccountUnits(v.marginUsed),
-  };
-}
-
-export function isOpenPosition(position: PositionRecord): boolean {
-  return !position.long.units.isZero() || !position.short.units.isZero();
-}
-
-function openPositionCount(state: AccountState): number {
-  let n = 0;
-  for (const p of state.positions.values()) if (isOpenPosition(p)) n += 1;
-  return n;
-}
-
-function calculatedFields(state: AccountState): Json {
-  const v = valueAccount(state);
-  return {
-    unrealizedPL: formatAccountUnits(v.unrealizedPL),
-    NAV: formatAccountUnits(v.NAV),
-    marginUsed: formatAccountUnits(v.marginUsed),
-    marginAvailable: formatAccountUnits(v.marginAvailable),
-    positionValue: formatAccountUnits(v.positionValue),
-    marginCloseoutUnrealizedPL: formatAccountUnits(v.marginCloseoutUnrealizedPL),
-    marginCloseoutNAV: formatAccountUnits(v.marginCloseoutNAV),
-    marginCloseoutMarginUsed: formatAccountUnits(v.marginCloseoutMarginUsed),
-    marginCloseoutPercent: formatFixed(v.marginCloseoutPercent, 5),
-    marginCloseoutPositionValue: formatAccountUnits(v.marginCloseoutPositionValue),
-    withdrawalLimit: formatAccountUnits(v.withdrawalLimit),
-    marginCallMarginUsed: formatAccountUnits(v.marginCallMarginUsed),
-    marginCallPercent: formatFixed(v.marginCallPercent, 5),
-  };
-}
-
-export function accountSummaryView(state: AccountState): Json {
-  const view: Json = {
-    id: state.id,
-    alias: state.alias,
-    currency: state.currency,
-    balance: formatAccountUnits(state.balance),
-    createdByUserID: state.userID,
-    createdTime: state.createdTime,
-    guaranteedStopLossOrderMode: 'DISABLED',
-    pl: formatAccountUnits(state.pl),
-    resettablePL: formatAccountUnits(state.resettablePL),
-    resettablePLTime: '0',
-    financing: formatAccountUnits(state.financing),
-    commission: formatAccountUnits(state.commission),
-    guaranteedExecutionFees: '0.0000',
-  };
-  const marginRate = shownMarginRate(state);
-  if (marginRate !== undefined) view['marginRate'] = marginRate;
-  Object.assign(view, {
-    openTradeCount: state.openTradeCount,
-    openPositionCount: openPositionCount(state),
-    pendingOrderCount: state.pendingCount,
-    hedgingEnabled: state.hedgingEnabled,
-    ...calculatedFields(state),
-  });
-  const call = state.marginCall;
-  if (call !== undefined) {
-    // Only while the account is in a margin call (definitions: "Only provided if the Account is in a margin call").
-    view['marginCallEnterTime'] = call.enterTime;
-    view['marginCallExtensionCount'] = call.extensionCount;
-    if (call.lastExtensionTime !== undefined) view['lastMarginCallExtensionTime'] = call.lastExtensionTime;
-  }
-  view['lastTransactionID'] = String(state.lastTransactionID);
   return view;
 }
 

@@ -1,5 +1,6 @@
 import type { Outcome } from '../account/commands.js';
-import { accountSummaryView, accountView, instrumentView as sharedInstrumentView, positionView } from '../account/views.js';
+import { positionViewOf, summaryViewOf } from '../account/view-cache.js';
+import { accountView, instrumentView as sharedInstrumentView, isOpenPosition } from '../account/views.js';
 import type { EnumSpelling } from '../domain/enum-spelling.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
@@ -19,7 +20,6 @@ import {
 } from '../v3/commands.js';
 import { getOrder, listOrders, listPendingOrders } from '../v3/orders.js';
 import type { ListQuery } from '../v3/paging.js';
-import { listOpenPositions, listPositions, positionOrFlat } from '../v3/positions.js';
 import type { Json, V20Response } from '../v3/response.js';
 import { getTrade, listOpenTrades, listTrades } from '../v3/trades.js';
 import { accountQuote, clientPrice } from '../v3/price.js';
@@ -115,7 +115,7 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
   }
 
   summary(): V20AccountSummary {
-    return accountSummaryView(this.acct.state) as unknown as V20AccountSummary;
+    return summaryViewOf(this.acct.state) as unknown as V20AccountSummary;
   }
 
   orders(filter: OrderFilter = {}): V20Order[] {
@@ -143,16 +143,21 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
   }
 
   positions(): V20Position[] {
-    return bodyOf(listPositions(this.call))['positions'] as V20Position[];
+    const state = this.acct.state;
+    const out: V20Position[] = [];
+    for (const position of state.positions.values()) out.push(this.position(position.instrument));
+    return out;
   }
 
   openPositions(): V20Position[] {
-    return bodyOf(listOpenPositions(this.call))['positions'] as V20Position[];
+    const state = this.acct.state;
+    const out: V20Position[] = [];
+    for (const position of state.positions.values()) if (isOpenPosition(position)) out.push(this.position(position.instrument));
+    return out;
   }
 
   position(instrument: string): V20Position {
-    const state = this.acct.state;
-    return positionView(state, positionOrFlat(state, instrument)) as unknown as V20Position;
+    return positionViewOf(this.acct.state, instrument) as unknown as V20Position;
   }
 
   pricing(instruments: readonly string[]): V20ClientPrice[] {

@@ -134,7 +134,11 @@ export interface StrategyContext<P extends StrategyParams = StrategyParams> {
 
   /** GET /v3/accounts/{accountID} */
   account(): V20Account;
-  /** GET /v3/accounts/{accountID}/summary */
+  /**
+   * GET /v3/accounts/{accountID}/summary. Cheap to call on every tick: kept until a transaction or a
+   * quote changes it; the price-dependent figures (NAV, unrealizedPL, margin) are getters printed
+   * on first read (account/lazy-views.ts). JSON.stringify gives the API's JSON.
+   */
   summary(): V20AccountSummary;
   /** GET /v3/accounts/{accountID}/orders */
   orders(filter?: OrderFilter): V20Order[];
@@ -152,7 +156,7 @@ export interface StrategyContext<P extends StrategyParams = StrategyParams> {
   positions(): V20Position[];
   /** GET /v3/accounts/{accountID}/openPositions */
   openPositions(): V20Position[];
-  /** GET /v3/accounts/{accountID}/positions/{instrument} (a flat position for one never traded). */
+  /** GET /v3/accounts/{accountID}/positions/{instrument} (a flat position for one never traded); cheap as summary(). */
   position(instrument: string): V20Position;
   /** GET /v3/accounts/{accountID}/pricing?instruments=...: instruments without a quote yet are left out. */
   pricing(instruments: readonly string[]): V20ClientPrice[];

@@ -1,4 +1,5 @@
-import { accountChangesStateView, accountChangesView, accountSummaryView, accountView, instrumentView } from '../account/views.js';
+import { cachedSummaryJson } from '../account/view-cache.js';
+import { accountChangesStateView, accountChangesView, accountView, instrumentView } from '../account/views.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
 import type { Engine } from '../engine/engine.js';
@@ -33,7 +34,7 @@ export function getAccount(call: V3Call): V20Response {
 export function getAccountSummary(call: V3Call): V20Response {
   return answer(() => {
     const { state } = accountOf(call);
-    return ok({ account: accountSummaryView(state), lastTransactionID: String(state.lastTransactionID) });
+    return ok({ account: cachedSummaryJson(state), lastTransactionID: String(state.lastTransactionID) });
   });
 }
 

@@ -1,5 +1,6 @@
 import { emptySide, type AccountState, type PositionRecord } from '../account/state.js';
-import { isOpenPosition, positionView } from '../account/views.js';
+import { cachedPositionJson } from '../account/view-cache.js';
+import { isOpenPosition } from '../account/views.js';
 import { accountOf, accountUrl, type V3Call } from './call.js';
 import { closePositionCommand, type ClosePositionBody } from './commands.js';
 import { answer, ok, outcomeResponse, type V20Response } from './response.js';
@@ -15,7 +16,7 @@ export function positionOrFlat(state: AccountState, instrument: string): Positio
 export function listPositions(call: V3Call): V20Response {
   return answer(() => {
     const { state } = accountOf(call);
-    const positions = [...state.positions.values()].map((p) => positionView(state, p));
+    const positions = [...state.positions.values()].map((p) => cachedPositionJson(state, p));
     return ok({ positions, lastTransactionID: String(state.lastTransactionID) });
   });
 }
@@ -23,7 +24,7 @@ export function listPositions(call: V3Call): V20Response {
 export function listOpenPositions(call: V3Call): V20Response {
   return answer(() => {
     const { state } = accountOf(call);
-    const positions = [...state.positions.values()].filter(isOpenPosition).map((p) => positionView(state, p));
+    const positions = [...state.positions.values()].filter(isOpenPosition).map((p) => cachedPositionJson(state, p));
     return ok({ positions, lastTransactionID: String(state.lastTransactionID) });
   });
 }
@@ -33,7 +34,10 @@ export function getPosition(call: V3Call, instrument: string): V20Response {
     const { state } = accountOf(call);
     const error = instrumentWireError(call.engine.instruments, instrument);
     if (error !== undefined) throw error;
-    return ok({ position: positionView(state, positionOrFlat(state, instrument)), lastTransactionID: String(state.lastTransactionID) });
+    return ok({
+      position: cachedPositionJson(state, positionOrFlat(state, instrument)),
+      lastTransactionID: String(state.lastTransactionID),
+    });
   });
 }
 

@@ -1,0 +1,198 @@
+import { formatAccountUnits, formatFixed, formatUnits } from '../domain/decimal.js';
+import { shownMarginRate } from './margin-rates.js';
+import type { AccountState, PositionRecord, PositionSideRecord } from './state.js';
+import { valueAccount, valuePosition, type AccountValuation, type PositionValuation, type UnrealizedPL } from './valuation.js';
+
+/**
+ * The Position and AccountSummary resources, each split into the texts that change only with
+ * transactions and the figures that move with every quote, so that account/view-cache.ts can keep
+ * the first per lastTransactionID and print the second on demand (account/lazy-views.ts). The
+ * plain views (positionView, accountSummaryView) join the two parts the same way.
+ */
+export type Json = Record<string, unknown>;
+
+/** A position side's figures that change only with transactions (everything but its unrealized P/L). */
+export interface SideTexts {
+  readonly units: string;
+  readonly averagePrice?: string;
+  readonly tradeIDs?: readonly string[];
+  readonly pl: string;
+  readonly resettablePL: string;
+  readonly financing: string;
+}
+
+export function sideTexts(state: AccountState, instrument: string, side: PositionSideRecord): SideTexts {
+  if (side.units.isZero())
+    return {
+      units: formatUnits(side.units),
+      pl: formatAccountUnits(side.pl),
+      resettablePL: formatAccountUnits(side.resettablePL),
+      financing: formatAccountUnits(side.financing),
+    };
+  const precision = state.instruments.get(instrument)?.displayPrecision ?? 5;
+  return {
+    units: formatUnits(side.units),
+    averagePrice: formatFixed(side.cost.dividedBy(side.units), precision),
+    tradeIDs: side.tradeIds.map(String),
+    pl: formatAccountUnits(side.pl),
+    resettablePL: formatAccountUnits(side.resettablePL),
+    financing: formatAccountUnits(side.financing),
+  };
+}
+
+/** The PositionSide resource in v20's field order, from its texts and unrealized P/L. */
+export function sideJson(texts: SideTexts, unrealizedPL: string): Json {
+  const view: Json = { units: texts.units };
+  if (texts.averagePrice !== undefined) view['averagePrice'] = texts.averagePrice;
+  if (texts.tradeIDs !== undefined) view['tradeIDs'] = texts.tradeIDs.slice();
+  view['pl'] = texts.pl;
+  view['unrealizedPL'] = unrealizedPL;
+  view['resettablePL'] = texts.resettablePL;
+  view['financing'] = texts.financing;
+  view['guaranteedExecutionFees'] = '0.0000';
+  return view;
+}
+
+/** A position's figures that change only with transactions. */
+export interface PositionTexts {
+  readonly instrument: string;
+  readonly long: SideTexts;
+  readonly short: SideTexts;
+  readonly pl: string;
+  readonly resettablePL: string;
+  readonly financing: string;
+}
+
+export function positionTexts(state: AccountState, position: PositionRecord): PositionTexts {
+  const { long, short } = position;
+  return {
+    instrument: position.instrument,
+    long: sideTexts(state, position.instrument, long),
+    short: sideTexts(state, position.instrument, short),
+    pl: formatAccountUnits(long.pl.plus(short.pl)),
+    resettablePL: formatAccountUnits(long.resettablePL.plus(short.resettablePL)),
+    financing: formatAccountUnits(long.financing.plus(short.financing)),
+  };
+}
+
+/** A position's price-dependent figures: long and short unrealized P/L and their sum (from the P/L alone), then margin used. */
+export const UNREALIZED_FIGURES: ReadonlyArray<(v: UnrealizedPL) => string> = [
+  (v) => formatAccountUnits(v.longUnrealizedPL),
+  (v) => formatAccountUnits(v.shortUnrealizedPL),
+  (v) => formatAccountUnits(v.longUnrealizedPL.plus(v.shortUnrealizedPL)),
+];
+/** The index of margin used among a position's figures, after UNREALIZED_FIGURES. */
+export const MARGIN_USED_FIGURE = 3;
+
+/** Figure `index` of a position (UNREALIZED_FIGURES, then margin used). */
+export function positionFigure(v: PositionValuation, index: number): string {
+  return index === MARGIN_USED_FIGURE ? formatAccountUnits(v.marginUsed) : (UNREALIZED_FIGURES[index] as (v: UnrealizedPL) => string)(v);
+}
+
+/** The Position resource in v20's field order, from its texts and its four figures (positionFigure). */
+export function positionJson(texts: PositionTexts, figure: (index: number) => string): Json {
+  return {
+    instrument: texts.instrument,
+    long: sideJson(texts.long, figure(0)),
+    short: sideJson(texts.short, figure(1)),
+    pl: texts.pl,
+    resettablePL: texts.resettablePL,
+    financing: texts.financing,
+    commission: '0.0000',
+    guaranteedExecutionFees: '0.0000',
+    unrealizedPL: figure(2),
+    marginUsed: figure(3),
+  };
+}
+
+export function positionView(state: AccountState, position: PositionRecord): Json {
+  const v = valuePosition(state, position);
+  return positionJson(positionTexts(state, position), (i) => positionFigure(v, i));
+}
+
+export function isOpenPosition(position: PositionRecord): boolean {
+  return !position.long.units.isZero() || !position.short.units.isZero();
+}
+
+function openPositionCount(state: AccountState): number {
+  let n = 0;
+  for (const p of state.positions.values()) if (isOpenPosition(p)) n += 1;
+  return n;
+}
+
+/** The AccountSummary's price-dependent fields in v20's order, each printed from the valuation. */
+export const CALCULATED_FIELDS: ReadonlyArray<readonly [string, (v: AccountValuation) => string]> = [
+  ['unrealizedPL', (v) => formatAccountUnits(v.unrealizedPL)],
+  ['NAV', (v) => formatAccountUnits(v.NAV)],
+  ['marginUsed', (v) => formatAccountUnits(v.marginUsed)],
+  ['marginAvailable', (v) => formatAccountUnits(v.marginAvailable)],
+  ['positionValue', (v) => formatAccountUnits(v.positionValue)],
+  ['marginCloseoutUnrealizedPL', (v) => formatAccountUnits(v.marginCloseoutUnrealizedPL)],
+  ['marginCloseoutNAV', (v) => formatAccountUnits(v.marginCloseoutNAV)],
+  ['marginCloseoutMarginUsed', (v) => formatAccountUnits(v.marginCloseoutMarginUsed)],
+  ['marginCloseoutPercent', (v) => formatFixed(v.marginCloseoutPercent, 5)],
+  ['marginCloseoutPositionValue', (v) => formatAccountUnits(v.marginCloseoutPositionValue)],
+  ['withdrawalLimit', (v) => formatAccountUnits(v.withdrawalLimit)],
+  ['marginCallMarginUsed', (v) => formatAccountUnits(v.marginCallMarginUsed)],
+  ['marginCallPercent', (v) => formatFixed(v.marginCallPercent, 5)],
+];
+
+/** The AccountSummary's calculated fields now (also AccountChangesState's). */
+export function calculatedFields(state: AccountState): Json {
+  const v = valueAccount(state);
+  const view: Json = {};
+  for (const [name, print] of CALCULATED_FIELDS) view[name] = print(v);
+  return view;
+}
+
+/**
+ * The AccountSummary's fields that change only with transactions: `head` before the calculated
+ * fields, `tail` after them (the margin call fields and lastTransactionID).
+ */
+export interface SummaryTexts {
+  readonly head: Readonly<Json>;
+  readonly tail: Readonly<Json>;
+}
+
+/** `shownRate`: shownMarginRate(state), which a caller may keep (it walks the instruments). */
+export function summaryTexts(state: AccountState, shownRate: string | undefined = shownMarginRate(state)): SummaryTexts {
+  const head: Json = {
+    id: state.id,
+    alias: state.alias,
+    currency: state.currency,
+    balance: formatAccountUnits(state.balance),
+    createdByUserID: state.userID,
+    createdTime: state.createdTime,
+    guaranteedStopLossOrderMode: 'DISABLED',
+    pl: formatAccountUnits(state.pl),
+    resettablePL: formatAccountUnits(state.resettablePL),
+    resettablePLTime: '0',
+    financing: formatAccountUnits(state.financing),
+    commission: formatAccountUnits(state.commission),
+    guaranteedExecutionFees: '0.0000',
+  };
+  if (shownRate !== undefined) head['marginRate'] = shownRate;
+  head['openTradeCount'] = state.openTradeCount;
+  head['openPositionCount'] = openPositionCount(state);
+  head['pendingOrderCount'] = state.pendingCount;
+  head['hedgingEnabled'] = state.hedgingEnabled;
+  const tail: Json = {};
+  const call = state.marginCall;
+  if (call !== undefined) {
+    // Only while the account is in a margin call (definitions: "Only provided if the Account is in a margin call").
+    tail['marginCallEnterTime'] = call.enterTime;
+    tail['marginCallExtensionCount'] = call.extensionCount;
+    if (call.lastExtensionTime !== undefined) tail['lastMarginCallExtensionTime'] = call.lastExtensionTime;
+  }
+  tail['lastTransactionID'] = String(state.lastTransactionID);
+  return { head, tail };
+}
+
+/** The AccountSummary in v20's field order, from its texts and the calculated fields. */
+export function summaryJson(texts: SummaryTexts, calculated: Json): Json {
+  return { ...texts.head, ...calculated, ...texts.tail };
+}
+
+export function accountSummaryView(state: AccountState): Json {
+  return summaryJson(summaryTexts(state), calculatedFields(state));
+}
