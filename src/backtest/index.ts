@@ -96,4 +96,5 @@ export {
   type SweepRunner,
   type SweepSpec,
 } from './sweep.js';
+export { estimateTicks, sweepThreads, type SweepSizing } from './sweep-plan.js';
 export { fmtDuration, fmtNumber, fmtPercent, parseDuration, textTable } from './format.js';

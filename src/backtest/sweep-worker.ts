@@ -13,5 +13,5 @@ export async function runSweepTask(task: SweepTask): Promise<SweepRow | null> {
     loaded.set(task.spec.strategyFile, definition);
   }
   const strategy = await definition;
-  return task.job === undefined ? null : runSweepJob(task.spec, strategy, task.job);
+  return task.job === undefined ? null : runSweepJob(task.spec, strategy, task.job, task.ticks);
 }

@@ -3,11 +3,13 @@ import path from 'node:path';
 import type { Micros } from '../domain/time.js';
 import type { FeedFormat } from '../engine/feeds/index.js';
 import { csvField, fmtNumber, fmtOptional, fmtPercent, textTable } from './format.js';
-import { describeSources, loadStrategy, openTicks } from './load.js';
+import { describeSources, loadStrategy, openTicks, type TickSourceOptions } from './load.js';
 import { METRIC_NAMES, type Metrics } from './report.js';
 import { runBacktest, type BacktestAccountOptions } from './runner.js';
 import type { ParamValue, StrategyDefinition } from './strategy.js';
-import { modulePool } from '../workers/pool.js';
+import { warmModulePool, type ModulePool } from '../workers/pool.js';
+import { columnTicksMax, estimateTicks, sweepThreads } from './sweep-plan.js';
+import { columnTicks, readTickColumns, type TickColumns } from './tick-columns.js';
 
 /** Everything a run of a sweep needs besides its parameters; plain data, so it can go to a worker. */
 export interface SweepSpec {
@@ -25,10 +27,14 @@ export interface SweepJob {
   readonly params: Readonly<Record<string, ParamValue>>;
 }
 
-/** One run of a sweep for a worker thread (sweep-worker.ts); `job` absent = only load the strategy. */
+/**
+ * One run of a sweep for a worker thread (sweep-worker.ts); `job` absent = only load the strategy.
+ * `ticks` (shared memory: posting it copies nothing) absent = the worker reads the tick files.
+ */
 export interface SweepTask {
   readonly spec: SweepSpec;
   readonly job?: SweepJob;
+  readonly ticks?: TickColumns;
 }
 
 export interface SweepRow {
@@ -64,16 +70,15 @@ export function checkRankMetric(name: string): keyof Metrics {
   return name as keyof Metrics;
 }
 
-/** One run of the grid, in this thread. */
-export function runSweepJob(spec: SweepSpec, definition: StrategyDefinition, job: SweepJob): SweepRow {
-  const ticks = openTicks(spec.tickFiles, {
-    ...(spec.format === undefined ? {} : { format: spec.format }),
-    ...(spec.instrument === undefined ? {} : { instrument: spec.instrument }),
-  });
+/**
+ * One run of the grid, in this thread: over `ticks` (the sweep's ticks read once, shared between
+ * threads) when given, else over the tick files read for this run alone.
+ */
+export function runSweepJob(spec: SweepSpec, definition: StrategyDefinition, job: SweepJob, ticks?: TickColumns): SweepRow {
   const result = runBacktest({
     strategy: definition,
     params: job.params,
-    ticks,
+    ticks: ticks === undefined ? openTicks(spec.tickFiles, tickOptions(spec)) : columnTicks(ticks),
     account: spec.account,
     equityIntervalMicros: spec.equityIntervalMicros,
     sources: [],
@@ -81,9 +86,29 @@ export function runSweepJob(spec: SweepSpec, definition: StrategyDefinition, job
   return { index: job.index, params: job.params, metrics: result.metrics };
 }
 
+function tickOptions(spec: SweepSpec): TickSourceOptions {
+  return {
+    ...(spec.format === undefined ? {} : { format: spec.format }),
+    ...(spec.instrument === undefined ? {} : { instrument: spec.instrument }),
+  };
+}
+
+/**
+ * The sweep's ticks read once into shared columns, or undefined when they cannot be held there
+ * (liquidity levels, more than columnTicksMax()): then each run reads the files itself.
+ */
+export function readSweepTicks(spec: SweepSpec): TickColumns | undefined {
+  return readTickColumns(openTicks(spec.tickFiles, tickOptions(spec)), columnTicksMax());
+}
+
 export interface SweepOptions {
-  /** Threads to run on, this one included (workers - 1 worker threads); 1 runs every job here, one after another. */
-  readonly workers: number;
+  /**
+   * Threads to run on, this one included (workers - 1 worker threads); 1 runs every job here, one
+   * after another. Undefined: chosen from the amount of work (sweepThreads in sweep-plan.ts).
+   */
+  readonly workers?: number;
+  /** False: this thread only hands out jobs and every run goes to a worker thread. Default true. */
+  readonly runHere?: boolean;
   /** Called as each run finishes (in completion order). */
   readonly onResult?: (row: SweepRow, done: number, total: number) => void;
   /** Called when a worker thread has loaded the strategy and takes its first jobs (not in a 1-thread sweep). */
@@ -101,71 +126,98 @@ function runFailed(index: number, error: unknown): Error {
   return new Error(`sweep run ${index} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 }
 
-/**
- * Runs every job on `workers` threads: this one (which has the strategy loaded and warm already)
- * and a pool of workers - 1 worker threads, each lane taking the next job as it finishes one. Each
- * run is deterministic and independent, so the rows are the same whatever ran where; they come
- * back in job order. With workers = 1 every job runs here, one after another.
- */
-export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], options: SweepOptions): Promise<SweepRow[]> {
-  const total = jobs.length;
-  const rows: SweepRow[] = new Array<SweepRow>(total);
+/** The process's warm pool of sweep workers (they load the strategy once and stay for the next sweep). */
+function sweepPool(workers: number): ModulePool<SweepTask, SweepRow | null> {
+  const module = new URL(`./sweep-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+  return warmModulePool<SweepTask, SweepRow | null>(module, 'runSweepTask', workers);
+}
+
+/** The rows in job order, and the function that records each as it finishes. */
+function rowCollector(
+  jobs: readonly SweepJob[],
+  onResult: SweepOptions['onResult'],
+): { rows: SweepRow[]; record: (row: SweepRow) => void } {
+  const rows: SweepRow[] = new Array<SweepRow>(jobs.length);
   const position = new Map(jobs.map((job, i) => [job.index, i]));
-  const threads = Math.max(1, Math.min(options.workers, total));
-  const definition = await loadStrategy(spec.strategyFile);
-  let next = 0;
   let done = 0;
-  let failure: Error | undefined;
-  const take = (): SweepJob | undefined => (failure === undefined ? jobs[next++] : undefined);
   const record = (row: SweepRow): void => {
     const at = position.get(row.index);
     if (at === undefined) throw new Error(`sweep: a result for an unknown run ${row.index}`);
     rows[at] = row;
     done += 1;
-    options.onResult?.(row, done, total);
+    onResult?.(row, done, jobs.length);
   };
-  const pool =
-    threads > 1
-      ? modulePool<SweepTask, SweepRow | null>(
-          new URL(`./sweep-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
-          'runSweepTask',
-          threads - 1,
-        )
-      : undefined;
+  return { rows, record };
+}
+
+/**
+ * Runs every job on this thread and worker threads (as many as `options.workers` says or the work
+ * is worth, see sweep-plan.ts), each lane taking the next job as it finishes one. The ticks are
+ * read once, into shared columns every thread reads. This thread never waits for a worker that is
+ * still starting: when it has run the last job itself, the sweep is over. Each run is
+ * deterministic and independent, so the rows are the same whatever ran where; they come back in
+ * job order.
+ */
+export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], options: SweepOptions = {}): Promise<SweepRow[]> {
+  const total = jobs.length;
+  const { rows, record } = rowCollector(jobs, options.onResult);
+  const threads = sweepThreads({ runs: total, ticks: estimateTicks(spec.tickFiles), requested: options.workers });
+  const runHere = options.runHere !== false || threads <= 1;
+  const workers = runHere ? threads - 1 : threads;
+  let next = 0;
+  let failure: Error | undefined;
+  let ticks: TickColumns | undefined;
+  const take = (): SweepJob | undefined => (failure === undefined ? jobs[next++] : undefined);
+  const fail = (error: unknown): void => {
+    failure ??= error instanceof Error ? error : new Error(String(error));
+  };
+  // Started first, so the workers load while this thread reads the ticks.
+  const pool = workers > 0 ? sweepPool(workers) : undefined;
+  let ticksRead: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (ticksRead = resolve));
+  const running = new Set<Promise<void>>();
   const runLane = async (lane: number): Promise<void> => {
     if (pool === undefined) return;
     await pool.run({ spec });
+    await ready;
     if (lane % JOBS_AHEAD === 0) options.onWorkerReady?.(lane / JOBS_AHEAD);
     for (let job = take(); job !== undefined; job = take()) {
       const index = job.index;
-      record(
-        (await pool.run({ spec, job }).catch((error: unknown) => {
+      const work = pool.run({ spec, job, ...(ticks === undefined ? {} : { ticks }) }).then(
+        (row) => record(row as SweepRow),
+        (error: unknown) => {
           throw runFailed(index, error);
-        })) as SweepRow,
+        },
       );
+      running.add(work);
+      await work.finally(() => running.delete(work));
     }
   };
-  const lanes = Array.from({ length: pool === undefined ? 0 : (threads - 1) * JOBS_AHEAD }, (_, i) =>
-    runLane(i).catch((error: unknown) => {
-      failure ??= error instanceof Error ? error : new Error(String(error));
-    }),
-  );
+  const lanes = Array.from({ length: workers * JOBS_AHEAD }, (_, i) => runLane(i).catch(fail));
   try {
-    // This thread takes jobs too, and between them lets the workers' answers in.
-    for (let job = take(); job !== undefined; job = take()) {
-      try {
-        record(runSweepJob(spec, definition, job));
-      } catch (error) {
-        failure ??= runFailed(job.index, error);
+    const definition = await loadStrategy(spec.strategyFile);
+    if (total > 1) ticks = readSweepTicks(spec);
+    ticksRead();
+    if (runHere) {
+      // This thread takes jobs too, and between them lets the workers' answers in.
+      for (let job = take(); job !== undefined; job = take()) {
+        try {
+          record(runSweepJob(spec, definition, job, ticks));
+        } catch (error) {
+          fail(runFailed(job.index, error));
+        }
+        if (pool !== undefined) await yieldToEventLoop();
       }
-      if (pool !== undefined) await yieldToEventLoop();
-    }
-    await Promise.all(lanes);
-    if (failure !== undefined) throw failure;
-    return rows;
+      // Every job is taken: wait for those running on workers (a worker still starting has none).
+      await Promise.allSettled([...running]);
+    } else await Promise.all(lanes);
+  } catch (error) {
+    fail(error);
   } finally {
-    await pool?.destroy();
+    ticksRead();
   }
+  if (failure !== undefined) throw failure;
+  return rows;
 }
 
 /**

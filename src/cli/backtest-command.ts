@@ -5,7 +5,6 @@
  * wall clock, for the progress display; everything it writes is a function of the inputs.
  */
 import { existsSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import {
   OUTPUT_FILES,
@@ -25,6 +24,8 @@ import {
   rankRows,
   runBacktestToFiles,
   runSweep,
+  estimateTicks,
+  sweepThreads,
   sweepReport,
   sweepTable,
   sweptNames,
@@ -60,7 +61,8 @@ interface BacktestPlan {
   readonly account: BacktestAccountOptions;
   readonly equityIntervalMicros: number;
   readonly rank: keyof Metrics;
-  readonly workers: number;
+  /** Threads for a sweep, this one included; undefined = chosen from the amount of work. */
+  readonly workers: number | undefined;
   /** Run a sweep's cells on `v20sim worker`s through this Redis (redis://HOST:PORT/DB) instead of threads here. */
   readonly queue: { readonly url: string; readonly unreachableMs: number } | undefined;
   readonly cliParams: readonly string[];
@@ -117,7 +119,7 @@ function planOf(options: Readonly<Record<string, unknown>>): BacktestPlan {
     },
     equityIntervalMicros: checked('--equity-interval', () => parseDuration(opt('equityInterval') ?? config.equityInterval ?? '1m')),
     rank: checked('--rank', () => checkRankMetric(opt('rank') ?? config.rank ?? 'sharpe')),
-    workers: cliWorkers === undefined ? (config.workers ?? availableParallelism()) : checkWorkers(cliWorkers, '--workers'),
+    workers: cliWorkers === undefined ? config.workers : checkWorkers(cliWorkers, '--workers'),
     queue: queueOf(opt('queue'), opt('queueTimeout')),
     cliParams: (options['param'] as string[] | undefined) ?? [],
     fileParams: config.params,
@@ -192,7 +194,7 @@ async function sweep(
     account: plan.account,
     equityIntervalMicros: plan.equityIntervalMicros,
   };
-  const threads = Math.min(plan.workers, combos.length);
+  const threads = sweepThreads({ runs: combos.length, ticks: estimateTicks(spec.tickFiles), requested: plan.workers });
   const rank = plan.rank;
   const runner = plan.queue === undefined ? runSweep : await queueRunner(plan.queue, warn);
   const where =
@@ -205,7 +207,7 @@ async function sweep(
     spec,
     combos.map((params, index) => ({ index, params })),
     {
-      workers: plan.workers,
+      workers: threads,
       onResult: (row, done, total) => {
         const secs = Number(process.hrtime.bigint() - started) / 1e9;
         const left = done < total ? `, about ${clock((secs / done) * (total - done))} left` : '';

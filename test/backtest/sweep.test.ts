@@ -9,6 +9,8 @@ import {
   rankRows,
   runBacktest,
   runSweep,
+  sweepCsv,
+  sweepReport,
   type SweepRow,
   type SweepSpec,
 } from '../../src/backtest/index.js';
@@ -30,12 +32,20 @@ describe('parameter sweeps', () => {
     const spec: SweepSpec = { strategyFile: STRATEGY, tickFiles: [SAMPLE_TICKS_FILE], account: {}, equityIntervalMicros: 60_000_000 };
     const jobs = combos.map((params, index) => ({ index, params }));
     const order: number[] = [];
-    const parallel = await runSweep(spec, jobs, { workers: 2, onResult: (_row, done) => order.push(done) });
+    // Every run on a worker (runHere: false), so the worker path is the one compared.
+    const parallel = await runSweep(spec, jobs, { workers: 2, runHere: false, onResult: (_row, done) => order.push(done) });
     const serial = await runSweep(spec, jobs, { workers: 1 });
+    const both = await runSweep(spec, jobs, { workers: 2 });
     expect(order).toEqual([1, 2, 3, 4]);
     expect(parallel.map((r) => r.index)).toEqual([0, 1, 2, 3]);
     expect(parallel).toEqual(serial);
-    expect(JSON.stringify(parallel)).toBe(JSON.stringify(serial));
+    // The files a sweep writes, byte for byte.
+    const files = (rows: SweepRow[]): string => {
+      const report = sweepReport(definition, spec, ['fast', 'slow'], rankRows(rows, 'sharpe'), 'sharpe');
+      return `${sweepCsv(report, Object.keys(definition.params))}${JSON.stringify(report)}`;
+    };
+    expect(files(parallel)).toBe(files(serial));
+    expect(files(both)).toBe(files(serial));
     // ... and the same as a plain run of that combination.
     const direct = runBacktest({ strategy: definition, params: combos[3] ?? {}, ticks: openTicks([SAMPLE_TICKS_FILE]) });
     expect(parallel[3]?.metrics).toEqual(direct.metrics);
@@ -49,6 +59,7 @@ describe('parameter sweeps', () => {
       { index: 1, params: { fast: 1.5 } },
     ];
     await expect(runSweep(spec, jobs, { workers: 2 })).rejects.toThrow(/run 1.*fast and slow must be whole numbers/s);
+    await expect(runSweep(spec, jobs, { workers: 2, runHere: false })).rejects.toThrow(/run 1.*fast and slow must be whole numbers/s);
   });
 
   it('ranks best first, smaller first for drawdown, missing values last, ties by grid position', () => {
