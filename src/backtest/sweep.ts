@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Micros } from '../domain/time.js';
-import type { FeedFormat } from '../engine/feeds/index.js';
+import { mergeByTime, type FeedFormat } from '../engine/feeds/index.js';
 import { csvField, fmtNumber, fmtOptional, fmtPercent, textTable } from './format.js';
 import { describeSources, loadStrategy, openTicks, type TickSourceOptions } from './load.js';
 import { METRIC_NAMES, type Metrics } from './report.js';
@@ -9,7 +9,7 @@ import { runBacktest, type BacktestAccountOptions } from './runner.js';
 import type { ParamValue, StrategyDefinition } from './strategy.js';
 import { warmModulePool, type ModulePool } from '../workers/pool.js';
 import { columnTicksMax, estimateTicks, sweepThreads } from './sweep-plan.js';
-import { columnTicks, readTickColumns, type TickColumns } from './tick-columns.js';
+import { columnTicks, concatColumns, readTickColumns, type TickColumns } from './tick-columns.js';
 
 /** Everything a run of a sweep needs besides its parameters; plain data, so it can go to a worker. */
 export interface SweepSpec {
@@ -29,12 +29,15 @@ export interface SweepJob {
 
 /**
  * One run of a sweep for a worker thread (sweep-worker.ts); `job` absent = only load the strategy.
+ * `read`: read one tick file instead.
  * `ticks` (shared memory: posting it copies nothing) absent = the worker reads the tick files.
  */
 export interface SweepTask {
   readonly spec: SweepSpec;
   readonly job?: SweepJob;
   readonly ticks?: TickColumns;
+  /** Read this tick file (an index into spec.tickFiles) into columns and answer with them instead of running a job. */
+  readonly read?: number;
 }
 
 export interface SweepRow {
@@ -94,11 +97,26 @@ function tickOptions(spec: SweepSpec): TickSourceOptions {
 }
 
 /**
- * The sweep's ticks read once into shared columns, or undefined when they cannot be held there
+ * One tick file of the sweep read into shared columns, or undefined when it cannot be held there
  * (liquidity levels, more than columnTicksMax()): then each run reads the files itself.
  */
-export function readSweepTicks(spec: SweepSpec): TickColumns | undefined {
-  return readTickColumns(openTicks(spec.tickFiles, tickOptions(spec)), columnTicksMax());
+export function readSweepFile(spec: SweepSpec, file: number): TickColumns | undefined {
+  return readTickColumns(openTicks([spec.tickFiles[file] as string], tickOptions(spec)), columnTicksMax());
+}
+
+/**
+ * The files' columns merged by time as openTicks merges the files (mergeByTime: a stable sort of
+ * their concatenation), so the runs see the very same ticks; undefined if a file has none. Files
+ * of consecutive periods are already in order one after another and are only put together.
+ */
+function mergeSweepFiles(parts: readonly (TickColumns | undefined)[]): TickColumns | undefined {
+  const files: TickColumns[] = [];
+  for (const part of parts) {
+    if (part === undefined) return undefined;
+    files.push(part);
+  }
+  if (files.length === 1) return files[0];
+  return concatColumns(files) ?? readTickColumns(mergeByTime(files.map(columnTicks)), columnTicksMax());
 }
 
 export interface SweepOptions {
@@ -127,9 +145,9 @@ function runFailed(index: number, error: unknown): Error {
 }
 
 /** The process's warm pool of sweep workers (they load the strategy once and stay for the next sweep). */
-function sweepPool(workers: number): ModulePool<SweepTask, SweepRow | null> {
+function sweepPool(workers: number): ModulePool<SweepTask, SweepRow | TickColumns | undefined | null> {
   const module = new URL(`./sweep-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-  return warmModulePool<SweepTask, SweepRow | null>(module, 'runSweepTask', workers);
+  return warmModulePool<SweepTask, SweepRow | TickColumns | undefined | null>(module, 'runSweepTask', workers);
 }
 
 /** The rows in job order, and the function that records each as it finishes. */
@@ -176,27 +194,55 @@ export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], optio
   let ticksRead: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (ticksRead = resolve));
   const running = new Set<Promise<void>>();
-  const runLane = async (lane: number): Promise<void> => {
+  // The tick files, read one by one by this thread and the workers ready by then (none for one run).
+  const parts: (TickColumns | undefined)[] = [];
+  let nextFile = total > 1 ? 0 : spec.tickFiles.length;
+  const takeFile = (): number | undefined => (failure === undefined && nextFile < spec.tickFiles.length ? nextFile++ : undefined);
+  const runLane = async (lane: number, filesDone: () => void): Promise<void> => {
     if (pool === undefined) return;
-    await pool.run({ spec });
+    try {
+      await pool.run({ spec });
+      for (let file = takeFile(); file !== undefined; file = takeFile()) {
+        const at = file;
+        const read = pool.run({ spec, read: at }).then((part) => void (parts[at] = part as TickColumns | undefined), fail);
+        running.add(read);
+        await read;
+        running.delete(read);
+      }
+    } finally {
+      filesDone();
+    }
     await ready;
     if (lane % JOBS_AHEAD === 0) options.onWorkerReady?.(lane / JOBS_AHEAD);
     for (let job = take(); job !== undefined; job = take()) {
       const index = job.index;
+      // Settles only after recording the row or the failure, so whoever waits on `running` sees either.
       const work = pool.run({ spec, job, ...(ticks === undefined ? {} : { ticks }) }).then(
         (row) => record(row as SweepRow),
-        (error: unknown) => {
-          throw runFailed(index, error);
-        },
+        (error: unknown) => fail(runFailed(index, error)),
       );
       running.add(work);
-      await work.finally(() => running.delete(work));
+      await work;
+      running.delete(work);
     }
   };
-  const lanes = Array.from({ length: workers * JOBS_AHEAD }, (_, i) => runLane(i).catch(fail));
+  const filesRead: Promise<void>[] = [];
+  const lanes = Array.from({ length: workers * JOBS_AHEAD }, (_, i) => {
+    let filesDone: () => void = () => undefined;
+    filesRead.push(new Promise<void>((resolve) => (filesDone = resolve)));
+    return runLane(i, filesDone).catch(fail);
+  });
   try {
     const definition = await loadStrategy(spec.strategyFile);
-    if (total > 1) ticks = readSweepTicks(spec);
+    if (total > 1) {
+      if (!runHere) await Promise.all(filesRead);
+      for (let file = takeFile(); file !== undefined; file = takeFile()) {
+        parts[file] = readSweepFile(spec, file);
+        if (pool !== undefined) await yieldToEventLoop();
+      }
+      await Promise.allSettled([...running]);
+      if (failure === undefined) ticks = mergeSweepFiles(parts);
+    }
     ticksRead();
     if (runHere) {
       // This thread takes jobs too, and between them lets the workers' answers in.

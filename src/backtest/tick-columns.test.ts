@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Tick } from '../domain/tick.js';
-import { columnTicks, readTickColumns } from './tick-columns.js';
+import { mergeByTime } from '../engine/feeds/index.js';
+import { columnTicks, concatColumns, readTickColumns, type TickColumns } from './tick-columns.js';
 
 const plain = (instrument: string, time: number, bid: number, ask: number): Tick => ({ instrument, time, bid, ask });
 
@@ -51,5 +52,27 @@ describe('tick columns', () => {
     expect(readTickColumns(source([a, a, a]), 2)).toBeUndefined();
     expect(readTickColumns(source([a, a]), 2)?.count).toBe(2);
     expect(closed).toBe(3);
+  });
+
+  it('put parts in time order together exactly as the merge by time does, and refuse parts that overlap (property)', () => {
+    const tick = fc.record({
+      instrument: fc.constantFrom('EUR_USD', 'USD_JPY'),
+      time: fc.integer({ min: 0, max: 50 }),
+      bid: fc.constantFrom(1.1, 150.2),
+      ask: fc.constantFrom(1.2, 150.3),
+    });
+    const sorted = fc.array(tick, { maxLength: 30 }).map((ticks) => [...ticks].sort((a, b) => a.time - b.time));
+    fc.assert(
+      fc.property(fc.array(sorted, { minLength: 1, maxLength: 5 }), (files) => {
+        const parts = files.map((ticks) => readTickColumns(ticks, 1000) as TickColumns);
+        const merged = [...mergeByTime(files)];
+        const joined = concatColumns(parts);
+        const flat = files.flat();
+        const ascending = flat.every((t, i) => i === 0 || (flat[i - 1] as Tick).time <= t.time);
+        expect(joined !== undefined).toBe(ascending);
+        if (joined !== undefined) expect([...columnTicks(joined)]).toEqual(merged);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

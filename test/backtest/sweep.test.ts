@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,6 +16,7 @@ import {
   type SweepRow,
   type SweepSpec,
 } from '../../src/backtest/index.js';
+import { writeTicksCsv } from '../../src/engine/feeds/index.js';
 
 const STRATEGY = path.resolve('examples/strategies/ma-crossover.ts');
 
@@ -50,6 +53,35 @@ describe('parameter sweeps', () => {
     const direct = runBacktest({ strategy: definition, params: combos[3] ?? {}, ticks: openTicks([SAMPLE_TICKS_FILE]) });
     expect(parallel[3]?.metrics).toEqual(direct.metrics);
     expect(new Set(parallel.map((r) => r.metrics.netPL)).size).toBeGreaterThan(1);
+  });
+
+  it('reads several tick files once, merged by time as a plain run merges them', async () => {
+    // The sample split by instrument into two files whose times interleave.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'v20sim-sweep-'));
+    try {
+      const [first, second] = [path.join(dir, 'a.csv'), path.join(dir, 'b.csv')];
+      const ticks = [...openTicks([SAMPLE_TICKS_FILE])];
+      writeTicksCsv(
+        first,
+        ticks.filter((t) => t.instrument === 'USD_JPY'),
+      );
+      writeTicksCsv(
+        second,
+        ticks.filter((t) => t.instrument === 'EUR_USD'),
+      );
+      const definition = await loadStrategy(STRATEGY);
+      const spec: SweepSpec = { strategyFile: STRATEGY, tickFiles: [first, second], account: {}, equityIntervalMicros: 60_000_000 };
+      const jobs = [5, 10].map((fast, index) => ({ index, params: { fast, slow: 30 } }));
+      const workers = await runSweep(spec, jobs, { workers: 2, runHere: false });
+      const here = await runSweep(spec, jobs, { workers: 1 });
+      for (const [i, job] of jobs.entries()) {
+        const direct = runBacktest({ strategy: definition, params: job.params, ticks: openTicks([first, second]) });
+        expect(JSON.stringify(workers[i]?.metrics)).toBe(JSON.stringify(direct.metrics));
+        expect(JSON.stringify(here[i]?.metrics)).toBe(JSON.stringify(direct.metrics));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reports a failing run', async () => {
