@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import path from 'node:path';
 import type { Micros } from '../domain/time.js';
 import { mergeByTime, type FeedFormat } from '../engine/feeds/index.js';
@@ -7,6 +8,7 @@ import { describeSources, loadStrategy, openTicks, type TickSourceOptions } from
 import { METRIC_NAMES, type Metrics } from './report.js';
 import { runBacktest, type BacktestAccountOptions } from './runner.js';
 import type { ParamValue, StrategyDefinition } from './strategy.js';
+import { claimJob, closeQueue, jobQueue, queueEmpty, type JobQueue } from '../workers/job-queue.js';
 import { warmModulePool, type ModulePool } from '../workers/pool.js';
 import { columnTicksMax, estimateTicks, sweepThreads } from './sweep-plan.js';
 import { columnTicks, concatColumns, readTickColumns, type TickColumns } from './tick-columns.js';
@@ -28,8 +30,8 @@ export interface SweepJob {
 }
 
 /**
- * One run of a sweep for a worker thread (sweep-worker.ts); `job` absent = only load the strategy.
- * `read`: read one tick file instead.
+ * Work of a sweep for a worker thread (sweep-worker.ts): one job, the jobs of a queue, or one tick
+ * file to read; none of them = only load the strategy.
  * `ticks` (shared memory: posting it copies nothing) absent = the worker reads the tick files.
  */
 export interface SweepTask {
@@ -38,6 +40,10 @@ export interface SweepTask {
   readonly ticks?: TickColumns;
   /** Read this tick file (an index into spec.tickFiles) into columns and answer with them instead of running a job. */
   readonly read?: number;
+  /** Run the jobs claimed from this queue until it is empty and answer with their rows. */
+  readonly queue?: JobQueue<SweepJob>;
+  /** Where each row of a queue's jobs is posted as it finishes (progress). */
+  readonly progress?: MessagePort;
 }
 
 export interface SweepRow {
@@ -133,9 +139,6 @@ export interface SweepOptions {
   readonly onWorkerReady?: (worker: number) => void;
 }
 
-/** Worker jobs in flight per worker thread: one running and one waiting, so a worker never idles while this thread is busy. */
-const JOBS_AHEAD = 2;
-
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
@@ -144,13 +147,24 @@ function runFailed(index: number, error: unknown): Error {
   return new Error(`sweep run ${index} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 }
 
-/** The process's warm pool of sweep workers (they load the strategy once and stay for the next sweep). */
-function sweepPool(workers: number): ModulePool<SweepTask, SweepRow | TickColumns | undefined | null> {
-  const module = new URL(`./sweep-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-  return warmModulePool<SweepTask, SweepRow | TickColumns | undefined | null>(module, 'runSweepTask', workers);
+/** One run of the grid, its failure named by its index (the message a sweep's failure carries). */
+export function runSweepJobOrFail(spec: SweepSpec, definition: StrategyDefinition, job: SweepJob, ticks?: TickColumns): SweepRow {
+  try {
+    return runSweepJob(spec, definition, job, ticks);
+  } catch (error) {
+    throw runFailed(job.index, error);
+  }
 }
 
-/** The rows in job order, and the function that records each as it finishes. */
+type SweepAnswer = SweepRow | TickColumns | readonly SweepRow[] | undefined | null;
+
+/** The process's warm pool of sweep workers (they load the strategy once and stay for the next sweep). */
+function sweepPool(workers: number): ModulePool<SweepTask, SweepAnswer> {
+  const module = new URL(`./sweep-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+  return warmModulePool<SweepTask, SweepAnswer>(module, 'runSweepTask', workers);
+}
+
+/** The rows in job order, and the function that records each as it finishes (once: a row may come twice). */
 function rowCollector(
   jobs: readonly SweepJob[],
   onResult: SweepOptions['onResult'],
@@ -161,6 +175,7 @@ function rowCollector(
   const record = (row: SweepRow): void => {
     const at = position.get(row.index);
     if (at === undefined) throw new Error(`sweep: a result for an unknown run ${row.index}`);
+    if (rows[at] !== undefined) return;
     rows[at] = row;
     done += 1;
     onResult?.(row, done, jobs.length);
@@ -169,12 +184,27 @@ function rowCollector(
 }
 
 /**
+ * A worker's share: the jobs it claims from the queue, its rows reported as they finish (through a
+ * message port, for progress) and all together at the end (the answer, which counts).
+ */
+async function workerShare(pool: ModulePool<SweepTask, SweepAnswer>, task: SweepTask, record: (row: SweepRow) => void): Promise<void> {
+  const channel = new MessageChannel();
+  channel.port1.on('message', (row: SweepRow) => record(row));
+  try {
+    const rows = (await pool.run({ ...task, progress: channel.port2 }, [channel.port2])) as readonly SweepRow[];
+    for (const row of rows) record(row);
+  } finally {
+    channel.port1.close();
+  }
+}
+
+/**
  * Runs every job on this thread and worker threads (as many as `options.workers` says or the work
- * is worth, see sweep-plan.ts), each lane taking the next job as it finishes one. The ticks are
- * read once, into shared columns every thread reads. This thread never waits for a worker that is
- * still starting: when it has run the last job itself, the sweep is over. Each run is
- * deterministic and independent, so the rows are the same whatever ran where; they come back in
- * job order.
+ * is worth, see sweep-plan.ts), each thread claiming the next job from a shared counter as it
+ * finishes one. The ticks are read once (file by file, by whichever thread is free), into shared
+ * columns every thread reads. This thread never waits for a worker that is still starting: when
+ * it has run the last job itself, the sweep is over. Each run is deterministic and independent, so
+ * the rows are the same whatever ran where; they come back in job order.
  */
 export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], options: SweepOptions = {}): Promise<SweepRow[]> {
   const total = jobs.length;
@@ -182,52 +212,44 @@ export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], optio
   const threads = sweepThreads({ runs: total, ticks: estimateTicks(spec.tickFiles), requested: options.workers });
   const runHere = options.runHere !== false || threads <= 1;
   const workers = runHere ? threads - 1 : threads;
-  let next = 0;
+  const queue = jobQueue(jobs);
   let failure: Error | undefined;
   let ticks: TickColumns | undefined;
-  const take = (): SweepJob | undefined => (failure === undefined ? jobs[next++] : undefined);
   const fail = (error: unknown): void => {
     failure ??= error instanceof Error ? error : new Error(String(error));
+    closeQueue(queue);
   };
   // Started first, so the workers load while this thread reads the ticks.
   const pool = workers > 0 ? sweepPool(workers) : undefined;
   let ticksRead: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (ticksRead = resolve));
   const running = new Set<Promise<void>>();
+  const track = (work: Promise<void>): Promise<void> => {
+    running.add(work);
+    return work.finally(() => running.delete(work));
+  };
   // The tick files, read one by one by this thread and the workers ready by then (none for one run).
   const parts: (TickColumns | undefined)[] = [];
   let nextFile = total > 1 ? 0 : spec.tickFiles.length;
   const takeFile = (): number | undefined => (failure === undefined && nextFile < spec.tickFiles.length ? nextFile++ : undefined);
-  const runLane = async (lane: number, filesDone: () => void): Promise<void> => {
+  const runLane = async (worker: number, filesDone: () => void): Promise<void> => {
     if (pool === undefined) return;
     try {
       await pool.run({ spec });
       for (let file = takeFile(); file !== undefined; file = takeFile()) {
         const at = file;
-        const read = pool.run({ spec, read: at }).then((part) => void (parts[at] = part as TickColumns | undefined), fail);
-        running.add(read);
-        await read;
-        running.delete(read);
+        await track(pool.run({ spec, read: at }).then((part) => void (parts[at] = part as TickColumns | undefined), fail));
       }
     } finally {
       filesDone();
     }
     await ready;
-    if (lane % JOBS_AHEAD === 0) options.onWorkerReady?.(lane / JOBS_AHEAD);
-    for (let job = take(); job !== undefined; job = take()) {
-      const index = job.index;
-      // Settles only after recording the row or the failure, so whoever waits on `running` sees either.
-      const work = pool.run({ spec, job, ...(ticks === undefined ? {} : { ticks }) }).then(
-        (row) => record(row as SweepRow),
-        (error: unknown) => fail(runFailed(index, error)),
-      );
-      running.add(work);
-      await work;
-      running.delete(work);
-    }
+    if (failure !== undefined || queueEmpty(queue)) return;
+    options.onWorkerReady?.(worker);
+    await track(workerShare(pool, { spec, queue, ...(ticks === undefined ? {} : { ticks }) }, record).catch(fail));
   };
   const filesRead: Promise<void>[] = [];
-  const lanes = Array.from({ length: workers * JOBS_AHEAD }, (_, i) => {
+  const lanes = Array.from({ length: workers }, (_, i) => {
     let filesDone: () => void = () => undefined;
     filesRead.push(new Promise<void>((resolve) => (filesDone = resolve)));
     return runLane(i, filesDone).catch(fail);
@@ -245,16 +267,16 @@ export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], optio
     }
     ticksRead();
     if (runHere) {
-      // This thread takes jobs too, and between them lets the workers' answers in.
-      for (let job = take(); job !== undefined; job = take()) {
+      // This thread claims jobs too, and between them lets the workers' progress in.
+      for (let job = claimJob(queue); job !== undefined; job = claimJob(queue)) {
         try {
-          record(runSweepJob(spec, definition, job, ticks));
+          record(runSweepJobOrFail(spec, definition, job, ticks));
         } catch (error) {
-          fail(runFailed(job.index, error));
+          fail(error);
         }
         if (pool !== undefined) await yieldToEventLoop();
       }
-      // Every job is taken: wait for those running on workers (a worker still starting has none).
+      // Every job is claimed: wait for the workers' shares (a worker still starting has none).
       await Promise.allSettled([...running]);
     } else await Promise.all(lanes);
   } catch (error) {

@@ -2,11 +2,13 @@
  * Worker threads for the shell's parallel work (scenario files, sweep runs), on tinypool. A task is
  * plain data in and plain data out, so a result does not depend on the thread that computed it.
  */
+import type { TransferListItem } from 'node:worker_threads';
 import { Tinypool } from 'tinypool';
 import { builtModule } from './built-module.js';
 
 export interface ModulePool<Task, Result> {
-  run(task: Task): Promise<Result>;
+  /** `transfer`: objects the task moves to the worker (a MessagePort in it, say) instead of copying. */
+  run(task: Task, transfer?: readonly TransferListItem[]): Promise<Result>;
   destroy(): Promise<void>;
 }
 
@@ -40,7 +42,7 @@ export function modulePool<Task, Result>(module: URL, exportName: string, thread
     maxThreads: Math.max(1, threads),
   });
   return {
-    run: (task) => pool.run(task) as Promise<Result>,
+    run: (task, transfer) => pool.run(task, transfer === undefined ? {} : { transferList: [...transfer] }) as Promise<Result>,
     destroy: () => pool.destroy(),
   };
 }
@@ -62,7 +64,7 @@ export function warmModulePool<Task, Result>(module: URL, exportName: string, th
     warm.set(key, pool);
   }
   const kept = pool;
-  return { run: (task) => kept.run(task) as Promise<Result>, destroy: () => Promise.resolve() };
+  return { run: (task, transfer) => kept.run(task, transfer) as Promise<Result>, destroy: () => Promise.resolve() };
 }
 
 /** Ends every warm pool's workers (tests and embedding programs that want their threads back). */
