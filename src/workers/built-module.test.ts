@@ -29,6 +29,9 @@ describe('the built twin of a source module', () => {
     expect(builtModule(pathToFileURL(stale))).toBeUndefined();
 
     expect(builtModule(pathToFileURL(file('c/src/w.ts', 1000)))).toBeUndefined();
+    // The bundle's entry of that name first.
+    file('a/dist/bundle/w.js', 3000);
+    expect(builtModule(pathToFileURL(source))?.href).toBe(pathToFileURL(path.join(root, 'a/dist/bundle/w.js')).href);
     expect(builtModule(pathToFileURL(path.join(root, 'a/dist/backtest/w.js')))).toBeUndefined();
   });
 });

@@ -1,9 +1,10 @@
 /**
- * The compiled twin of a TypeScript source module: `<root>/src/a/b.ts` -> `<root>/dist/a/b.js`,
- * when `npm run build` made it after the last change to any source. A worker thread started on it
- * loads plain JavaScript in a few hundred milliseconds, where loading the sources through tsx takes
- * about a second per worker. The currency check is bin/v20sim.js's: no .ts file under src/ newer
- * than the build.
+ * The built twin of a TypeScript source module, when `npm run build` made it after the last change
+ * to any source: the bundle's entry `<root>/dist/bundle/b.js` (scripts/bundle.mjs bundles each
+ * worker module under its own name, beside the CLI, so pools find their workers there), else the
+ * compiled `<root>/dist/a/b.js`. A worker thread started on the bundle loads in well under 100 ms,
+ * on the compiled tree in a few hundred, where the sources through tsx take about a second. The
+ * currency check is bin/v20sim.js's: no .ts file under src/ newer than the build.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -34,7 +35,10 @@ export function builtModule(module: URL): URL | undefined {
   const at = parts.lastIndexOf('src');
   if (at < 0) return undefined;
   const src = parts.slice(0, at + 1).join(path.sep);
-  const built = [...parts.slice(0, at), 'dist', ...parts.slice(at + 1)].join(path.sep).replace(/\.ts$/, '.js');
+  const dist = [...parts.slice(0, at), 'dist'].join(path.sep);
+  const bundled = path.join(dist, 'bundle', path.basename(file).replace(/\.ts$/, '.js'));
+  const compiled = path.join(dist, ...parts.slice(at + 1)).replace(/\.ts$/, '.js');
+  const built = existsSync(bundled) ? bundled : compiled;
   if (!existsSync(built)) return undefined;
   let newest = newestBySrc.get(src);
   if (newest === undefined) {
