@@ -25,7 +25,7 @@ describe('scenario run sizing', () => {
     mkdirSync(path.join(dir, 'data'), { recursive: true });
     // A sparse file: its size counts, not its bytes.
     writeFileSync(path.join(dir, 'data', 'big.csv'), '');
-    truncateSync(path.join(dir, 'data', 'big.csv'), 80_000_000);
+    truncateSync(path.join(dir, 'data', 'big.csv'), 200_000_000);
     const big = scenario('sub/big.yaml', "prices:\n  - file: '../data/big.csv' # a comment\n");
     expect(scenarioCostMs(big, dir)).toBeGreaterThan(scenarioCostMs(small, dir) + SCENARIO_MS_PER_THREAD);
     expect(scenarioThreads({ files: [big, small], cwd: dir, cores: 8 })).toBe(2);
@@ -33,7 +33,7 @@ describe('scenario run sizing', () => {
   });
 
   it('gives many files one thread per core, this one included, and takes the threads asked for', () => {
-    const files = Array.from({ length: 200 }, (_, i) => scenario(`many/${i}.yaml`, 'steps: []\n'));
+    const files = Array.from({ length: 400 }, (_, i) => scenario(`many/${i}.yaml`, 'steps: []\n'));
     expect(scenarioThreads({ files, cwd: dir, cores: 2 })).toBe(2);
     expect(scenarioThreads({ files, cwd: dir, cores: 4 })).toBe(4);
     expect(scenarioThreads({ files: files.slice(0, 3), cwd: dir, requested: 8 })).toBe(3);

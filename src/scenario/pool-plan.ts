@@ -14,8 +14,11 @@ import { dirname, resolve } from 'node:path';
 const FILE_MS = 60;
 /** Feeding recorded ticks through a scenario's simulator, per tick (milliseconds). */
 const TICK_MS = 0.002;
-/** Work (estimated milliseconds) a thread must get before another is worth starting. */
-export const SCENARIO_MS_PER_THREAD = 1500;
+/**
+ * Work (estimated milliseconds) a thread must get before another is worth starting: a worker costs
+ * 1-1.5 s of CPU time before it runs files at full speed (start-up, compiling, a cold simulator).
+ */
+export const SCENARIO_MS_PER_THREAD = 4000;
 /** Bytes per tick of a price file: compressed 6-12, text lines 30-60. */
 const COMPRESSED_BYTES_PER_TICK = 8;
 const TEXT_BYTES_PER_TICK = 40;
