@@ -96,5 +96,4 @@ export {
   type SweepRunner,
   type SweepSpec,
 } from './sweep.js';
-export { estimateTicks, sweepThreads, type SweepSizing } from './sweep-plan.js';
 export { fmtDuration, fmtNumber, fmtPercent, parseDuration, textTable } from './format.js';

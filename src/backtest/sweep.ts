@@ -135,6 +135,8 @@ export interface SweepOptions {
   readonly runHere?: boolean;
   /** Called as each run finishes (in completion order). */
   readonly onResult?: (row: SweepRow, done: number, total: number) => void;
+  /** Called once the ticks are read, with the number of threads the sweep runs on (this one included). */
+  readonly onThreads?: (threads: number) => void;
   /** Called when a worker thread has loaded the strategy and takes its first jobs (not in a 1-thread sweep). */
   readonly onWorkerReady?: (worker: number) => void;
 }
@@ -209,9 +211,11 @@ async function workerShare(pool: ModulePool<SweepTask, SweepAnswer>, task: Sweep
 export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], options: SweepOptions = {}): Promise<SweepRow[]> {
   const total = jobs.length;
   const { rows, record } = rowCollector(jobs, options.onResult);
-  const threads = sweepThreads({ runs: total, ticks: estimateTicks(spec.tickFiles), requested: options.workers });
+  const sizing = (ticks: number): number => sweepThreads({ runs: total, ticks, requested: options.workers });
+  // From the files' sizes first, so the workers start while this thread reads the ticks; from
+  // the ticks' count once read (workers then start late, or take no job).
+  let threads = sizing(estimateTicks(spec.tickFiles));
   const runHere = options.runHere !== false || threads <= 1;
-  const workers = runHere ? threads - 1 : threads;
   const queue = jobQueue(jobs);
   let failure: Error | undefined;
   let ticks: TickColumns | undefined;
@@ -219,8 +223,6 @@ export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], optio
     failure ??= error instanceof Error ? error : new Error(String(error));
     closeQueue(queue);
   };
-  // Started first, so the workers load while this thread reads the ticks.
-  const pool = workers > 0 ? sweepPool(workers) : undefined;
   let ticksRead: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (ticksRead = resolve));
   const running = new Set<Promise<void>>();
@@ -232,8 +234,7 @@ export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], optio
   const parts: (TickColumns | undefined)[] = [];
   let nextFile = total > 1 ? 0 : spec.tickFiles.length;
   const takeFile = (): number | undefined => (failure === undefined && nextFile < spec.tickFiles.length ? nextFile++ : undefined);
-  const runLane = async (worker: number, filesDone: () => void): Promise<void> => {
-    if (pool === undefined) return;
+  const runLane = async (pool: ModulePool<SweepTask, SweepAnswer>, worker: number, filesDone: () => void): Promise<void> => {
     try {
       await pool.run({ spec });
       for (let file = takeFile(); file !== undefined; file = takeFile()) {
@@ -244,27 +245,35 @@ export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], optio
       filesDone();
     }
     await ready;
-    if (failure !== undefined || queueEmpty(queue)) return;
+    if (failure !== undefined || queueEmpty(queue) || worker >= (runHere ? threads - 1 : threads)) return;
     options.onWorkerReady?.(worker);
     await track(workerShare(pool, { spec, queue, ...(ticks === undefined ? {} : { ticks }) }, record).catch(fail));
   };
   const filesRead: Promise<void>[] = [];
-  const lanes = Array.from({ length: workers }, (_, i) => {
-    let filesDone: () => void = () => undefined;
-    filesRead.push(new Promise<void>((resolve) => (filesDone = resolve)));
-    return runLane(i, filesDone).catch(fail);
-  });
+  const lanes: Promise<void>[] = [];
+  const startWorkers = (workers: number): void => {
+    const pool = sweepPool(workers);
+    for (let i = 0; i < workers; i += 1) {
+      let filesDone: () => void = () => undefined;
+      filesRead.push(new Promise<void>((resolve) => (filesDone = resolve)));
+      lanes.push(runLane(pool, i, filesDone).catch(fail));
+    }
+  };
+  if (threads > 1) startWorkers(runHere ? threads - 1 : threads);
   try {
     const definition = await loadStrategy(spec.strategyFile);
     if (total > 1) {
       if (!runHere) await Promise.all(filesRead);
       for (let file = takeFile(); file !== undefined; file = takeFile()) {
         parts[file] = readSweepFile(spec, file);
-        if (pool !== undefined) await yieldToEventLoop();
+        if (lanes.length > 0) await yieldToEventLoop();
       }
       await Promise.allSettled([...running]);
       if (failure === undefined) ticks = mergeSweepFiles(parts);
+      if (ticks !== undefined) threads = sizing(ticks.count);
+      if (lanes.length === 0 && threads > 1) startWorkers(threads - 1);
     }
+    options.onThreads?.(Math.max(1, Math.min(threads, total, lanes.length + (runHere ? 1 : 0))));
     ticksRead();
     if (runHere) {
       // This thread claims jobs too, and between them lets the workers' progress in.
@@ -274,7 +283,7 @@ export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], optio
         } catch (error) {
           fail(error);
         }
-        if (pool !== undefined) await yieldToEventLoop();
+        if (lanes.length > 0) await yieldToEventLoop();
       }
       // Every job is claimed: wait for the workers' shares (a worker still starting has none).
       await Promise.allSettled([...running]);

@@ -24,8 +24,6 @@ import {
   rankRows,
   runBacktestToFiles,
   runSweep,
-  estimateTicks,
-  sweepThreads,
   sweepReport,
   sweepTable,
   sweptNames,
@@ -194,20 +192,18 @@ async function sweep(
     account: plan.account,
     equityIntervalMicros: plan.equityIntervalMicros,
   };
-  const threads = sweepThreads({ runs: combos.length, ticks: estimateTicks(spec.tickFiles), requested: plan.workers });
   const rank = plan.rank;
   const runner = plan.queue === undefined ? runSweep : await queueRunner(plan.queue, warn);
-  const where =
-    plan.queue === undefined
-      ? `${threads} thread${threads === 1 ? '' : 's'}`
-      : `the queue at ${plan.queue.url.replace(/:[^:@/]*@/, ':***@')}`;
-  warn(`sweep: ${definition.name}, ${combos.length} runs over ${swept.join(' x ')} on ${where}`);
+  const announce = (where: string): void => warn(`sweep: ${definition.name}, ${combos.length} runs over ${swept.join(' x ')} on ${where}`);
+  // Threads here: announced by runSweep once it has settled their number (onThreads).
+  if (plan.queue !== undefined) announce(`the queue at ${plan.queue.url.replace(/:[^:@/]*@/, ':***@')}`);
   const started = process.hrtime.bigint();
   const rows = await runner(
     spec,
     combos.map((params, index) => ({ index, params })),
     {
-      workers: threads,
+      ...(plan.workers === undefined ? {} : { workers: plan.workers }),
+      onThreads: (threads) => announce(`${threads} thread${threads === 1 ? '' : 's'}`),
       onResult: (row, done, total) => {
         const secs = Number(process.hrtime.bigint() - started) / 1e9;
         const left = done < total ? `, about ${clock((secs / done) * (total - done))} left` : '';

@@ -84,6 +84,18 @@ describe('parameter sweeps', () => {
     }
   });
 
+  it('runs a small sweep without workers unless asked, and says on how many threads', async () => {
+    const spec: SweepSpec = { strategyFile: STRATEGY, tickFiles: [SAMPLE_TICKS_FILE], account: {}, equityIntervalMicros: 60_000_000 };
+    const jobs = [5, 10].map((fast, index) => ({ index, params: { fast, slow: 30 } }));
+    const seen: number[] = [];
+    let ready = 0;
+    const auto = await runSweep(spec, jobs, { onThreads: (n) => seen.push(n), onWorkerReady: () => (ready += 1) });
+    const asked = await runSweep(spec, jobs, { workers: 2, onThreads: (n) => seen.push(n) });
+    expect(seen).toEqual([1, 2]);
+    expect(ready).toBe(0);
+    expect(JSON.stringify(asked)).toBe(JSON.stringify(auto));
+  });
+
   it('reports a failing run', async () => {
     const spec: SweepSpec = { strategyFile: STRATEGY, tickFiles: [SAMPLE_TICKS_FILE], account: {}, equityIntervalMicros: 60_000_000 };
     const jobs = [
