@@ -19,6 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import {
   loadStrategy,
   openTicks,
@@ -149,6 +150,42 @@ async function sweepRows(files: readonly string[], ticksPerPass: number): Promis
   ];
 }
 
+/** A loop of integer arithmetic that touches no memory, run here (the ops run inside, not by benny). */
+function spin(): number {
+  const start = process.hrtime.bigint();
+  let x = 0;
+  for (let i = 0; i < 200_000_000; i += 1) x = (x + i * 7) % 1_000_003;
+  if (x < 0) throw new Error('unreachable');
+  return secondsSince(start);
+}
+
+/**
+ * What a second thread can give on this machine right now: the same arithmetic loop alone, and on
+ * this thread and a worker side by side (2.00 = two free cores). Read the sweep's speed-up against it.
+ */
+async function twoThreadCeiling(): Promise<Row> {
+  const source = `const { parentPort } = require('node:worker_threads'); const s = process.hrtime.bigint(); let x = 0;
+    for (let i = 0; i < 200000000; i += 1) x = (x + i * 7) % 1000003; parentPort.postMessage([Number(process.hrtime.bigint() - s) / 1e9, x]);`;
+  let best = 0;
+  for (let pass = 0; pass < 2; pass += 1) {
+    const alone = spin();
+    const worker = new Worker(source, { eval: true });
+    const other = new Promise<number>((resolve) => worker.once('message', (m: [number, number]) => resolve(m[0])));
+    const here = spin();
+    const there = await other;
+    await worker.terminate();
+    best = Math.max(best, (2 * alone) / Math.max(here, there));
+  }
+  return {
+    suite: SUITE,
+    id: 'backtest.twoThreadCeiling',
+    name: 'two threads of pure arithmetic vs one (what a second core gives now)',
+    value: best,
+    unit: 'x',
+    note: 'best of 2; 2.00 = two free cores; the sweep speed-up cannot beat it',
+  };
+}
+
 async function scenarioRows(): Promise<Row[]> {
   const serial: number[] = [];
   const auto: number[] = [];
@@ -235,6 +272,7 @@ export async function backtest(): Promise<Row[]> {
       add(`backtest.${s.id}.parsed`, names.parsed, '');
     }
 
+    rows.push(await twoThreadCeiling());
     rows.push(...(await sweepRows(files, ticksPerPass)));
     rows.push(...(await scenarioRows()));
   } finally {
