@@ -15,11 +15,17 @@
  * with the fill suite's MARKET + TP/SL) and what the reads cost per tick (with minus without them).
  *
  * Then a parameter sweep of the moving-average crossover (16 runs) on one thread and on two (this
- * one and a worker): the speed-up, worker start-up (loading the TypeScript sources) included.
+ * one and a worker), passes interleaved: the speed-up of the first two-thread pass (the worker
+ * starts: from dist/ when it is current, else through tsx) and of the later ones (the process's
+ * warm worker is reused). Last `v20sim scenario run` over scenarios/ with -j 1 and with the
+ * default thread count, each a fresh process (bin/v20sim.js: the build when current), interleaved.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import {
   loadStrategy,
   openTicks,
@@ -30,6 +36,7 @@ import {
   type SweepSpec,
 } from '../src/backtest/index.js';
 import type { Tick } from '../src/domain/tick.js';
+import { builtModule } from '../src/workers/built-module.js';
 import { LEAN_DIR, hasLeanData, leanFiles } from '../test/support/lean-eurusd.js';
 import { fmtNum, isMain, rmeNote, runStandalone, secondsSince, statsOf, timeCases, type Row } from './lib.js';
 
@@ -42,7 +49,10 @@ const BUSY_READER = 'bench/strategies/busy-reader.ts';
 /** Ticks between decisions of the idle variant: more than the data holds, so it never trades. */
 const NEVER = 1e12;
 const SWEEP_GRID = { fast: [5, 10, 20, 40], slow: [50, 100, 150, 200] };
-const SWEEP_PASSES = 2;
+/** Interleaved pairs of sweeps (1 thread, 2 threads); the first 2-thread pass starts the worker. */
+const SWEEP_PASSES = 3;
+const SCENARIO_PASSES = 3;
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function sweepJobs(definition: StrategyDefinition): { index: number; params: Record<string, string | number | boolean> }[] {
   const jobs: { index: number; params: Record<string, string | number | boolean> }[] = [];
@@ -51,24 +61,176 @@ function sweepJobs(definition: StrategyDefinition): { index: number; params: Rec
   return jobs;
 }
 
-/**
- * Best wall time of a few sweeps (seconds), and of that pass the time until the last worker was
- * ready (the start-up: thread, TypeScript sources, strategy). Sweeps are too slow for benny.
- */
+/** Seconds of one sweep, and when the first worker was ready (NaN: no worker took a job). */
 async function timeSweep(
   spec: SweepSpec,
   jobs: ReturnType<typeof sweepJobs>,
   workers: number,
 ): Promise<{ seconds: number; startup: number }> {
-  let best = { seconds: Number.POSITIVE_INFINITY, startup: 0 };
+  const start = process.hrtime.bigint();
+  let startup = Number.NaN;
+  await runSweep(spec, jobs, { workers, onWorkerReady: () => void (startup = secondsSince(start)) });
+  return { seconds: secondsSince(start), startup };
+}
+
+/** Seconds from spawn to exit of `v20sim scenario run ARGS` over the repository's scenarios. */
+function timeScenarioRun(args: readonly string[]): Promise<number> {
+  const start = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin/v20sim.js'), 'scenario', 'run', '--quiet', ...args], {
+      cwd: ROOT,
+      stdio: 'ignore',
+    });
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(secondsSince(start)) : reject(new Error(`scenario run ${args.join(' ')}: exit ${code}`)),
+    );
+  });
+}
+
+async function sweepRows(files: readonly string[], ticksPerPass: number): Promise<Row[]> {
+  const ma = await loadStrategy(STRATEGIES[0].file);
+  const spec: SweepSpec = {
+    strategyFile: path.resolve(STRATEGIES[0].file),
+    tickFiles: files,
+    account: {},
+    equityIntervalMicros: 60_000_000,
+  };
+  const jobs = sweepJobs(ma);
+  const built = builtModule(new URL('../src/backtest/sweep-worker.ts', import.meta.url)) !== undefined;
+  process.stdout.write(
+    `backtest sweep: ${jobs.length} runs of ${ma.name} (fast ${SWEEP_GRID.fast.join(',')} x slow ${SWEEP_GRID.slow.join(',')}), ${SWEEP_PASSES} interleaved passes; worker from ${built ? 'dist/' : 'the sources (tsx)'}\n`,
+  );
+  const serial: number[] = [];
+  const parallel: { seconds: number; startup: number }[] = [];
   for (let pass = 0; pass < SWEEP_PASSES; pass += 1) {
-    const start = process.hrtime.bigint();
-    let startup = 0;
-    await runSweep(spec, jobs, { workers, onWorkerReady: () => void (startup = secondsSince(start)) });
-    const seconds = secondsSince(start);
-    if (seconds < best.seconds) best = { seconds, startup };
+    serial.push((await timeSweep(spec, jobs, 1)).seconds);
+    parallel.push(await timeSweep(spec, jobs, 2));
+    process.stdout.write(
+      `  pass ${pass + 1}: 1 thread ${serial.at(-1)?.toFixed(2)} s, 2 threads ${parallel.at(-1)?.seconds.toFixed(2)} s\n`,
+    );
   }
-  return best;
+  const best = Math.min(...serial);
+  const cold = parallel[0] as { seconds: number; startup: number };
+  const warm = Math.min(...parallel.slice(1).map((p) => p.seconds));
+  const cores = os.availableParallelism();
+  const tickRate = (seconds: number): number => (jobs.length * ticksPerPass) / seconds;
+  return [
+    {
+      suite: SUITE,
+      id: 'backtest.sweep.serial',
+      name: `sweep of ${jobs.length} runs, 1 thread`,
+      value: tickRate(best),
+      unit: 'ticks/s',
+      note: `best ${best.toFixed(2)} s`,
+    },
+    {
+      suite: SUITE,
+      id: 'backtest.sweep.parallel',
+      name: `sweep of ${jobs.length} runs, 2 threads (this one + 1 warm worker)`,
+      value: tickRate(warm),
+      unit: 'ticks/s',
+      note: `best ${warm.toFixed(2)} s; ${cores} cores available`,
+    },
+    {
+      suite: SUITE,
+      id: 'backtest.sweep.speedup',
+      name: 'sweep speed-up on 2 threads, warm worker',
+      value: best / warm,
+      unit: 'x',
+      note: 'best 1-thread time / best 2-thread time after the first pass (2.00 = perfect)',
+    },
+    {
+      suite: SUITE,
+      id: 'backtest.sweep.speedupCold',
+      name: 'sweep speed-up on 2 threads, worker started by the sweep',
+      value: best / cold.seconds,
+      unit: 'x',
+      note: `best 1-thread time / the first 2-thread pass (${cold.seconds.toFixed(2)} s, worker start-up included)`,
+    },
+    {
+      suite: SUITE,
+      id: 'backtest.sweep.workerStartup',
+      name: `sweep worker start-up (thread, ${built ? 'dist/' : 'sources through tsx'}, strategy, ticks read)`,
+      value: cold.startup * 1000,
+      unit: 'ms',
+      note: 'until the worker took its first jobs; this thread reads the ticks and runs jobs meanwhile',
+    },
+  ];
+}
+
+/** A loop of integer arithmetic that touches no memory, run here (the ops run inside, not by benny). */
+function spin(): number {
+  const start = process.hrtime.bigint();
+  let x = 0;
+  for (let i = 0; i < 200_000_000; i += 1) x = (x + i * 7) % 1_000_003;
+  if (x < 0) throw new Error('unreachable');
+  return secondsSince(start);
+}
+
+/**
+ * What a second thread can give on this machine right now: the same arithmetic loop alone, and on
+ * this thread and a worker side by side (2.00 = two free cores). Read the sweep's speed-up against it.
+ */
+async function twoThreadCeiling(): Promise<Row> {
+  const source = `const { parentPort } = require('node:worker_threads'); const s = process.hrtime.bigint(); let x = 0;
+    for (let i = 0; i < 200000000; i += 1) x = (x + i * 7) % 1000003; parentPort.postMessage([Number(process.hrtime.bigint() - s) / 1e9, x]);`;
+  let best = 0;
+  for (let pass = 0; pass < 2; pass += 1) {
+    const alone = spin();
+    const worker = new Worker(source, { eval: true });
+    const other = new Promise<number>((resolve) => worker.once('message', (m: [number, number]) => resolve(m[0])));
+    const here = spin();
+    const there = await other;
+    await worker.terminate();
+    best = Math.max(best, (2 * alone) / Math.max(here, there));
+  }
+  return {
+    suite: SUITE,
+    id: 'backtest.twoThreadCeiling',
+    name: 'two threads of pure arithmetic vs one (what a second core gives now)',
+    value: best,
+    unit: 'x',
+    note: 'best of 2; 2.00 = two free cores; the sweep speed-up cannot beat it',
+  };
+}
+
+async function scenarioRows(): Promise<Row[]> {
+  const serial: number[] = [];
+  const auto: number[] = [];
+  for (let pass = 0; pass < SCENARIO_PASSES; pass += 1) {
+    serial.push(await timeScenarioRun(['-j', '1']));
+    auto.push(await timeScenarioRun([]));
+    process.stdout.write(`  scenario run pass ${pass + 1}: -j 1 ${serial.at(-1)?.toFixed(2)} s, default ${auto.at(-1)?.toFixed(2)} s\n`);
+  }
+  const one = Math.min(...serial);
+  const chosen = Math.min(...auto);
+  return [
+    {
+      suite: SUITE,
+      id: 'scenario.run.serial',
+      name: 'v20sim scenario run (scenarios/), -j 1',
+      value: one * 1000,
+      unit: 'ms',
+      note: 'best, process start to exit',
+    },
+    {
+      suite: SUITE,
+      id: 'scenario.run.auto',
+      name: 'v20sim scenario run (scenarios/), default threads',
+      value: chosen * 1000,
+      unit: 'ms',
+      note: 'best, process start to exit',
+    },
+    {
+      suite: SUITE,
+      id: 'scenario.run.speedup',
+      name: 'scenario run speed-up, default threads vs -j 1',
+      value: one / chosen,
+      unit: 'x',
+      note: '>= 1.00: the default is never slower',
+    },
+  ];
 }
 
 /**
@@ -214,52 +376,9 @@ export async function backtest(): Promise<Row[]> {
 
     rows.push(...(await busyReader(parsed)));
 
-    const ma = await loadStrategy(STRATEGIES[0].file);
-    const spec: SweepSpec = {
-      strategyFile: path.resolve(STRATEGIES[0].file),
-      tickFiles: files,
-      account: {},
-      equityIntervalMicros: 60_000_000,
-    };
-    const jobs = sweepJobs(ma);
-    process.stdout.write(
-      `backtest sweep: ${jobs.length} runs of ${ma.name} (fast ${SWEEP_GRID.fast.join(',')} x slow ${SWEEP_GRID.slow.join(',')}), best of ${SWEEP_PASSES}\n`,
-    );
-    const serial = (await timeSweep(spec, jobs, 1)).seconds;
-    const parallel = await timeSweep(spec, jobs, 2);
-    const cores = os.availableParallelism();
-    rows.push({
-      suite: SUITE,
-      id: 'backtest.sweep.serial',
-      name: `sweep of ${jobs.length} runs, 1 thread`,
-      value: (jobs.length * ticksPerPass) / serial,
-      unit: 'ticks/s',
-      note: `${serial.toFixed(2)} s`,
-    });
-    rows.push({
-      suite: SUITE,
-      id: 'backtest.sweep.parallel',
-      name: `sweep of ${jobs.length} runs, 2 threads (this one + 1 worker)`,
-      value: (jobs.length * ticksPerPass) / parallel.seconds,
-      unit: 'ticks/s',
-      note: `${parallel.seconds.toFixed(2)} s; ${cores} cores available`,
-    });
-    rows.push({
-      suite: SUITE,
-      id: 'backtest.sweep.speedup',
-      name: 'sweep speed-up on 2 threads',
-      value: serial / parallel.seconds,
-      unit: 'x',
-      note: '1-thread time / 2-thread time, worker start-up included (2.00 = perfect)',
-    });
-    rows.push({
-      suite: SUITE,
-      id: 'backtest.sweep.workerStartup',
-      name: 'sweep worker start-up (thread, sources, strategy)',
-      value: parallel.startup * 1000,
-      unit: 'ms',
-      note: 'until the worker took its first jobs; this thread runs jobs meanwhile',
-    });
+    rows.push(await twoThreadCeiling());
+    rows.push(...(await sweepRows(files, ticksPerPass)));
+    rows.push(...(await scenarioRows()));
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

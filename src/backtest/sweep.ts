@@ -1,13 +1,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import path from 'node:path';
 import type { Micros } from '../domain/time.js';
-import type { FeedFormat } from '../engine/feeds/index.js';
+import { mergeByTime, type FeedFormat } from '../engine/feeds/index.js';
 import { csvField, fmtNumber, fmtOptional, fmtPercent, textTable } from './format.js';
-import { describeSources, loadStrategy, openTicks } from './load.js';
+import { describeSources, loadStrategy, openTicks, type TickSourceOptions } from './load.js';
 import { METRIC_NAMES, type Metrics } from './report.js';
 import { runBacktest, type BacktestAccountOptions } from './runner.js';
 import type { ParamValue, StrategyDefinition } from './strategy.js';
-import { modulePool } from '../workers/pool.js';
+import { claimJob, closeQueue, jobQueue, queueEmpty, type JobQueue } from '../workers/job-queue.js';
+import { warmModulePool, type ModulePool } from '../workers/pool.js';
+import { columnTicksMax, estimateTicks, sweepThreads } from './sweep-plan.js';
+import { columnTicks, concatColumns, readTickColumns, type TickColumns } from './tick-columns.js';
 
 /** Everything a run of a sweep needs besides its parameters; plain data, so it can go to a worker. */
 export interface SweepSpec {
@@ -25,10 +29,21 @@ export interface SweepJob {
   readonly params: Readonly<Record<string, ParamValue>>;
 }
 
-/** One run of a sweep for a worker thread (sweep-worker.ts); `job` absent = only load the strategy. */
+/**
+ * Work of a sweep for a worker thread (sweep-worker.ts): one job, the jobs of a queue, or one tick
+ * file to read; none of them = only load the strategy.
+ * `ticks` (shared memory: posting it copies nothing) absent = the worker reads the tick files.
+ */
 export interface SweepTask {
   readonly spec: SweepSpec;
   readonly job?: SweepJob;
+  readonly ticks?: TickColumns;
+  /** Read this tick file (an index into spec.tickFiles) into columns and answer with them instead of running a job. */
+  readonly read?: number;
+  /** Run the jobs claimed from this queue until it is empty and answer with their rows. */
+  readonly queue?: JobQueue<SweepJob>;
+  /** Where each row of a queue's jobs is posted as it finishes (progress). */
+  readonly progress?: MessagePort;
 }
 
 export interface SweepRow {
@@ -64,16 +79,15 @@ export function checkRankMetric(name: string): keyof Metrics {
   return name as keyof Metrics;
 }
 
-/** One run of the grid, in this thread. */
-export function runSweepJob(spec: SweepSpec, definition: StrategyDefinition, job: SweepJob): SweepRow {
-  const ticks = openTicks(spec.tickFiles, {
-    ...(spec.format === undefined ? {} : { format: spec.format }),
-    ...(spec.instrument === undefined ? {} : { instrument: spec.instrument }),
-  });
+/**
+ * One run of the grid, in this thread: over `ticks` (the sweep's ticks read once, shared between
+ * threads) when given, else over the tick files read for this run alone.
+ */
+export function runSweepJob(spec: SweepSpec, definition: StrategyDefinition, job: SweepJob, ticks?: TickColumns): SweepRow {
   const result = runBacktest({
     strategy: definition,
     params: job.params,
-    ticks,
+    ticks: ticks === undefined ? openTicks(spec.tickFiles, tickOptions(spec)) : columnTicks(ticks),
     account: spec.account,
     equityIntervalMicros: spec.equityIntervalMicros,
     sources: [],
@@ -81,17 +95,51 @@ export function runSweepJob(spec: SweepSpec, definition: StrategyDefinition, job
   return { index: job.index, params: job.params, metrics: result.metrics };
 }
 
+function tickOptions(spec: SweepSpec): TickSourceOptions {
+  return {
+    ...(spec.format === undefined ? {} : { format: spec.format }),
+    ...(spec.instrument === undefined ? {} : { instrument: spec.instrument }),
+  };
+}
+
+/**
+ * One tick file of the sweep read into shared columns, or undefined when it cannot be held there
+ * (liquidity levels, more than columnTicksMax()): then each run reads the files itself.
+ */
+export function readSweepFile(spec: SweepSpec, file: number): TickColumns | undefined {
+  return readTickColumns(openTicks([spec.tickFiles[file] as string], tickOptions(spec)), columnTicksMax());
+}
+
+/**
+ * The files' columns merged by time as openTicks merges the files (mergeByTime: a stable sort of
+ * their concatenation), so the runs see the very same ticks; undefined if a file has none. Files
+ * of consecutive periods are already in order one after another and are only put together.
+ */
+function mergeSweepFiles(parts: readonly (TickColumns | undefined)[]): TickColumns | undefined {
+  const files: TickColumns[] = [];
+  for (const part of parts) {
+    if (part === undefined) return undefined;
+    files.push(part);
+  }
+  if (files.length === 1) return files[0];
+  return concatColumns(files) ?? readTickColumns(mergeByTime(files.map(columnTicks)), columnTicksMax());
+}
+
 export interface SweepOptions {
-  /** Threads to run on, this one included (workers - 1 worker threads); 1 runs every job here, one after another. */
-  readonly workers: number;
+  /**
+   * Threads to run on, this one included (workers - 1 worker threads); 1 runs every job here, one
+   * after another. Undefined: chosen from the amount of work (sweepThreads in sweep-plan.ts).
+   */
+  readonly workers?: number;
+  /** False: this thread only hands out jobs and every run goes to a worker thread. Default true. */
+  readonly runHere?: boolean;
   /** Called as each run finishes (in completion order). */
   readonly onResult?: (row: SweepRow, done: number, total: number) => void;
+  /** Called once the ticks are read, with the number of threads the sweep runs on (this one included). */
+  readonly onThreads?: (threads: number) => void;
   /** Called when a worker thread has loaded the strategy and takes its first jobs (not in a 1-thread sweep). */
   readonly onWorkerReady?: (worker: number) => void;
 }
-
-/** Worker jobs in flight per worker thread: one running and one waiting, so a worker never idles while this thread is busy. */
-const JOBS_AHEAD = 2;
 
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -101,71 +149,152 @@ function runFailed(index: number, error: unknown): Error {
   return new Error(`sweep run ${index} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 }
 
-/**
- * Runs every job on `workers` threads: this one (which has the strategy loaded and warm already)
- * and a pool of workers - 1 worker threads, each lane taking the next job as it finishes one. Each
- * run is deterministic and independent, so the rows are the same whatever ran where; they come
- * back in job order. With workers = 1 every job runs here, one after another.
- */
-export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], options: SweepOptions): Promise<SweepRow[]> {
-  const total = jobs.length;
-  const rows: SweepRow[] = new Array<SweepRow>(total);
+/** One run of the grid, its failure named by its index (the message a sweep's failure carries). */
+export function runSweepJobOrFail(spec: SweepSpec, definition: StrategyDefinition, job: SweepJob, ticks?: TickColumns): SweepRow {
+  try {
+    return runSweepJob(spec, definition, job, ticks);
+  } catch (error) {
+    throw runFailed(job.index, error);
+  }
+}
+
+type SweepAnswer = SweepRow | TickColumns | readonly SweepRow[] | undefined | null;
+
+/** The process's warm pool of sweep workers (they load the strategy once and stay for the next sweep). */
+function sweepPool(workers: number): ModulePool<SweepTask, SweepAnswer> {
+  const module = new URL(`./sweep-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+  return warmModulePool<SweepTask, SweepAnswer>(module, 'runSweepTask', workers);
+}
+
+/** The rows in job order, and the function that records each as it finishes (once: a row may come twice). */
+function rowCollector(
+  jobs: readonly SweepJob[],
+  onResult: SweepOptions['onResult'],
+): { rows: SweepRow[]; record: (row: SweepRow) => void } {
+  const rows: SweepRow[] = new Array<SweepRow>(jobs.length);
   const position = new Map(jobs.map((job, i) => [job.index, i]));
-  const threads = Math.max(1, Math.min(options.workers, total));
-  const definition = await loadStrategy(spec.strategyFile);
-  let next = 0;
   let done = 0;
-  let failure: Error | undefined;
-  const take = (): SweepJob | undefined => (failure === undefined ? jobs[next++] : undefined);
   const record = (row: SweepRow): void => {
     const at = position.get(row.index);
     if (at === undefined) throw new Error(`sweep: a result for an unknown run ${row.index}`);
+    if (rows[at] !== undefined) return;
     rows[at] = row;
     done += 1;
-    options.onResult?.(row, done, total);
+    onResult?.(row, done, jobs.length);
   };
-  const pool =
-    threads > 1
-      ? modulePool<SweepTask, SweepRow | null>(
-          new URL(`./sweep-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
-          'runSweepTask',
-          threads - 1,
-        )
-      : undefined;
-  const runLane = async (lane: number): Promise<void> => {
-    if (pool === undefined) return;
-    await pool.run({ spec });
-    if (lane % JOBS_AHEAD === 0) options.onWorkerReady?.(lane / JOBS_AHEAD);
-    for (let job = take(); job !== undefined; job = take()) {
-      const index = job.index;
-      record(
-        (await pool.run({ spec, job }).catch((error: unknown) => {
-          throw runFailed(index, error);
-        })) as SweepRow,
-      );
-    }
-  };
-  const lanes = Array.from({ length: pool === undefined ? 0 : (threads - 1) * JOBS_AHEAD }, (_, i) =>
-    runLane(i).catch((error: unknown) => {
-      failure ??= error instanceof Error ? error : new Error(String(error));
-    }),
-  );
+  return { rows, record };
+}
+
+/**
+ * A worker's share: the jobs it claims from the queue, its rows reported as they finish (through a
+ * message port, for progress) and all together at the end (the answer, which counts).
+ */
+async function workerShare(pool: ModulePool<SweepTask, SweepAnswer>, task: SweepTask, record: (row: SweepRow) => void): Promise<void> {
+  const channel = new MessageChannel();
+  channel.port1.on('message', (row: SweepRow) => record(row));
   try {
-    // This thread takes jobs too, and between them lets the workers' answers in.
-    for (let job = take(); job !== undefined; job = take()) {
-      try {
-        record(runSweepJob(spec, definition, job));
-      } catch (error) {
-        failure ??= runFailed(job.index, error);
-      }
-      if (pool !== undefined) await yieldToEventLoop();
-    }
-    await Promise.all(lanes);
-    if (failure !== undefined) throw failure;
-    return rows;
+    const rows = (await pool.run({ ...task, progress: channel.port2 }, [channel.port2])) as readonly SweepRow[];
+    for (const row of rows) record(row);
   } finally {
-    await pool?.destroy();
+    channel.port1.close();
   }
+}
+
+/**
+ * Runs every job on this thread and worker threads (as many as `options.workers` says or the work
+ * is worth, see sweep-plan.ts), each thread claiming the next job from a shared counter as it
+ * finishes one. The ticks are read once (file by file, by whichever thread is free), into shared
+ * columns every thread reads. This thread never waits for a worker that is still starting: when
+ * it has run the last job itself, the sweep is over. Each run is deterministic and independent, so
+ * the rows are the same whatever ran where; they come back in job order.
+ */
+export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], options: SweepOptions = {}): Promise<SweepRow[]> {
+  const total = jobs.length;
+  const { rows, record } = rowCollector(jobs, options.onResult);
+  const sizing = (ticks: number): number => sweepThreads({ runs: total, ticks, requested: options.workers });
+  // From the files' sizes first, so the workers start while this thread reads the ticks; from
+  // the ticks' count once read (workers then start late, or take no job).
+  let threads = sizing(estimateTicks(spec.tickFiles));
+  const runHere = options.runHere !== false || threads <= 1;
+  const queue = jobQueue(jobs);
+  let failure: Error | undefined;
+  let ticks: TickColumns | undefined;
+  const fail = (error: unknown): void => {
+    failure ??= error instanceof Error ? error : new Error(String(error));
+    closeQueue(queue);
+  };
+  let ticksRead: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (ticksRead = resolve));
+  const running = new Set<Promise<void>>();
+  const track = (work: Promise<void>): Promise<void> => {
+    running.add(work);
+    return work.finally(() => running.delete(work));
+  };
+  // The tick files, read one by one by this thread and the workers ready by then (none for one run).
+  const parts: (TickColumns | undefined)[] = [];
+  let nextFile = total > 1 ? 0 : spec.tickFiles.length;
+  const takeFile = (): number | undefined => (failure === undefined && nextFile < spec.tickFiles.length ? nextFile++ : undefined);
+  const runLane = async (pool: ModulePool<SweepTask, SweepAnswer>, worker: number, filesDone: () => void): Promise<void> => {
+    try {
+      await pool.run({ spec });
+      for (let file = takeFile(); file !== undefined; file = takeFile()) {
+        const at = file;
+        await track(pool.run({ spec, read: at }).then((part) => void (parts[at] = part as TickColumns | undefined), fail));
+      }
+    } finally {
+      filesDone();
+    }
+    await ready;
+    if (failure !== undefined || queueEmpty(queue) || worker >= (runHere ? threads - 1 : threads)) return;
+    options.onWorkerReady?.(worker);
+    await track(workerShare(pool, { spec, queue, ...(ticks === undefined ? {} : { ticks }) }, record).catch(fail));
+  };
+  const filesRead: Promise<void>[] = [];
+  const lanes: Promise<void>[] = [];
+  const startWorkers = (workers: number): void => {
+    const pool = sweepPool(workers);
+    for (let i = 0; i < workers; i += 1) {
+      let filesDone: () => void = () => undefined;
+      filesRead.push(new Promise<void>((resolve) => (filesDone = resolve)));
+      lanes.push(runLane(pool, i, filesDone).catch(fail));
+    }
+  };
+  if (threads > 1) startWorkers(runHere ? threads - 1 : threads);
+  try {
+    const definition = await loadStrategy(spec.strategyFile);
+    if (total > 1) {
+      if (!runHere) await Promise.all(filesRead);
+      for (let file = takeFile(); file !== undefined; file = takeFile()) {
+        parts[file] = readSweepFile(spec, file);
+        if (lanes.length > 0) await yieldToEventLoop();
+      }
+      await Promise.allSettled([...running]);
+      if (failure === undefined) ticks = mergeSweepFiles(parts);
+      if (ticks !== undefined) threads = sizing(ticks.count);
+      if (lanes.length === 0 && threads > 1) startWorkers(threads - 1);
+    }
+    options.onThreads?.(Math.max(1, Math.min(threads, total, lanes.length + (runHere ? 1 : 0))));
+    ticksRead();
+    if (runHere) {
+      // This thread claims jobs too, and between them lets the workers' progress in.
+      for (let job = claimJob(queue); job !== undefined; job = claimJob(queue)) {
+        try {
+          record(runSweepJobOrFail(spec, definition, job, ticks));
+        } catch (error) {
+          fail(error);
+        }
+        if (lanes.length > 0) await yieldToEventLoop();
+      }
+      // Every job is claimed: wait for the workers' shares (a worker still starting has none).
+      await Promise.allSettled([...running]);
+    } else await Promise.all(lanes);
+  } catch (error) {
+    fail(error);
+  } finally {
+    ticksRead();
+  }
+  if (failure !== undefined) throw failure;
+  return rows;
 }
 
 /**

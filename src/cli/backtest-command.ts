@@ -5,7 +5,6 @@
  * wall clock, for the progress display; everything it writes is a function of the inputs.
  */
 import { existsSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import {
   OUTPUT_FILES,
@@ -60,7 +59,8 @@ interface BacktestPlan {
   readonly account: BacktestAccountOptions;
   readonly equityIntervalMicros: number;
   readonly rank: keyof Metrics;
-  readonly workers: number;
+  /** Threads for a sweep, this one included; undefined = chosen from the amount of work. */
+  readonly workers: number | undefined;
   /** Run a sweep's cells on `v20sim worker`s through this Redis (redis://HOST:PORT/DB) instead of threads here. */
   readonly queue: { readonly url: string; readonly unreachableMs: number } | undefined;
   readonly cliParams: readonly string[];
@@ -123,7 +123,7 @@ function planOf(options: Readonly<Record<string, unknown>>, config: BacktestFile
     },
     equityIntervalMicros: checked('--equity-interval', () => parseDuration(opt('equityInterval') ?? config.equityInterval ?? '1m')),
     rank: checked('--rank', () => checkRankMetric(opt('rank') ?? config.rank ?? 'sharpe')),
-    workers: cliWorkers === undefined ? (config.workers ?? availableParallelism()) : checkWorkers(cliWorkers, '--workers'),
+    workers: cliWorkers === undefined ? config.workers : checkWorkers(cliWorkers, '--workers'),
     queue: queueOf(opt('queue'), opt('queueTimeout')),
     cliParams: (options['param'] as string[] | undefined) ?? [],
     fileParams: config.params,
@@ -198,20 +198,18 @@ async function sweep(
     account: plan.account,
     equityIntervalMicros: plan.equityIntervalMicros,
   };
-  const threads = Math.min(plan.workers, combos.length);
   const rank = plan.rank;
   const runner = plan.queue === undefined ? runSweep : await queueRunner(plan.queue, warn);
-  const where =
-    plan.queue === undefined
-      ? `${threads} thread${threads === 1 ? '' : 's'}`
-      : `the queue at ${plan.queue.url.replace(/:[^:@/]*@/, ':***@')}`;
-  warn(`sweep: ${definition.name}, ${combos.length} runs over ${swept.join(' x ')} on ${where}`);
+  const announce = (where: string): void => warn(`sweep: ${definition.name}, ${combos.length} runs over ${swept.join(' x ')} on ${where}`);
+  // Threads here: announced by runSweep once it has settled their number (onThreads).
+  if (plan.queue !== undefined) announce(`the queue at ${plan.queue.url.replace(/:[^:@/]*@/, ':***@')}`);
   const started = process.hrtime.bigint();
   const rows = await runner(
     spec,
     combos.map((params, index) => ({ index, params })),
     {
-      workers: plan.workers,
+      ...(plan.workers === undefined ? {} : { workers: plan.workers }),
+      onThreads: (threads) => announce(`${threads} thread${threads === 1 ? '' : 's'}`),
       onResult: (row, done, total) => {
         const secs = Number(process.hrtime.bigint() - started) / 1e9;
         const left = done < total ? `, about ${clock((secs / done) * (total - done))} left` : '';

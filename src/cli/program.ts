@@ -147,7 +147,7 @@ function backtestCommand(): Command {
       '--rank <metric>',
       'sweep ranking: sharpe (default), sortino, netPL, return, maxDrawdown, profitFactor, winRate, expectancy, trades, ...',
     )
-    .option('--workers <n>', 'threads for a sweep, this one included (default: one per core)')
+    .option('--workers <n>', 'threads for a sweep, this one included (default: chosen from the amount of work, at most one per core)')
     .option('--queue <url>', 'run the sweep on `v20sim worker`s through Redis (redis://HOST:PORT/DB) instead of threads here')
     .addOption(new Option('--queue-timeout <s>', 'give up when Redis does not answer for this long (default 60)').hideHelp())
     .addHelpText('after', BACKTEST_AFTER);
@@ -158,7 +158,10 @@ function scenarioRunOptions(): Option[] {
     new Option('-u, --update', 'rewrite golden transaction logs instead of comparing them'),
     new Option('-r, --reporter <name>', 'pretty (default), junit or tap'),
     new Option('-o, --output <file>', 'write the report to FILE (the pretty log still goes to stdout)'),
-    new Option('-j, --jobs <n>', 'worker threads (default: one per core; 1 runs in this process)'),
+    new Option(
+      '-j, --jobs <n>',
+      'threads, this one included (default: chosen from the amount of work, at most one per core; 1 runs every file in this process)',
+    ),
     new Option('-q, --quiet', 'pretty: list the steps of failing scenarios only'),
     new Option('--color', 'ANSI colours even when stdout is not a terminal'),
     new Option('--no-color', 'no ANSI colours'),

@@ -1,5 +1,5 @@
-import { availableParallelism } from 'node:os';
-import { modulePool } from '../workers/pool.js';
+import { warmModulePool, type ModulePool } from '../workers/pool.js';
+import { scenarioThreads } from './pool-plan.js';
 import { runScenarioFile } from './run-file.js';
 import type { ScenarioResult } from './result.js';
 import type { ScenarioTask } from './worker.js';
@@ -7,14 +7,19 @@ import type { ScenarioTask } from './worker.js';
 export interface PoolOptions {
   readonly cwd: string;
   readonly update?: boolean;
-  /** Worker threads; default one per core (os.availableParallelism()), at most one per file. 1 runs in this thread. */
+  /**
+   * Threads, this one included (jobs - 1 worker threads); 1 runs every file in this thread.
+   * Undefined: chosen from the amount of work (scenarioThreads in pool-plan.ts).
+   */
   readonly jobs?: number;
+  /** False: this thread only hands out files and every file runs on a worker thread (jobs > 1). Default true. */
+  readonly runHere?: boolean;
   /** Each result as soon as it and every earlier file are done, in the order of `files`. */
   readonly onResult?: (result: ScenarioResult, index: number) => void;
 }
 
-/** Most worker threads, whatever the core count says. */
-const WORKERS_MAX = 64;
+/** Most threads, whatever the core count says. */
+const THREADS_MAX = 64;
 
 function crashed(file: string, message: string): ScenarioResult {
   return {
@@ -29,10 +34,26 @@ function crashed(file: string, message: string): ScenarioResult {
   };
 }
 
+async function runInThread(file: string, options: PoolOptions): Promise<ScenarioResult> {
+  try {
+    return await runScenarioFile(file, options.cwd, { update: options.update === true });
+  } catch (err) {
+    return crashed(file, (err as Error).stack ?? String(err));
+  }
+}
+
+/** The process's warm pool of scenario workers (kept for the next run in this process). */
+function scenarioPool(workers: number): ModulePool<ScenarioTask | null, ScenarioResult | null> {
+  const module = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+  return warmModulePool<ScenarioTask | null, ScenarioResult | null>(module, 'runScenarioTask', workers);
+}
+
 /**
- * Runs scenario files, in parallel on worker threads, and returns their results in the order of
- * `files`. Each file runs alone in a fresh simulator, so the results do not depend on the number
- * of workers or on which worker ran what.
+ * Runs scenario files and returns their results in the order of `files`: on this thread and, when
+ * the work is worth it (pool-plan.ts) or `jobs` asks, on worker threads, each thread taking the
+ * next file as it finishes one. This thread never waits for a worker that is still starting. Each
+ * file runs alone in a fresh simulator, so the results do not depend on the number of threads or
+ * on which thread ran what.
  */
 export async function runScenarioFiles(files: readonly string[], options: PoolOptions): Promise<ScenarioResult[]> {
   const results: (ScenarioResult | undefined)[] = files.map(() => undefined);
@@ -44,37 +65,32 @@ export async function runScenarioFiles(files: readonly string[], options: PoolOp
       emitted += 1;
     }
   };
-  const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), files.length, WORKERS_MAX));
-  if (jobs <= 1) {
-    for (let i = 0; i < files.length; i += 1) {
-      const file = files[i] as string;
-      let result: ScenarioResult;
-      try {
-        result = await runScenarioFile(file, options.cwd, { update: options.update === true });
-      } catch (err) {
-        result = crashed(file, (err as Error).stack ?? String(err));
-      }
-      settle(i, result);
+  const threads = Math.min(scenarioThreads({ files, cwd: options.cwd, requested: options.jobs }), THREADS_MAX);
+  let next = 0;
+  const take = (): number | undefined => (next < files.length ? next++ : undefined);
+  const here = options.runHere !== false || threads <= 1;
+  const workers = here ? threads - 1 : threads;
+  const pool = workers > 0 ? scenarioPool(workers) : undefined;
+  const running = new Set<Promise<void>>();
+  const runLane = async (): Promise<void> => {
+    if (pool === undefined) return;
+    // A worker takes a file only once it has loaded the runner, so this thread never waits on its start-up.
+    await pool.run(null);
+    for (let index = take(); index !== undefined; index = take()) {
+      const file = files[index] as string;
+      const work = pool.run({ file, cwd: options.cwd, update: options.update === true }).then(
+        (result) => settle(index, result as ScenarioResult),
+        (err: unknown) => settle(index, crashed(file, (err as Error).stack ?? String(err))),
+      );
+      running.add(work);
+      await work;
+      running.delete(work);
     }
-    return results as ScenarioResult[];
-  }
-
-  const module = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-  const pool = modulePool<ScenarioTask, ScenarioResult>(module, 'runScenarioTask', jobs);
-  try {
-    await Promise.all(
-      files.map(async (file, index) => {
-        let result: ScenarioResult;
-        try {
-          result = await pool.run({ file, cwd: options.cwd, update: options.update === true });
-        } catch (err) {
-          result = crashed(file, (err as Error).stack ?? String(err));
-        }
-        settle(index, result);
-      }),
-    );
-  } finally {
-    await pool.destroy();
-  }
+  };
+  const lanes = Array.from({ length: workers }, () => runLane().catch(() => undefined));
+  // Without this thread, files left by workers that could not start run here after all.
+  if (!here) await Promise.all(lanes);
+  for (let index = take(); index !== undefined; index = take()) settle(index, await runInThread(files[index] as string, options));
+  await Promise.all([...running]);
   return results as ScenarioResult[];
 }

@@ -10,8 +10,8 @@ export interface ScenarioTask {
 
 /**
  * Runs one file in a worker thread. Results are plain data, so a file gives the same result here
- * as in the main thread.
+ * as in the main thread. A null task only loads this module (the pool's warm-up).
  */
-export function runScenarioTask(task: ScenarioTask): Promise<ScenarioResult> {
-  return runScenarioFile(task.file, task.cwd, { update: task.update });
+export async function runScenarioTask(task: ScenarioTask | null): Promise<ScenarioResult | null> {
+  return task === null ? null : runScenarioFile(task.file, task.cwd, { update: task.update });
 }

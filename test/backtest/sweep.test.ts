@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,9 +11,12 @@ import {
   rankRows,
   runBacktest,
   runSweep,
+  sweepCsv,
+  sweepReport,
   type SweepRow,
   type SweepSpec,
 } from '../../src/backtest/index.js';
+import { writeTicksCsv } from '../../src/engine/feeds/index.js';
 
 const STRATEGY = path.resolve('examples/strategies/ma-crossover.ts');
 
@@ -30,16 +35,65 @@ describe('parameter sweeps', () => {
     const spec: SweepSpec = { strategyFile: STRATEGY, tickFiles: [SAMPLE_TICKS_FILE], account: {}, equityIntervalMicros: 60_000_000 };
     const jobs = combos.map((params, index) => ({ index, params }));
     const order: number[] = [];
-    const parallel = await runSweep(spec, jobs, { workers: 2, onResult: (_row, done) => order.push(done) });
+    // Every run on a worker (runHere: false), so the worker path is the one compared.
+    const parallel = await runSweep(spec, jobs, { workers: 2, runHere: false, onResult: (_row, done) => order.push(done) });
     const serial = await runSweep(spec, jobs, { workers: 1 });
+    const both = await runSweep(spec, jobs, { workers: 2 });
     expect(order).toEqual([1, 2, 3, 4]);
     expect(parallel.map((r) => r.index)).toEqual([0, 1, 2, 3]);
     expect(parallel).toEqual(serial);
-    expect(JSON.stringify(parallel)).toBe(JSON.stringify(serial));
+    // The files a sweep writes, byte for byte.
+    const files = (rows: SweepRow[]): string => {
+      const report = sweepReport(definition, spec, ['fast', 'slow'], rankRows(rows, 'sharpe'), 'sharpe');
+      return `${sweepCsv(report, Object.keys(definition.params))}${JSON.stringify(report)}`;
+    };
+    expect(files(parallel)).toBe(files(serial));
+    expect(files(both)).toBe(files(serial));
     // ... and the same as a plain run of that combination.
     const direct = runBacktest({ strategy: definition, params: combos[3] ?? {}, ticks: openTicks([SAMPLE_TICKS_FILE]) });
     expect(parallel[3]?.metrics).toEqual(direct.metrics);
     expect(new Set(parallel.map((r) => r.metrics.netPL)).size).toBeGreaterThan(1);
+  });
+
+  it('reads several tick files once, merged by time as a plain run merges them', async () => {
+    // The sample split by instrument into two files whose times interleave.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'v20sim-sweep-'));
+    try {
+      const [first, second] = [path.join(dir, 'a.csv'), path.join(dir, 'b.csv')];
+      const ticks = [...openTicks([SAMPLE_TICKS_FILE])];
+      writeTicksCsv(
+        first,
+        ticks.filter((t) => t.instrument === 'USD_JPY'),
+      );
+      writeTicksCsv(
+        second,
+        ticks.filter((t) => t.instrument === 'EUR_USD'),
+      );
+      const definition = await loadStrategy(STRATEGY);
+      const spec: SweepSpec = { strategyFile: STRATEGY, tickFiles: [first, second], account: {}, equityIntervalMicros: 60_000_000 };
+      const jobs = [5, 10].map((fast, index) => ({ index, params: { fast, slow: 30 } }));
+      const workers = await runSweep(spec, jobs, { workers: 2, runHere: false });
+      const here = await runSweep(spec, jobs, { workers: 1 });
+      for (const [i, job] of jobs.entries()) {
+        const direct = runBacktest({ strategy: definition, params: job.params, ticks: openTicks([first, second]) });
+        expect(JSON.stringify(workers[i]?.metrics)).toBe(JSON.stringify(direct.metrics));
+        expect(JSON.stringify(here[i]?.metrics)).toBe(JSON.stringify(direct.metrics));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('runs a small sweep without workers unless asked, and says on how many threads', async () => {
+    const spec: SweepSpec = { strategyFile: STRATEGY, tickFiles: [SAMPLE_TICKS_FILE], account: {}, equityIntervalMicros: 60_000_000 };
+    const jobs = [5, 10].map((fast, index) => ({ index, params: { fast, slow: 30 } }));
+    const seen: number[] = [];
+    let ready = 0;
+    const auto = await runSweep(spec, jobs, { onThreads: (n) => seen.push(n), onWorkerReady: () => (ready += 1) });
+    const asked = await runSweep(spec, jobs, { workers: 2, onThreads: (n) => seen.push(n) });
+    expect(seen).toEqual([1, 2]);
+    expect(ready).toBe(0);
+    expect(JSON.stringify(asked)).toBe(JSON.stringify(auto));
   });
 
   it('reports a failing run', async () => {
@@ -49,6 +103,7 @@ describe('parameter sweeps', () => {
       { index: 1, params: { fast: 1.5 } },
     ];
     await expect(runSweep(spec, jobs, { workers: 2 })).rejects.toThrow(/run 1.*fast and slow must be whole numbers/s);
+    await expect(runSweep(spec, jobs, { workers: 2, runHere: false })).rejects.toThrow(/run 1.*fast and slow must be whole numbers/s);
   });
 
   it('ranks best first, smaller first for drawdown, missing values last, ties by grid position', () => {

@@ -1,0 +1,230 @@
+/**
+ * A sweep's ticks read once, kept as columns of numbers in SharedArrayBuffers: the runs of a sweep
+ * (on this thread and on worker threads) all read the same memory instead of each unzipping,
+ * parsing and merging the files again. Posting the columns to a worker shares the buffers (nothing
+ * is copied or transferred). A run reads them back as Ticks equal, field for field and in the same
+ * key order, to the ones the files give (makeTick's shape), so its results do not change.
+ */
+import type { Tick } from '../domain/tick.js';
+import type { Micros } from '../domain/time.js';
+
+export interface TickColumns {
+  readonly count: number;
+  /** The instrument names; `instrument[i]` indexes this list. */
+  readonly instruments: readonly string[];
+  readonly instrument: Uint16Array;
+  /** Micros; safe integers, so a float64 holds each exactly. */
+  readonly time: Float64Array;
+  readonly bid: Float64Array;
+  readonly ask: Float64Array;
+  /** Present when a tick had closeout prices (makeTick gives both or neither); NaN for a tick without. */
+  readonly closeoutBid?: Float64Array;
+  readonly closeoutAsk?: Float64Array;
+}
+
+/** Bytes a tick takes in the columns, closeouts included. */
+export const COLUMN_BYTES_PER_TICK = 2 + 8 * 5;
+const FIRST_CAPACITY = 1 << 14;
+/** One Uint16 per tick names the instrument. */
+const INSTRUMENTS_MAX = 1 << 16;
+
+function sharedF64(length: number): Float64Array {
+  return new Float64Array(new SharedArrayBuffer(Math.max(1, length) * 8));
+}
+
+function grownF64(from: Float64Array, length: number, count: number): Float64Array {
+  const to = sharedF64(length);
+  to.set(from.subarray(0, count));
+  return to;
+}
+
+/** Fills the columns one tick at a time, growing them as needed. */
+class ColumnsBuilder {
+  count = 0;
+  private capacity = FIRST_CAPACITY;
+  private instrument = new Uint16Array(new SharedArrayBuffer(FIRST_CAPACITY * 2));
+  private time = sharedF64(FIRST_CAPACITY);
+  private bid = sharedF64(FIRST_CAPACITY);
+  private ask = sharedF64(FIRST_CAPACITY);
+  private closeoutBid: Float64Array | undefined;
+  private closeoutAsk: Float64Array | undefined;
+  private readonly names: string[] = [];
+  private readonly index = new Map<string, number>();
+  private lastName = '';
+  private lastIndex = -1;
+
+  /** False when the tick cannot be held in columns (liquidity levels, too many instruments). */
+  add(tick: Tick): boolean {
+    if (tick.bids !== undefined || tick.asks !== undefined) return false;
+    let at = this.lastIndex;
+    if (tick.instrument !== this.lastName || at < 0) {
+      const known = this.index.get(tick.instrument);
+      if (known === undefined) {
+        if (this.names.length >= INSTRUMENTS_MAX) return false;
+        at = this.names.length;
+        this.names.push(tick.instrument);
+        this.index.set(tick.instrument, at);
+      } else at = known;
+      this.lastName = tick.instrument;
+      this.lastIndex = at;
+    }
+    const i = this.count;
+    if (i === this.capacity) this.grow();
+    this.instrument[i] = at;
+    this.time[i] = tick.time;
+    this.bid[i] = tick.bid;
+    this.ask[i] = tick.ask;
+    if (tick.closeoutBid !== undefined || this.closeoutBid !== undefined) this.addCloseout(i, tick);
+    this.count = i + 1;
+    return true;
+  }
+
+  private addCloseout(i: number, tick: Tick): void {
+    if (this.closeoutBid === undefined || this.closeoutAsk === undefined) {
+      this.closeoutBid = sharedF64(this.capacity).fill(Number.NaN);
+      this.closeoutAsk = sharedF64(this.capacity).fill(Number.NaN);
+    }
+    this.closeoutBid[i] = tick.closeoutBid ?? Number.NaN;
+    this.closeoutAsk[i] = tick.closeoutAsk ?? Number.NaN;
+  }
+
+  private grow(): void {
+    const n = this.capacity * 2;
+    const instrument = new Uint16Array(new SharedArrayBuffer(n * 2));
+    instrument.set(this.instrument);
+    this.instrument = instrument;
+    this.time = grownF64(this.time, n, this.count);
+    this.bid = grownF64(this.bid, n, this.count);
+    this.ask = grownF64(this.ask, n, this.count);
+    if (this.closeoutBid !== undefined && this.closeoutAsk !== undefined) {
+      this.closeoutBid = grownF64(this.closeoutBid, n, this.count).fill(Number.NaN, this.count);
+      this.closeoutAsk = grownF64(this.closeoutAsk, n, this.count).fill(Number.NaN, this.count);
+    }
+    this.capacity = n;
+  }
+
+  /** The columns cut to the count (copied, so the spare capacity is freed). */
+  finish(): TickColumns {
+    const n = this.count;
+    const cut = (column: Float64Array): Float64Array => grownF64(column, n, n);
+    const instrument = new Uint16Array(new SharedArrayBuffer(Math.max(1, n) * 2));
+    instrument.set(this.instrument.subarray(0, n));
+    return {
+      count: n,
+      instruments: [...this.names],
+      instrument,
+      time: cut(this.time),
+      bid: cut(this.bid),
+      ask: cut(this.ask),
+      ...(this.closeoutBid === undefined || this.closeoutAsk === undefined
+        ? {}
+        : { closeoutBid: cut(this.closeoutBid), closeoutAsk: cut(this.closeoutAsk) }),
+    };
+  }
+}
+
+/**
+ * Reads every tick of `ticks` into columns, or gives up (undefined) when a tick has liquidity
+ * levels or the columns would pass `maxTicks`: the caller then reads the files per run as before.
+ * Errors of the source (a bad line) propagate.
+ */
+export function readTickColumns(ticks: Iterable<Tick>, maxTicks: number): TickColumns | undefined {
+  const builder = new ColumnsBuilder();
+  const iterator = ticks[Symbol.iterator]();
+  try {
+    for (let step = iterator.next(); step.done !== true; step = iterator.next()) {
+      if (builder.count >= maxTicks || !builder.add(step.value)) return undefined;
+    }
+  } finally {
+    iterator.return?.();
+  }
+  return builder.finish();
+}
+
+/** Walks the columns, making each Tick as the feed made it. */
+class ColumnTicks implements Iterator<Tick> {
+  private next_ = 0;
+
+  constructor(private readonly c: TickColumns) {}
+
+  next(): IteratorResult<Tick> {
+    const i = this.next_;
+    const c = this.c;
+    if (i >= c.count) return { done: true, value: undefined };
+    this.next_ = i + 1;
+    const instrument = c.instruments[c.instrument[i] as number] as string;
+    const time = c.time[i] as Micros;
+    const bid = c.bid[i] as number;
+    const ask = c.ask[i] as number;
+    const closeoutBid = c.closeoutBid?.[i];
+    if (closeoutBid === undefined || Number.isNaN(closeoutBid)) return { done: false, value: { instrument, time, bid, ask } };
+    return { done: false, value: { instrument, time, bid, ask, closeoutBid, closeoutAsk: c.closeoutAsk?.[i] as number } };
+  }
+}
+
+/** The columns as a tick source (each iteration starts at the first tick). */
+export function columnTicks(columns: TickColumns): Iterable<Tick> {
+  return { [Symbol.iterator]: () => new ColumnTicks(columns) };
+}
+
+/** True when the ticks of `parts`, one after another, never go back in time. */
+function ascendingAcross(parts: readonly TickColumns[]): boolean {
+  let last = Number.NEGATIVE_INFINITY;
+  for (const part of parts) {
+    const time = part.time;
+    for (let i = 0; i < part.count; i += 1) {
+      const t = time[i] as number;
+      if (t < last) return false;
+      last = t;
+    }
+  }
+  return true;
+}
+
+/**
+ * The parts one after another, when that is already in time order (files of consecutive days):
+ * then the concatenation is what a merge by time gives (mergeByTime is a stable sort of the
+ * concatenation), without a merge. Undefined otherwise.
+ */
+export function concatColumns(parts: readonly TickColumns[]): TickColumns | undefined {
+  if (!ascendingAcross(parts)) return undefined;
+  const count = parts.reduce((n, part) => n + part.count, 0);
+  const names: string[] = [];
+  const index = new Map<string, number>();
+  const instrument = new Uint16Array(new SharedArrayBuffer(Math.max(1, count) * 2));
+  const time = sharedF64(count);
+  const bid = sharedF64(count);
+  const ask = sharedF64(count);
+  const closeouts = parts.some((part) => part.closeoutBid !== undefined);
+  const closeoutBid = closeouts ? sharedF64(count).fill(Number.NaN) : undefined;
+  const closeoutAsk = closeouts ? sharedF64(count).fill(Number.NaN) : undefined;
+  let at = 0;
+  for (const part of parts) {
+    const map = part.instruments.map((name) => {
+      let i = index.get(name);
+      if (i === undefined) {
+        i = names.length;
+        names.push(name);
+        index.set(name, i);
+      }
+      return i;
+    });
+    if (names.length > INSTRUMENTS_MAX) return undefined;
+    for (let i = 0; i < part.count; i += 1) instrument[at + i] = map[part.instrument[i] as number] as number;
+    time.set(part.time.subarray(0, part.count), at);
+    bid.set(part.bid.subarray(0, part.count), at);
+    ask.set(part.ask.subarray(0, part.count), at);
+    if (part.closeoutBid !== undefined) closeoutBid?.set(part.closeoutBid.subarray(0, part.count), at);
+    if (part.closeoutAsk !== undefined) closeoutAsk?.set(part.closeoutAsk.subarray(0, part.count), at);
+    at += part.count;
+  }
+  return {
+    count,
+    instruments: names,
+    instrument,
+    time,
+    bid,
+    ask,
+    ...(closeoutBid === undefined || closeoutAsk === undefined ? {} : { closeoutBid, closeoutAsk }),
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * How many threads a scenario run takes, from a rough cost of its files. A scenario file is small
+ * work (a fresh simulator and its HTTP app, a few dozen requests: tens of milliseconds once the
+ * thread is warm), while a worker thread costs its start-up, then runs its first files slowly
+ * (nothing compiled yet) and competes with this thread for the cores and the memory bus. Workers pay
+ * only for a long run, so a handful of files runs on this thread alone. Sizing never changes
+ * results: each file runs alone in a fresh simulator.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, resolve } from 'node:path';
+
+/** The estimated cost of one file on a warm thread, its price files aside (milliseconds). */
+const FILE_MS = 60;
+/** Feeding recorded ticks through a scenario's simulator, per tick (milliseconds). */
+const TICK_MS = 0.002;
+/**
+ * Work (estimated milliseconds) a thread must get before another is worth starting: a worker costs
+ * 1-1.5 s of CPU time before it runs files at full speed (start-up, compiling, a cold simulator).
+ */
+export const SCENARIO_MS_PER_THREAD = 4000;
+/** Bytes per tick of a price file: compressed 6-12, text lines 30-60. */
+const COMPRESSED_BYTES_PER_TICK = 8;
+const TEXT_BYTES_PER_TICK = 40;
+const PRICE_FILE_RE = /^[\s-]*file:\s*['"]?([^'"#\n]+?)['"]?\s*(?:#.*)?$/gm;
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * A scenario file's estimated cost in milliseconds, read from its text without loading it: the
+ * files named by `file:` lines (price files) count by their size.
+ */
+export function scenarioCostMs(file: string, cwd: string): number {
+  let text: string;
+  try {
+    text = readFileSync(resolve(cwd, file), 'utf8');
+  } catch {
+    return FILE_MS;
+  }
+  let ticks = 0;
+  for (const match of text.matchAll(PRICE_FILE_RE)) {
+    const name = (match[1] as string).trim();
+    const size = sizeOf(resolve(cwd, dirname(file), name));
+    ticks += size / (/\.(?:zip|gz)$/i.test(name) ? COMPRESSED_BYTES_PER_TICK : TEXT_BYTES_PER_TICK);
+  }
+  return FILE_MS + ticks * TICK_MS;
+}
+
+export interface ScenarioSizing {
+  readonly files: readonly string[];
+  readonly cwd: string;
+  /** The threads asked for (this one included); undefined = choose from the work. */
+  readonly requested?: number | undefined;
+  /** Cores of the machine (default os.availableParallelism()). */
+  readonly cores?: number;
+}
+
+/**
+ * Threads for a scenario run, this one included. Asked for: that many, at most one per file.
+ * Otherwise one per SCENARIO_MS_PER_THREAD of estimated work, at most one per core (this thread and
+ * cores - 1 workers) and one per file; 1 (no worker) for a handful of small files.
+ */
+export function scenarioThreads(sizing: ScenarioSizing): number {
+  const files = Math.max(1, sizing.files.length);
+  if (sizing.requested !== undefined) return Math.max(1, Math.min(sizing.requested, files));
+  const cores = Math.max(1, sizing.cores ?? availableParallelism());
+  let work = 0;
+  for (const file of sizing.files) work += scenarioCostMs(file, sizing.cwd);
+  return Math.max(1, Math.min(cores, files, Math.floor(work / SCENARIO_MS_PER_THREAD)));
+}
