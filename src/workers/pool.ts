@@ -3,7 +3,7 @@
  * plain data in and plain data out, so a result does not depend on the thread that computed it.
  */
 import type { TransferListItem } from 'node:worker_threads';
-import { Tinypool } from 'tinypool';
+import type { Tinypool } from 'tinypool';
 import { builtModule } from './built-module.js';
 
 export interface ModulePool<Task, Result> {
@@ -31,19 +31,28 @@ function workerModule(module: URL, exportName: string): URL {
   return new URL(`data:text/javascript,${encodeURIComponent(source)}`);
 }
 
-/** A pool of up to `threads` workers running `exportName(task)` of `module` (a file URL beside the caller). */
+/**
+ * A pool of up to `threads` workers running `exportName(task)` of `module` (a file URL beside the
+ * caller). tinypool is imported when the pool is made, not with this module: a single backtest
+ * loads the sweep code but never starts a thread.
+ */
 export function modulePool<Task, Result>(module: URL, exportName: string, threads: number): ModulePool<Task, Result> {
   if (!/^[A-Za-z_$][\w$]*$/.test(exportName)) throw new Error(`not an export name: ${exportName}`);
-  const pool = new Tinypool({
-    filename: workerModule(module, exportName),
-    name: exportName,
-    // Every worker starts now and stays until destroy(), keeping its loaded modules warm between tasks.
-    minThreads: Math.max(1, threads),
-    maxThreads: Math.max(1, threads),
-  });
+  const pool: Promise<Tinypool> = import('tinypool').then(
+    ({ Tinypool }) =>
+      new Tinypool({
+        filename: workerModule(module, exportName),
+        name: exportName,
+        // Every worker starts now and stays until destroy(), keeping its loaded modules warm between tasks.
+        minThreads: Math.max(1, threads),
+        maxThreads: Math.max(1, threads),
+      }),
+  );
+  // A pool that fails to start fails its run() callers; it is not an unhandled rejection when none come.
+  pool.catch(() => undefined);
   return {
-    run: (task, transfer) => pool.run(task, transfer === undefined ? {} : { transferList: [...transfer] }) as Promise<Result>,
-    destroy: () => pool.destroy(),
+    run: async (task, transfer) => (await pool).run(task, transfer === undefined ? {} : { transferList: [...transfer] }) as Promise<Result>,
+    destroy: async () => (await pool).destroy(),
   };
 }
 
