@@ -24,6 +24,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { accountSummaryView } from '../src/account/views.js';
 import { buildApp, type App } from '../src/api/app.js';
 import type { Tick } from '../src/domain/tick.js';
 import { createEngine, type Engine } from '../src/engine/engine.js';
@@ -49,6 +50,8 @@ export const P99_GOAL_MS = 5;
 const LIMIT_BODY = JSON.stringify({ order: { type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: '1.00000' } });
 const MARKET_BODY = JSON.stringify({ order: { type: 'MARKET', instrument: 'EUR_USD', units: '100' } });
 const BARE_PATH = '/bare';
+/** The bare server's route answering GET summary's very body, built once: what the response's size costs alone. */
+const BARE_SUMMARY_PATH = '/bare-summary';
 const HEADERS = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 
 interface Server {
@@ -60,16 +63,20 @@ interface Server {
 async function startServer(bare: boolean): Promise<Server> {
   const engine = createEngine({ accounts: [{ id: ACCOUNT, currency: 'USD', balance: '1000000000' }], start: T0 });
   engine.pushTick(QUOTE);
-  const app = bare ? bareFastify() : await buildApp({ engine, tokens: [{ token: TOKEN, accounts: '*' }] });
+  const app = bare ? bareFastify(engine) : await buildApp({ engine, tokens: [{ token: TOKEN, accounts: '*' }] });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   return { engine, app, url: `http://127.0.0.1:${port}` };
 }
 
 /** The floor on this machine: Fastify with one route answering a small JSON object, no hooks. */
-function bareFastify(): FastifyInstance {
+function bareFastify(engine: Engine): FastifyInstance {
   const app = Fastify({ logger: false });
   app.get(BARE_PATH, async () => ({ lastTransactionID: '1' }));
+  const state = engine.account(ACCOUNT)?.state;
+  if (state === undefined) throw new Error(`no account ${ACCOUNT}`);
+  const summary = { account: accountSummaryView(state), lastTransactionID: String(state.lastTransactionID) };
+  app.get(BARE_SUMMARY_PATH, async () => summary);
   return app;
 }
 
@@ -191,6 +198,13 @@ export const CASES: readonly CaseSpec[] = [
     id: 'api.bare',
     name: 'baseline: bare Fastify GET, one route, no hooks',
     load: { method: 'GET', path: BARE_PATH },
+    status: 200,
+    bare: true,
+  },
+  {
+    id: 'api.bareSummary',
+    name: 'baseline: bare Fastify GET answering the summary body, built once',
+    load: { method: 'GET', path: BARE_SUMMARY_PATH },
     status: 200,
     bare: true,
   },
