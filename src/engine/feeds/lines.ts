@@ -1,11 +1,18 @@
+import { isAscii } from 'node:buffer';
 import { readByteChunks } from './byte-chunks.js';
 import { DEFAULT_CHUNK_SIZE } from './file-chunks.js';
 
 const NEWLINE = 10;
 const CARRIAGE_RETURN = 13;
 
+/**
+ * UTF-8 text. Tick files are nearly always plain ASCII, which latin1 decodes to the same string
+ * about twice as fast as the UTF-8 decoder (isAscii is one vectorised pass); anything else is
+ * decoded as UTF-8.
+ */
 function decode(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return isAscii(buffer) ? buffer.toString('latin1') : buffer.toString('utf8');
 }
 
 /**
