@@ -12,9 +12,18 @@ type Factory = NonNullable<NonNullable<NonNullable<FastifyServerOptions['schemaC
 type Validate = ((data: unknown) => boolean) & { errors?: unknown };
 type Compile = (route: unknown) => Validate;
 
+type Pool = (externalSchemas: unknown, options: unknown) => Compile;
+
+/**
+ * One pool for every app of the thread: @fastify/ajv-compiler keeps one ajv per set of options in
+ * it, and ajv keeps each compiled schema by the schema object, so the apps a scenario run builds
+ * (one per file) compile each route schema once per thread, not once per file.
+ */
+let shared: Pool | undefined;
+
 /** Fastify's `schemaController.compilersFactory.buildValidator`, compiling each schema when first used. */
 export function lazyValidatorFactory(): Factory {
-  const pool = AjvCompiler() as unknown as (externalSchemas: unknown, options: unknown) => Compile;
+  const pool = (shared ??= AjvCompiler() as unknown as Pool);
   const factory = (externalSchemas: unknown, options: unknown): Compile => {
     let compile: Compile | undefined;
     return (route) => {
