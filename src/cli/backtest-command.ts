@@ -48,6 +48,8 @@ export interface BacktestIo {
   readonly stderr: NodeJS.WritableStream;
   /** True on a terminal: a live progress bar instead of plain progress lines. */
   readonly isTTY: boolean;
+  /** Aborted on Ctrl-C or SIGTERM: a queued sweep then takes its unstarted runs off the queue. */
+  readonly stop?: AbortSignal;
 }
 
 /** The run's inputs: command line over config file over defaults, checked. */
@@ -199,7 +201,7 @@ async function sweep(
     equityIntervalMicros: plan.equityIntervalMicros,
   };
   const rank = plan.rank;
-  const runner = plan.queue === undefined ? runSweep : await queueRunner(plan.queue, warn);
+  const runner = plan.queue === undefined ? runSweep : await queueRunner(plan.queue, warn, io.stop);
   const announce = (where: string): void => warn(`sweep: ${definition.name}, ${combos.length} runs over ${swept.join(' x ')} on ${where}`);
   // Threads here: announced by runSweep once it has settled their number (onThreads).
   if (plan.queue !== undefined) announce(`the queue at ${plan.queue.url.replace(/:[^:@/]*@/, ':***@')}`);
@@ -229,11 +231,16 @@ async function sweep(
 }
 
 /** The queue's runner, loaded only for a queued sweep (BullMQ is not loaded otherwise). */
-async function queueRunner(queue: NonNullable<BacktestPlan['queue']>, warn: (text: string) => void): Promise<SweepRunner> {
+async function queueRunner(
+  queue: NonNullable<BacktestPlan['queue']>,
+  warn: (text: string) => void,
+  stop: AbortSignal | undefined,
+): Promise<SweepRunner> {
   const { queueSweepRunner } = await import('../queue/sweep-queue.js');
   return queueSweepRunner({
     url: queue.url,
     unreachableMs: queue.unreachableMs,
+    ...(stop === undefined ? {} : { signal: stop }),
     onQueued: (sweepId, cells) => warn(`sweep: ${cells} runs queued as sweep ${sweepId}; waiting for v20sim workers`),
   });
 }

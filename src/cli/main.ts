@@ -28,11 +28,20 @@ if (parsed.kind === 'print') {
   process.exitCode = EXIT.usage;
 } else if (parsed.command === 'backtest') {
   const { runParsedBacktest } = await import('./backtest-command.js');
+  // A queued sweep catches the first Ctrl-C (or SIGTERM) to take its unstarted runs off the queue;
+  // a second one, or any other backtest, ends the process at once as before.
+  const stop = new AbortController();
+  const queued = parsed.options['queue'] !== undefined;
+  const onSignal = (): void => (stop.signal.aborted ? process.exit(EXIT.interrupted) : stop.abort());
+  if (queued) process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
   process.exitCode = await runParsedBacktest(parsed, {
     stdout: process.stdout,
     stderr: process.stderr,
     isTTY: process.stderr.isTTY === true,
+    stop: stop.signal,
   });
+  if (queued) process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+  if (stop.signal.aborted) process.exitCode = EXIT.interrupted;
 } else if (parsed.command === 'download candles') {
   const { runParsedDownload } = await import('./download-command.js');
   process.exitCode = await runParsedDownload(parsed, { stderr: process.stderr, isTTY: process.stderr.isTTY === true, env: process.env });

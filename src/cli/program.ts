@@ -347,8 +347,11 @@ function checkRun(command: Command, name: CommandName, given: ReadonlyMap<string
   return { kind: 'run', command: name, options, operands: operands.filter((a) => a !== '--'), given: new Set(given.keys()) };
 }
 
-/** Exit codes of every command: 0 done, 1 runtime failure, 2 invalid options or config. */
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+/**
+ * Exit codes of every command: 0 done, 1 runtime failure, 2 invalid options or config, 130 a queued
+ * sweep cancelled by Ctrl-C or SIGTERM (the shell's 128 + SIGINT).
+ */
+export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
 
 /** A usage error as serve's option checks word it: `--port: needs a value` (see args.ts). */
 export function serveUsageWhy(parsed: Extract<Parsed, { kind: 'usage' }>): string {

@@ -22,10 +22,16 @@ export interface QueueSweepOptions {
   readonly pollMs?: number;
   /** Told once the cells are on the queue. */
   readonly onQueued?: (sweepId: string, cells: number) => void;
+  /**
+   * Cancels the sweep (Ctrl-C): it stops waiting, and its cells that no worker has started leave
+   * the queue, so the workers do not spend hours on a sweep nobody collects.
+   */
+  readonly signal?: AbortSignal;
 }
 
 const DEFAULT_UNREACHABLE_MS = 60_000;
 const DEFAULT_POLL_MS = 2_000;
+const CANCELLED = 'sweep cancelled; its runs not yet started were taken off the queue';
 /** Finished jobs of a sweep that died before collecting them leave Redis after a day (BullMQ's removeOnComplete/removeOnFail). */
 const KEEP_FINISHED = { age: 24 * 3600 };
 
@@ -122,6 +128,7 @@ async function runOnQueue(
       unreachable,
     );
     options.onQueued?.(sweepId, cells.length);
+    if (options.signal?.aborted === true) throw new Error(CANCELLED);
     return await collect(queue, events, jobs, ids, sweepOptions, { ...options, unreachableMs, unreachable });
   } finally {
     // Whatever did not run (a failed or abandoned sweep) leaves the queue; a cell still active
@@ -197,6 +204,7 @@ async function collect(
   const onEvent = ({ jobId }: { jobId: string }): void => void (pending.has(jobId) && look(jobId).catch(() => undefined));
   events.on('completed', onEvent).on('failed', onEvent);
   const stopPolling = every(options.pollMs ?? DEFAULT_POLL_MS, lookAll);
+  options.signal?.addEventListener('abort', () => done.reject(new Error(CANCELLED)), { once: true });
   // A look-up waits for as long as Redis is away; this gives up on it after unreachableMs.
   const watchdog = setInterval(() => {
     if (performance.now() - lastAnswer > options.unreachableMs) done.reject(options.unreachable());

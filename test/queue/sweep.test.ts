@@ -166,6 +166,29 @@ describe.skipIf(REDIS_SERVER === undefined)('sweeps across machines on Redis', (
     expect(await worker.exited).toEqual({ code: 0, signal: null });
   }, 120_000);
 
+  it('takes the runs of a sweep cancelled with Ctrl-C off the queue and exits 130', async () => {
+    // Database 2 has no worker: every run is still waiting when the sweep is cancelled.
+    const url2 = url.replace(/\/0$/, '/2');
+    const sweep = queuedSweep(['--strategy', MA, '--param', 'fast=5,10,20'], url2, tempDir('v20sim-queue-'));
+    await waitForStderr(sweep, /3 runs queued as sweep/);
+    const queue = new Queue(QUEUE_NAME, { connection: { url: url2, maxRetriesPerRequest: null } });
+    try {
+      expect((await queue.getJobCounts('waiting')).waiting).toBe(3);
+      sweep.child.kill('SIGINT');
+      expect((await sweep.exited).code).toBe(130);
+      expect(sweep.stderr.join('')).toContain('sweep cancelled; its runs not yet started were taken off the queue');
+      expect(await queue.getJobCounts('waiting', 'active', 'completed', 'failed', 'delayed')).toEqual({
+        waiting: 0,
+        active: 0,
+        completed: 0,
+        failed: 0,
+        delayed: 0,
+      });
+    } finally {
+      await queue.close();
+    }
+  }, 120_000);
+
   it('refuses a cell of another engine version instead of computing it', async () => {
     const queue = new Queue(QUEUE_NAME, { connection: { url, maxRetriesPerRequest: null } });
     try {
