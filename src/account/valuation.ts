@@ -77,12 +77,10 @@ const ZERO_VALUATION: PositionValuation = {
  * position value and margin at mid.
  */
 export function valuePosition(state: AccountState, position: PositionRecord): PositionValuation {
+  const priced = pricedPosition(state, position);
+  if (priced === undefined) return ZERO_VALUATION;
   const { long, short } = position;
-  if (long.units.isZero() && short.units.isZero()) return ZERO_VALUATION;
-  const spec = state.instruments.get(position.instrument);
-  const slot = knownSlot(state, position.instrument);
-  const rate = homeRate(state, quoteCurrency(position.instrument));
-  if (spec === undefined || slot === undefined || rate === null) return ZERO_VALUATION;
+  const { spec, slot, rate } = priced;
   const p = spec.displayPrecision;
   const mid = midDecimal(slot, p);
   const { longUnrealizedPL: longUPL, shortUnrealizedPL: shortUPL } = unrealizedAt(position, slot, p, rate);
@@ -113,13 +111,20 @@ function unrealizedAt(position: PositionRecord, slot: PriceSlot, precision: numb
 
 /** The two unrealized P/L figures of valuePosition alone, without the position value and margin it also computes. */
 export function positionUnrealizedPL(state: AccountState, position: PositionRecord): UnrealizedPL {
-  const { long, short } = position;
-  if (long.units.isZero() && short.units.isZero()) return ZERO_VALUATION;
+  const priced = pricedPosition(state, position);
+  return priced === undefined ? ZERO_VALUATION : unrealizedAt(position, priced.slot, priced.spec.displayPrecision, priced.rate);
+}
+
+/** What values an open position: its instrument, latest quote and home rate; undefined when flat or any is missing. */
+function pricedPosition(
+  state: AccountState,
+  position: PositionRecord,
+): { spec: InstrumentSpec; slot: PriceSlot; rate: HomeRate } | undefined {
+  if (position.long.units.isZero() && position.short.units.isZero()) return undefined;
   const spec = state.instruments.get(position.instrument);
   const slot = knownSlot(state, position.instrument);
   const rate = homeRate(state, quoteCurrency(position.instrument));
-  if (spec === undefined || slot === undefined || rate === null) return ZERO_VALUATION;
-  return unrealizedAt(position, slot, spec.displayPrecision, rate);
+  return spec === undefined || slot === undefined || rate === null ? undefined : { spec, slot, rate };
 }
 
 export interface AccountValuation {
