@@ -22,16 +22,8 @@ export const QUOTES_FILE = 'quotes.json';
 /** At most one rewrite of the quotes file per second: what a killed server can lose. */
 export const QUOTES_FLUSH_MS = 1000;
 
-interface StoredQuote {
-  readonly instrument: string;
-  readonly time: string;
-  readonly bid: number;
-  readonly ask: number;
-  readonly closeoutBid?: number;
-  readonly closeoutAsk?: number;
-  readonly bids?: readonly PriceLevel[];
-  readonly asks?: readonly PriceLevel[];
-}
+/** A Tick as the file keeps it: its time as an RFC 3339 string. */
+type StoredQuote = Omit<Tick, 'time'> & { readonly time: string };
 
 function stored(tick: Tick): StoredQuote {
   return { ...tick, time: formatRfc3339(tick.time) };
