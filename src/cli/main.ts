@@ -17,6 +17,17 @@ const io: ServeIo = {
   },
 };
 
+/**
+ * A signal the first Ctrl-C or SIGTERM aborts, for a command that stops cleanly (closes its file,
+ * finishes or releases its work); a second signal exits at once with `exitCode`.
+ */
+function stopOnSignal(exitCode: number): { readonly signal: AbortSignal; release(): void } {
+  const stop = new AbortController();
+  const onSignal = (): void => (stop.signal.aborted ? process.exit(exitCode) : stop.abort());
+  process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
+  return { signal: stop.signal, release: () => void process.off('SIGINT', onSignal).off('SIGTERM', onSignal) };
+}
+
 const parsed = parseArgv(process.argv.slice(2));
 
 if (parsed.kind === 'print') {
@@ -30,42 +41,32 @@ if (parsed.kind === 'print') {
   const { runParsedBacktest } = await import('./backtest-command.js');
   // A queued sweep catches the first Ctrl-C (or SIGTERM) to take its unstarted runs off the queue;
   // a second one, or any other backtest, ends the process at once as before.
-  const stop = new AbortController();
-  const queued = parsed.options['queue'] !== undefined;
-  const onSignal = (): void => (stop.signal.aborted ? process.exit(EXIT.interrupted) : stop.abort());
-  if (queued) process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
+  const stop = parsed.options['queue'] === undefined ? undefined : stopOnSignal(EXIT.interrupted);
   process.exitCode = await runParsedBacktest(parsed, {
     stdout: process.stdout,
     stderr: process.stderr,
     isTTY: process.stderr.isTTY === true,
-    stop: stop.signal,
+    ...(stop === undefined ? {} : { stop: stop.signal }),
   });
-  if (queued) process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
-  if (stop.signal.aborted) process.exitCode = EXIT.interrupted;
+  stop?.release();
+  if (stop?.signal.aborted === true) process.exitCode = EXIT.interrupted;
 } else if (parsed.command === 'download candles') {
   const { runParsedDownload } = await import('./download-command.js');
   process.exitCode = await runParsedDownload(parsed, { stderr: process.stderr, isTTY: process.stderr.isTTY === true, env: process.env });
 } else if (parsed.command === 'record') {
   const { runParsedRecord } = await import('./record-command.js');
   // The first Ctrl-C (or SIGTERM) ends the recording cleanly: the file is closed and renamed.
-  const stop = new AbortController();
-  const onSignal = (): void => (stop.signal.aborted ? process.exit(EXIT.failure) : stop.abort());
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stop = stopOnSignal(EXIT.failure);
   process.exitCode = await runParsedRecord(parsed, {
     stderr: process.stderr,
     isTTY: process.stderr.isTTY === true,
     env: process.env,
     stop: stop.signal,
   });
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
+  stop.release();
 } else if (parsed.command === 'worker') {
   const { runParsedWorker } = await import('./worker-command.js');
-  const stop = new AbortController();
-  const onSignal = (): void => (stop.signal.aborted ? process.exit(EXIT.failure) : stop.abort());
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stop = stopOnSignal(EXIT.failure);
   process.exitCode = await runParsedWorker(parsed, { stdout: process.stdout, stderr: process.stderr, stop: stop.signal });
   // BullMQ's and ioredis's handles are closed; exit now rather than wait on a reconnect timer.
   process.exit(process.exitCode);
