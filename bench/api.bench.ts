@@ -12,8 +12,13 @@
  * - POST /orders, resting LIMIT buy far below the market: 201 with one transaction (LIMIT_ORDER);
  * - POST /orders, MARKET buy: 201 with two (MARKET_ORDER + ORDER_FILL), a new trade each;
  * - GET /summary of the (empty) account;
- * - baseline: a bare Fastify server with one GET route answering a small JSON object (no hooks, no
- *   schemas, no engine): what Fastify + loopback + autocannon reach on this machine at all.
+ * - baselines: a bare Fastify server (no hooks, no schemas, no engine) with a GET route answering a
+ *   small JSON object (what Fastify + loopback + autocannon reach on this machine at all), a GET
+ *   route sending GET summary's very text (what the response's size costs alone), and a POST route
+ *   reading the LIMIT case's JSON body with Fastify's own parser and answering a small object.
+ *
+ * The ratios of the goals are to the bare GET route, measured in the same run; POST cases are also
+ * given against the bare POST route, which pays for reading and parsing a body as they do.
  *
  * The POST cases grow the account (and the journal) for as long as they run: the pending-order
  * or open-trade count at the end is reported.
@@ -50,8 +55,12 @@ export const P99_GOAL_MS = 5;
 const LIMIT_BODY = JSON.stringify({ order: { type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: '1.00000' } });
 const MARKET_BODY = JSON.stringify({ order: { type: 'MARKET', instrument: 'EUR_USD', units: '100' } });
 const BARE_PATH = '/bare';
-/** The bare server's route answering GET summary's very body, built once: what the response's size costs alone. */
+/** The bare server's route answering GET summary's very text, built once: what the response's size costs alone. */
 const BARE_SUMMARY_PATH = '/bare-summary';
+
+/** The goals as ratios to the bare GET route (p99 as P99_GOAL_MS). */
+export const GET_RATIO_GOAL = 0.8;
+export const POST_RATIO_GOAL = 0.6;
 const HEADERS = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 
 interface Server {
@@ -75,8 +84,12 @@ function bareFastify(engine: Engine): FastifyInstance {
   app.get(BARE_PATH, async () => ({ lastTransactionID: '1' }));
   const state = engine.account(ACCOUNT)?.state;
   if (state === undefined) throw new Error(`no account ${ACCOUNT}`);
-  const summary = { account: accountSummaryView(state), lastTransactionID: String(state.lastTransactionID) };
-  app.get(BARE_SUMMARY_PATH, async () => summary);
+  const summary = JSON.stringify({ account: accountSummaryView(state), lastTransactionID: String(state.lastTransactionID) });
+  app.get(BARE_SUMMARY_PATH, (_request, reply) => {
+    void reply.header('content-type', 'application/json; charset=utf-8').send(summary);
+  });
+  // Fastify's own JSON parser reads the body; nothing looks at it.
+  app.post(BARE_PATH, async () => ({ lastTransactionID: '1' }));
   return app;
 }
 
@@ -203,8 +216,15 @@ export const CASES: readonly CaseSpec[] = [
   },
   {
     id: 'api.bareSummary',
-    name: 'baseline: bare Fastify GET answering the summary body, built once',
+    name: 'baseline: bare Fastify GET sending the summary text, built once',
     load: { method: 'GET', path: BARE_SUMMARY_PATH },
+    status: 200,
+    bare: true,
+  },
+  {
+    id: 'api.barePost',
+    name: 'baseline: bare Fastify POST, the LIMIT body parsed, no hooks',
+    load: { method: 'POST', path: BARE_PATH, body: LIMIT_BODY },
     status: 200,
     bare: true,
   },
@@ -269,6 +289,27 @@ export async function api(): Promise<Row[]> {
     if (r === undefined) continue;
     process.stdout.write(`  ${verdict(r.requests.average >= goal)}  >= ${fmtNum(goal)} ${label}/s: ${fmtNum(r.requests.average)} req/s\n`);
     process.stdout.write(`  ${verdict(r.latency.p99 < P99_GOAL_MS)}  ${label} p99 < ${P99_GOAL_MS} ms: ${r.latency.p99} ms\n`);
+  }
+  const bareGet = byId('api.bare')?.requests.average;
+  const barePost = byId('api.barePost')?.requests.average;
+  for (const [id, label, goal] of [
+    ['api.get.summary', 'GET summary', GET_RATIO_GOAL],
+    ['api.post.limit', 'POST (resting LIMIT)', POST_RATIO_GOAL],
+    ['api.post.market', 'POST (MARKET fill)', POST_RATIO_GOAL],
+  ] as const) {
+    const r = byId(id)?.requests.average;
+    if (r === undefined || bareGet === undefined) continue;
+    const ratio = r / bareGet;
+    const post = barePost === undefined || !id.startsWith('api.post') ? '' : `; ${(r / barePost).toFixed(2)}x the bare POST route`;
+    process.stdout.write(`  ${verdict(ratio >= goal)}  ${label} >= ${goal}x the bare GET route: ${ratio.toFixed(2)}x${post}\n`);
+    rows.push({
+      suite: SUITE,
+      id: `${id}.ratio`,
+      name: `${label}: ratio to the bare GET route`,
+      value: Number(ratio.toFixed(3)),
+      unit: 'x',
+      note: `goal >= ${goal}${post}`,
+    });
   }
   return rows;
 }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountView } from '../engine/engine.js';
+import type { Micros } from '../domain/time.js';
 import type { V3Call } from '../v3/call.js';
 import { NO_ACCOUNT } from '../v3/errors.js';
 import type { V20Response } from '../v3/response.js';
@@ -33,22 +34,38 @@ function baseUrlOf(context: ApiContext, request: FastifyRequest): string {
 
 /**
  * The v3 call of an account-scoped request. The time and the base URL are read when an operation
- * needs them (a live server's clock is the wall clock; most requests build no URL).
+ * needs them (a live server's clock is the wall clock; most requests build no URL). A class, not an
+ * object literal with getters: V8 builds a literal's accessors at run time on every request (about
+ * 6 µs of a GET summary's 30), a class's once on its prototype.
  */
+class RequestCall implements V3Call {
+  readonly engine: ApiContext['engine'];
+  readonly accountID: string;
+  readonly requestID: string;
+  readonly enumSpelling: ApiContext['options']['enumSpelling'];
+  private readonly context: ApiContext;
+  private readonly request: FastifyRequest;
+
+  constructor(context: ApiContext, request: FastifyRequest, account: AccountView) {
+    this.engine = context.engine;
+    this.accountID = account.id;
+    this.requestID = request.v20RequestId;
+    this.enumSpelling = context.options.enumSpelling;
+    this.context = context;
+    this.request = request;
+  }
+
+  get now(): Micros {
+    return this.context.now();
+  }
+
+  get baseUrl(): string {
+    return baseUrlOf(this.context, this.request);
+  }
+}
+
 export function callOf(context: ApiContext, request: FastifyRequest): V3Call {
-  const account = accountOf(request);
-  return {
-    engine: context.engine,
-    accountID: account.id,
-    requestID: request.v20RequestId,
-    enumSpelling: context.options.enumSpelling,
-    get now() {
-      return context.now();
-    },
-    get baseUrl() {
-      return baseUrlOf(context, request);
-    },
-  };
+  return new RequestCall(context, request, accountOf(request));
 }
 
 /** Sends a v3 operation's answer: its headers, status and body. */

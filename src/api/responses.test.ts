@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createEngine } from '../engine/engine.js';
+import { createOrder } from '../v3/orders.js';
 import { serializeBody } from './responses.js';
 
 describe('serializeBody', () => {
@@ -21,5 +23,24 @@ describe('serializeBody', () => {
     expect(serializeBody({ account: view, lastTransactionID: '3' })).toBe('{"account":{"balance":"100.0000"},"lastTransactionID":"3"}');
     // The cached text is the one printed when first seen: frozen objects cannot change.
     expect(serializeBody({ account: view, lastTransactionID: '4' })).toBe('{"account":{"balance":"100.0000"},"lastTransactionID":"4"}');
+  });
+
+  it('prints the transactions of an order outcome through their shapes, byte for byte what JSON.stringify prints', () => {
+    const accountID = '101-004-1000005-001';
+    const time = Date.UTC(2024, 0, 2, 12) * 1000;
+    const engine = createEngine({ accounts: [{ id: accountID, currency: 'USD', balance: '100000' }], start: time });
+    engine.pushTick({ instrument: 'EUR_USD', time, bid: 1.1, ask: 1.1002 });
+    const call = { engine, accountID, requestID: 'r1' };
+    const orders: unknown[] = [
+      { type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: '1.00000', clientExtensions: { id: 'a"b\\c', comment: 'é\u2028' } },
+      { type: 'MARKET', instrument: 'EUR_USD', units: '1000', takeProfitOnFill: { price: '1.2' }, stopLossOnFill: { distance: '0.01' } },
+      { type: 'MARKET', instrument: 'EUR_USD', units: '-1000' },
+      { type: 'MARKET', instrument: 'EUR_USD', units: '100000000' },
+      { type: 'LIMIT', instrument: 'EUR_USD', units: '100' },
+    ];
+    for (const order of orders) {
+      const body = createOrder(call, order).body;
+      expect(serializeBody(body)).toBe(JSON.stringify(body));
+    }
   });
 });

@@ -216,6 +216,12 @@ export function rememberJson<T extends object>(value: T, line: string): T {
   return value;
 }
 
+/** The JSON of a body marked by shaped(), byte for byte JSON.stringify's; undefined for any other value. */
+export function shapedJson(value: object): string | undefined {
+  const serialize = SerializerMark.of(value);
+  return serialize === undefined ? undefined : serialize(value);
+}
+
 /** The transaction as one JSON line (what a journal stores and a stream sends). */
 export function transactionJson(tx: Transaction): string {
   const serialize = SerializerMark.of(tx);

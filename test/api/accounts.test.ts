@@ -1,3 +1,5 @@
+import { Agent, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/api/app.js';
 import { createEngine } from '../../src/engine/engine.js';
@@ -58,6 +60,40 @@ describe('accounts', () => {
     grants.push({ token: 'second', accounts: '*' });
     expect([await get('first'), await get('second')]).toEqual([200, 200]);
     await app.close();
+  });
+
+  it('checks every Authorization header a keep-alive connection sends, and drops a grant the list no longer holds', async () => {
+    const grants: { token: string; accounts: '*' }[] = [{ token: 'first', accounts: '*' }];
+    const app = await buildApp({ engine: createEngine({ accounts: [{ id: ACCOUNT, currency: 'USD' }], start: T0 }), tokens: grants });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    // One socket for every request: what a connection keeps must follow what it is sent.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const get = (token: string): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const req = request(
+          { host: '127.0.0.1', port, path: `/v3/accounts/${ACCOUNT}/summary`, agent, headers: { authorization: `Bearer ${token}` } },
+          (res) => {
+            sockets.add(res.socket);
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      expect([await get('first'), await get('second'), await get('first'), await get('first')]).toEqual([200, 401, 200, 200]);
+      grants.splice(0, 1, { token: 'second', accounts: '*' });
+      expect([await get('first'), await get('second')]).toEqual([401, 200]);
+      grants.length = 0;
+      expect(await get('second')).toBe(401);
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+      await app.close();
+    }
   });
 
   it('returns the full account and the summary with lastTransactionID', async () => {

@@ -41,11 +41,37 @@ function digestsOf(tokens: readonly Grant[]): ReadonlyArray<readonly [Grant, Buf
   return digests;
 }
 
+/** The Authorization header a connection was last granted with, and the digests it was checked against. */
+interface Granted {
+  readonly header: string;
+  readonly digests: ReadonlyArray<readonly [Grant, Buffer]>;
+  readonly grant: Grant;
+}
+const GRANTED = new WeakMap<object, Granted>();
+
+/**
+ * The grant of an Authorization header. A keep-alive client sends the same header on every request:
+ * its grant is kept on the connection, saving a SHA-256 (about 1 µs) per request. Comparing a
+ * header with the one the same connection sent before tells a client nothing it did not know, so
+ * the constant-time comparison of grantOf is only needed for a new header; a changed token list
+ * (another digests array) drops what was kept.
+ */
+function connectionGrant(tokens: readonly Grant[], header: string, connection: object | undefined): Grant | undefined {
+  const digests = digestsOf(tokens);
+  const kept = connection === undefined ? undefined : GRANTED.get(connection);
+  if (kept !== undefined && kept.header === header && kept.digests === digests) return kept.grant;
+  const match = /^Bearer (\S{1,512})$/.exec(header);
+  const grant = match === null ? undefined : grantOf(tokens, match[1] as string);
+  if (connection === undefined) return grant;
+  if (grant !== undefined) GRANTED.set(connection, { header, digests, grant });
+  else GRANTED.delete(connection);
+  return grant;
+}
+
 /** Bearer token (401), Accept-Datetime-Format (400), and for account paths the account (400/403/404). */
 function authenticate(context: ApiContext, request: FastifyRequest): void {
   const header = request.headers.authorization;
-  const match = typeof header === 'string' ? /^Bearer (\S{1,512})$/.exec(header) : null;
-  const grant = match === null ? undefined : grantOf(context.options.tokens, match[1] as string);
+  const grant = typeof header === 'string' ? connectionGrant(context.options.tokens, header, request.raw.socket) : undefined;
   if (grant === undefined) throw UNAUTHORIZED();
   request.v20Token = grant.token;
   const format = parseDatetimeFormat(request.headers['accept-datetime-format']);
