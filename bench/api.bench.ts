@@ -234,6 +234,44 @@ function verdict(ok: boolean): string {
   return ok ? 'met   ' : 'MISSED';
 }
 
+/** The goals' verdicts, printed, and the ratio rows. */
+function goals(results: readonly CaseResult[]): Row[] {
+  const rows: Row[] = [];
+  const byId = (id: string): autocannon.Result | undefined => results.find((r) => r.spec.id === id)?.result;
+  process.stdout.write('api goals:\n');
+  for (const [id, label, goal] of [
+    ['api.post.limit', 'POST (resting LIMIT)', POST_GOAL],
+    ['api.get.summary', 'GET summary', GET_GOAL],
+  ] as const) {
+    const r = byId(id);
+    if (r === undefined) continue;
+    process.stdout.write(`  ${verdict(r.requests.average >= goal)}  >= ${fmtNum(goal)} ${label}/s: ${fmtNum(r.requests.average)} req/s\n`);
+    process.stdout.write(`  ${verdict(r.latency.p99 < P99_GOAL_MS)}  ${label} p99 < ${P99_GOAL_MS} ms: ${r.latency.p99} ms\n`);
+  }
+  const bareGet = byId('api.bare')?.requests.average;
+  const barePost = byId('api.barePost')?.requests.average;
+  for (const [id, label, goal] of [
+    ['api.get.summary', 'GET summary', GET_RATIO_GOAL],
+    ['api.post.limit', 'POST (resting LIMIT)', POST_RATIO_GOAL],
+    ['api.post.market', 'POST (MARKET fill)', POST_RATIO_GOAL],
+  ] as const) {
+    const r = byId(id)?.requests.average;
+    if (r === undefined || bareGet === undefined) continue;
+    const ratio = r / bareGet;
+    const post = barePost === undefined || !id.startsWith('api.post') ? '' : `; ${(r / barePost).toFixed(2)}x the bare POST route`;
+    process.stdout.write(`  ${verdict(ratio >= goal)}  ${label} >= ${goal}x the bare GET route: ${ratio.toFixed(2)}x${post}\n`);
+    rows.push({
+      suite: SUITE,
+      id: `${id}.ratio`,
+      name: `${label}: ratio to the bare GET route`,
+      value: Number(ratio.toFixed(3)),
+      unit: 'x',
+      note: `goal >= ${goal}${post}`,
+    });
+  }
+  return rows;
+}
+
 export async function api(): Promise<Row[]> {
   process.stdout.write(
     `api: load generator autocannon 9 in a worker thread of this process (workers: 1); server on the main thread; ` +
@@ -279,38 +317,7 @@ export async function api(): Promise<Row[]> {
     });
   }
 
-  const byId = (id: string): autocannon.Result | undefined => results.find((r) => r.spec.id === id)?.result;
-  process.stdout.write('api goals:\n');
-  for (const [id, label, goal] of [
-    ['api.post.limit', 'POST (resting LIMIT)', POST_GOAL],
-    ['api.get.summary', 'GET summary', GET_GOAL],
-  ] as const) {
-    const r = byId(id);
-    if (r === undefined) continue;
-    process.stdout.write(`  ${verdict(r.requests.average >= goal)}  >= ${fmtNum(goal)} ${label}/s: ${fmtNum(r.requests.average)} req/s\n`);
-    process.stdout.write(`  ${verdict(r.latency.p99 < P99_GOAL_MS)}  ${label} p99 < ${P99_GOAL_MS} ms: ${r.latency.p99} ms\n`);
-  }
-  const bareGet = byId('api.bare')?.requests.average;
-  const barePost = byId('api.barePost')?.requests.average;
-  for (const [id, label, goal] of [
-    ['api.get.summary', 'GET summary', GET_RATIO_GOAL],
-    ['api.post.limit', 'POST (resting LIMIT)', POST_RATIO_GOAL],
-    ['api.post.market', 'POST (MARKET fill)', POST_RATIO_GOAL],
-  ] as const) {
-    const r = byId(id)?.requests.average;
-    if (r === undefined || bareGet === undefined) continue;
-    const ratio = r / bareGet;
-    const post = barePost === undefined || !id.startsWith('api.post') ? '' : `; ${(r / barePost).toFixed(2)}x the bare POST route`;
-    process.stdout.write(`  ${verdict(ratio >= goal)}  ${label} >= ${goal}x the bare GET route: ${ratio.toFixed(2)}x${post}\n`);
-    rows.push({
-      suite: SUITE,
-      id: `${id}.ratio`,
-      name: `${label}: ratio to the bare GET route`,
-      value: Number(ratio.toFixed(3)),
-      unit: 'x',
-      note: `goal >= ${goal}${post}`,
-    });
-  }
+  rows.push(...goals(results));
   return rows;
 }
 

@@ -5,11 +5,11 @@ import { toUnixDatetimes } from '../v3/datetime.js';
 import { createMarketData } from './market.js';
 import { BAD_URL, parameterTooLong } from './path-errors.js';
 import { ConnectionGuard, connectionLimits } from './plugins/connection-limits.js';
-import { cors } from './plugins/cors.js';
+import { corsStep, optionsRoute } from './plugins/cors.js';
 import { errorReplies } from './plugins/errors.js';
 import { hostCheck, originFormUrl } from './plugins/host-check.js';
 import { jsonBody } from './plugins/json-body.js';
-import { requestState } from './plugins/request-state.js';
+import { requestState, type RequestStep } from './plugins/request-state.js';
 import { serverFactory, v20ClientError } from './server-options.js';
 import { serializerCompiler } from './responses.js';
 import { lazyValidatorFactory } from './lazy-validators.js';
@@ -71,12 +71,13 @@ export async function buildApp(options: ApiOptions): Promise<App> {
     now: () => options.now?.() ?? options.engine.now,
   };
 
-  // Before CORS, whose preflight answers early: every response carries a RequestID.
-  await app.register(requestState(nextRequestId));
-  // Throttles and the Host check answer before anything else is done for a request.
-  if (limits !== undefined && guard !== undefined) await app.register(connectionLimits(limits, guard, wallClock));
-  await app.register(hostCheck({ allowedHosts: options.allowedHosts, baseUrl: options.baseUrl }, app.server));
-  await app.register(cors);
+  // Throttles and the Host check answer before anything else is done for a request, then CORS.
+  const steps: RequestStep[] = [];
+  const throttle = limits === undefined || guard === undefined ? undefined : connectionLimits(limits, guard, wallClock);
+  if (throttle !== undefined) steps.push(throttle);
+  steps.push(hostCheck({ allowedHosts: options.allowedHosts, baseUrl: options.baseUrl }, app.server), corsStep);
+  await app.register(requestState(nextRequestId, steps));
+  await app.register(optionsRoute);
   app.addHook('preSerialization', (request, _reply, payload: unknown, done) => {
     done(null, request.v20Format === 'UNIX' ? toUnixDatetimes(payload) : payload);
   });

@@ -79,7 +79,8 @@ function authenticate(context: ApiContext, request: FastifyRequest): void {
   request.v20Format = format;
   const m = /^\/v3\/accounts\/([^/?]+)/.exec(request.url);
   if (m === null) return;
-  const accountID = decodeURIComponentSafe(m[1] as string);
+  const segment = m[1] as string;
+  const accountID = segment.includes('%') ? decodeURIComponentSafe(segment) : segment;
   if (accountID === null || !isAccountId(accountID)) throw invalidValue('accountID');
   // The grant first: a token learns nothing about accounts it may not use, not even whether they
   // exist (403 either way; 404 only for a token that may see every account).

@@ -1,9 +1,9 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyPluginCallback, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { ApiLimits } from '../limits.js';
 import { V20Error } from '../../v3/errors.js';
-import { sharedScope } from './shared-scope.js';
+import type { RequestStep } from './request-state.js';
 
 /** Client addresses whose new-connection budget is remembered; idle ones are forgotten first. */
 const ADDRESSES_MAX = 10_000;
@@ -129,26 +129,23 @@ export class ConnectionGuard {
  * request gets the 429 and `Connection: close`, so a client sees why. Wall-clock time: these
  * protect the server, not the simulated market.
  */
-export const connectionLimits = (limits: ApiLimits, guard: ConnectionGuard, now: () => number): FastifyPluginCallback =>
-  sharedScope((app, _options, done) => {
-    const perConnection = limits.requestsPerSecondPerConnection ?? 0;
-    const newPerSecond = limits.newConnectionsPerSecond ?? 0;
-    const requests = perConnection > 0 ? new RequestRate(perConnection, now) : undefined;
-    if (newPerSecond > 0 || requests !== undefined) {
-      app.addHook('onRequest', (request, reply, next) => {
-        const socket = request.raw.socket;
-        if (guard.isOverRate(socket)) {
-          void reply.header('Connection', 'close');
-          tooMany(reply, `Too many new connections: at most ${newPerSecond} per second`, 1);
-          return;
-        }
-        const wait = requests?.take(socket) ?? 0;
-        if (wait > 0) {
-          tooMany(reply, `Too many requests: at most ${perConnection} per second on a connection`, Math.ceil(wait / 1000));
-          return;
-        }
-        next();
-      });
+export function connectionLimits(limits: ApiLimits, guard: ConnectionGuard, now: () => number): RequestStep | undefined {
+  const perConnection = limits.requestsPerSecondPerConnection ?? 0;
+  const newPerSecond = limits.newConnectionsPerSecond ?? 0;
+  const requests = perConnection > 0 ? new RequestRate(perConnection, now) : undefined;
+  if (newPerSecond <= 0 && requests === undefined) return undefined;
+  return (request, reply) => {
+    const socket = request.raw.socket;
+    if (guard.isOverRate(socket)) {
+      void reply.header('Connection', 'close');
+      tooMany(reply, `Too many new connections: at most ${newPerSecond} per second`, 1);
+      return true;
     }
-    done();
-  });
+    const wait = requests?.take(socket) ?? 0;
+    if (wait > 0) {
+      tooMany(reply, `Too many requests: at most ${perConnection} per second on a connection`, Math.ceil(wait / 1000));
+      return true;
+    }
+    return false;
+  };
+}

@@ -1,5 +1,6 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { METHOD_NOT_ALLOWED } from '../../v3/errors.js';
+import type { RequestStep } from './request-state.js';
 import { sharedScope } from './shared-scope.js';
 
 /** `/sim` and everything under it: the control API. */
@@ -25,33 +26,28 @@ const EXPOSE_HEADERS = 'RequestID, Location, Link';
  * Access-Control-Allow-Origin, so the browser never sends the request), and no /sim response
  * carries CORS headers. Any other OPTIONS request gets an empty 204.
  */
-export const cors: FastifyPluginCallback = sharedScope((app, _options, done) => {
-  app.addHook('onRequest', (request, reply, next) => {
-    const sim = isSimPath(request.url);
-    if (request.method === 'OPTIONS' && sim) {
-      const e = METHOD_NOT_ALLOWED();
-      void reply.code(e.statusCode).send(e.body);
-      return;
-    }
-    if (request.headers.origin === undefined || sim) {
-      next();
-      return;
-    }
-    void reply.header('Access-Control-Allow-Origin', '*');
-    void reply.header('Access-Control-Expose-Headers', EXPOSE_HEADERS);
-    if (request.method === 'OPTIONS') {
-      void reply
-        .header('Access-Control-Allow-Methods', ALLOW_METHODS)
-        .header('Access-Control-Allow-Headers', ALLOW_HEADERS)
-        .code(204)
-        // Safari waits for a body on a 204 without it.
-        .header('Content-Length', '0')
-        .send();
-      return;
-    }
-    next();
-  });
-  // Routes every OPTIONS request, so that the hook above sees it (a preflight) or it gets its 204.
+export const corsStep: RequestStep = (request, reply) => {
+  const sim = isSimPath(request.url);
+  if (request.method === 'OPTIONS' && sim) {
+    const e = METHOD_NOT_ALLOWED();
+    void reply.code(e.statusCode).send(e.body);
+    return true;
+  }
+  if (request.headers.origin === undefined || sim) return false;
+  void reply.header('Access-Control-Allow-Origin', '*');
+  void reply.header('Access-Control-Expose-Headers', EXPOSE_HEADERS);
+  if (request.method !== 'OPTIONS') return false;
+  void reply
+    .header('Access-Control-Allow-Methods', ALLOW_METHODS)
+    .header('Access-Control-Allow-Headers', ALLOW_HEADERS)
+    .code(204)
+    .header('Content-Length', '0')
+    .send();
+  return true;
+};
+
+/** Any OPTIONS request corsStep did not answer: an empty 204. */
+export const optionsRoute: FastifyPluginCallback = sharedScope((app, _options, done) => {
   app.options('*', (_request, reply) => {
     void reply.code(204).header('Content-Length', '0').send();
   });

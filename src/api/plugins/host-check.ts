@@ -1,9 +1,8 @@
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import type { IncomingMessage, Server } from 'node:http';
-import type { FastifyPluginCallback } from 'fastify';
 import { V20Error } from '../../v3/errors.js';
-import { sharedScope } from './shared-scope.js';
+import type { RequestStep } from './request-state.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -73,44 +72,49 @@ const BAD_HOST = (): V20Error => new V20Error(400, { errorMessage: "Invalid valu
 const MISDIRECTED = (name: string): V20Error =>
   new V20Error(421, { errorMessage: `The Host '${name}' is not a name of this server; configure it in allowedHosts` });
 
+/** Host values a check accepted, kept so a keep-alive client's repeated Host costs one lookup; bounded, as clients choose them. */
+const ACCEPTED_MAX = 256;
+
 /**
  * Refuses requests whose Host is not a name of this server (400 for a Host that is no host at all
  * or missing from an HTTP/1.1 request, as RFC 9112 section 3.2 asks; 421 for a foreign one), and
  * records the checked Host for URLs. An HTTP/1.0 request without Host is answered; its URLs use
  * the connection's local address.
  */
-export const hostCheck = (rules: HostRules, server: Server): FastifyPluginCallback =>
-  sharedScope((app, _options, done) => {
-    const fixed = configuredNames(rules);
-    const anyHost = rules.allowedHosts === '*';
-    let listening: Set<string> = new Set();
-    server.on('listening', () => {
-      listening = new Set(listenNames(server));
-    });
-    app.decorateRequest('v20Host', null);
-    app.addHook('onRequest', (request, reply, next) => {
-      const host = request.headers.host;
-      if (host === undefined && request.raw.httpVersion !== '1.1') {
-        next();
-        return;
-      }
-      const name = host === undefined ? null : hostName(host);
-      if (host === undefined || name === null) {
-        const e = BAD_HOST();
-        void reply.code(e.statusCode).send(e.body);
-        return;
-      }
-      if (isLoopbackName(name) || fixed.has(name) || listening.has(name)) {
-        request.v20Host = host;
-      } else if (!anyHost) {
-        const e = MISDIRECTED(name);
-        void reply.code(e.statusCode).send(e.body);
-        return;
-      }
-      next();
-    });
-    done();
+export function hostCheck(rules: HostRules, server: Server): RequestStep {
+  const fixed = configuredNames(rules);
+  const anyHost = rules.allowedHosts === '*';
+  let listening: Set<string> = new Set();
+  const accepted = new Set<string>();
+  server.on('listening', () => {
+    listening = new Set(listenNames(server));
+    accepted.clear();
   });
+  return (request, reply) => {
+    const host = request.headers.host;
+    if (host !== undefined && accepted.has(host)) {
+      request.v20Host = host;
+      return false;
+    }
+    if (host === undefined && request.raw.httpVersion !== '1.1') return false;
+    const name = host === undefined ? null : hostName(host);
+    if (host === undefined || name === null) {
+      const e = BAD_HOST();
+      void reply.code(e.statusCode).send(e.body);
+      return true;
+    }
+    if (isLoopbackName(name) || fixed.has(name) || listening.has(name)) {
+      request.v20Host = host;
+      if (accepted.size >= ACCEPTED_MAX) accepted.clear();
+      accepted.add(host);
+    } else if (!anyHost) {
+      const e = MISDIRECTED(name);
+      void reply.code(e.statusCode).send(e.body);
+      return true;
+    }
+    return false;
+  };
+}
 
 const ABSOLUTE_FORM_RE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)([^#]*)/;
 

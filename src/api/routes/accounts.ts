@@ -22,16 +22,16 @@ const ConfigurationBody = Type.Object({
 export const accountRoutes =
   (context: ApiContext): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get('/accounts', { schema: { response: ok(AccountsBody) } }, async (request, reply) => {
+    app.get('/accounts', { schema: { response: ok(AccountsBody) } }, (request, reply) => {
       const grant = context.options.tokens.find((t) => t.token === request.v20Token);
-      return sendV20(reply, listAccounts(context.engine, grant?.accounts ?? []));
+      sendV20(reply, listAccounts(context.engine, grant?.accounts ?? []));
     });
 
-    app.get('/accounts/:accountID', { schema: { params: AccountParams, response: ok(AccountBody) } }, async (request, reply) =>
+    app.get('/accounts/:accountID', { schema: { params: AccountParams, response: ok(AccountBody) } }, (request, reply) =>
       sendV20(reply, getAccount(callOf(context, request))),
     );
 
-    app.get('/accounts/:accountID/summary', { schema: { params: AccountParams, response: ok(AccountBody) } }, async (request, reply) =>
+    app.get('/accounts/:accountID/summary', { schema: { params: AccountParams, response: ok(AccountBody) } }, (request, reply) =>
       sendV20(reply, getAccountSummary(callOf(context, request))),
     );
 
@@ -44,13 +44,13 @@ export const accountRoutes =
           response: ok(InstrumentsBody),
         },
       },
-      async (request, reply) => sendV20(reply, getAccountInstruments(callOf(context, request), request.query.instruments)),
+      (request, reply) => sendV20(reply, getAccountInstruments(callOf(context, request), request.query.instruments)),
     );
 
     app.patch(
       '/accounts/:accountID/configuration',
       { schema: { params: AccountParams, body: ConfigurationBody, response: ok(OutcomeBody) } },
-      async (request, reply) => sendV20(reply, configureAccount(callOf(context, request), request.body)),
+      (request, reply) => sendV20(reply, configureAccount(callOf(context, request), request.body)),
     );
 
     app.get(
@@ -62,6 +62,6 @@ export const accountRoutes =
           response: ok(ChangesBody),
         },
       },
-      async (request, reply) => sendV20(reply, getAccountChanges(callOf(context, request), request.query.sinceTransactionID)),
+      (request, reply) => sendV20(reply, getAccountChanges(callOf(context, request), request.query.sinceTransactionID)),
     );
   };

@@ -21,12 +21,11 @@ export const bookRoutes =
     app.get(
       '/instruments/:instrument/orderBook',
       { schema: { params: BookParams, querystring: BookQuerySchema, response: ok(OrderBookBody) } },
-      async (request, reply) => sendV20(reply, getBook(context.engine, 'orderBook', request.params.instrument, request.query as BookQuery)),
+      (request, reply) => sendV20(reply, getBook(context.engine, 'orderBook', request.params.instrument, request.query as BookQuery)),
     );
     app.get(
       '/instruments/:instrument/positionBook',
       { schema: { params: BookParams, querystring: BookQuerySchema, response: ok(PositionBookBody) } },
-      async (request, reply) =>
-        sendV20(reply, getBook(context.engine, 'positionBook', request.params.instrument, request.query as BookQuery)),
+      (request, reply) => sendV20(reply, getBook(context.engine, 'positionBook', request.params.instrument, request.query as BookQuery)),
     );
   };

@@ -47,8 +47,7 @@ export const candleRoutes =
       {
         schema: { params: Type.Object({ instrument: InstrumentName }), querystring: CandleQuery, response: ok(CandlesBody) },
       },
-      async (request, reply) =>
-        sendV20(reply, getCandles(candleCall(context), request.params.instrument, request.query as CandleQueryValues)),
+      (request, reply) => sendV20(reply, getCandles(candleCall(context), request.params.instrument, request.query as CandleQueryValues)),
     );
 
     app.get(
@@ -60,14 +59,13 @@ export const candleRoutes =
           response: ok(CandlesBody),
         },
       },
-      async (request, reply) =>
-        sendV20(reply, getCandles(candleCall(context), request.params.instrument, request.query as CandleQueryValues)),
+      (request, reply) => sendV20(reply, getCandles(candleCall(context), request.params.instrument, request.query as CandleQueryValues)),
     );
 
     app.get(
       '/accounts/:accountID/candles/latest',
       { schema: { params: AccountParams, querystring: LatestCandlesQuery, response: ok(LatestCandlesBody) } },
-      async (request, reply) =>
+      (request, reply) =>
         sendV20(reply, getLatestCandles(candleCall(context), request.query as CandleQueryValues & { candleSpecifications: string })),
     );
   };

@@ -45,41 +45,40 @@ export const orderRoutes =
     app.post(
       '/accounts/:accountID/orders',
       { schema: { params: AccountParams, body: OrderBody, response: ok(OutcomeBody, 201) } },
-      async (request, reply) => sendV20(reply, createOrder(callOf(context, request), request.body.order)),
+      (request, reply) => sendV20(reply, createOrder(callOf(context, request), request.body.order)),
     );
 
     app.get(
       '/accounts/:accountID/orders',
       { schema: { params: AccountParams, querystring: OrdersQuery, response: ok(OrdersBody) } },
-      async (request, reply) => sendV20(reply, listOrders(callOf(context, request), request.query)),
+      (request, reply) => sendV20(reply, listOrders(callOf(context, request), request.query)),
     );
 
-    app.get('/accounts/:accountID/pendingOrders', { schema: { params: AccountParams, response: ok(OrdersBody) } }, async (request, reply) =>
+    app.get('/accounts/:accountID/pendingOrders', { schema: { params: AccountParams, response: ok(OrdersBody) } }, (request, reply) =>
       sendV20(reply, listPendingOrders(callOf(context, request))),
     );
 
     app.get(
       '/accounts/:accountID/orders/:orderSpecifier',
       { schema: { params: OrderParams, response: ok(OneOrderBody) } },
-      async (request, reply) => sendV20(reply, getOrder(callOf(context, request), request.params.orderSpecifier)),
+      (request, reply) => sendV20(reply, getOrder(callOf(context, request), request.params.orderSpecifier)),
     );
 
     app.put(
       '/accounts/:accountID/orders/:orderSpecifier',
       { schema: { params: OrderParams, body: OrderBody, response: ok(OutcomeBody, 201) } },
-      async (request, reply) => sendV20(reply, replaceOrder(callOf(context, request), request.params.orderSpecifier, request.body.order)),
+      (request, reply) => sendV20(reply, replaceOrder(callOf(context, request), request.params.orderSpecifier, request.body.order)),
     );
 
     app.put(
       '/accounts/:accountID/orders/:orderSpecifier/cancel',
       { schema: { params: OrderParams, response: ok(OutcomeBody) } },
-      async (request, reply) => sendV20(reply, cancelOrder(callOf(context, request), request.params.orderSpecifier)),
+      (request, reply) => sendV20(reply, cancelOrder(callOf(context, request), request.params.orderSpecifier)),
     );
 
     app.put(
       '/accounts/:accountID/orders/:orderSpecifier/clientExtensions',
       { schema: { params: OrderParams, body: ClientExtensionsBody, response: ok(OutcomeBody) } },
-      async (request, reply) =>
-        sendV20(reply, setOrderClientExtensions(callOf(context, request), request.params.orderSpecifier, request.body)),
+      (request, reply) => sendV20(reply, setOrderClientExtensions(callOf(context, request), request.params.orderSpecifier, request.body)),
     );
   };

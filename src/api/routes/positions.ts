@@ -22,25 +22,23 @@ const ClosePositionBody = Type.Object({
 export const positionRoutes =
   (context: ApiContext): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get('/accounts/:accountID/positions', { schema: { params: AccountParams, response: ok(PositionsBody) } }, async (request, reply) =>
+    app.get('/accounts/:accountID/positions', { schema: { params: AccountParams, response: ok(PositionsBody) } }, (request, reply) =>
       sendV20(reply, listPositions(callOf(context, request))),
     );
 
-    app.get(
-      '/accounts/:accountID/openPositions',
-      { schema: { params: AccountParams, response: ok(PositionsBody) } },
-      async (request, reply) => sendV20(reply, listOpenPositions(callOf(context, request))),
+    app.get('/accounts/:accountID/openPositions', { schema: { params: AccountParams, response: ok(PositionsBody) } }, (request, reply) =>
+      sendV20(reply, listOpenPositions(callOf(context, request))),
     );
 
     app.get(
       '/accounts/:accountID/positions/:instrument',
       { schema: { params: PositionParams, response: ok(PositionBody) } },
-      async (request, reply) => sendV20(reply, getPosition(callOf(context, request), request.params.instrument)),
+      (request, reply) => sendV20(reply, getPosition(callOf(context, request), request.params.instrument)),
     );
 
     app.put(
       '/accounts/:accountID/positions/:instrument/close',
       { schema: { params: PositionParams, body: ClosePositionBody, response: ok(OutcomeBody) } },
-      async (request, reply) => sendV20(reply, closePosition(callOf(context, request), request.params.instrument, request.body)),
+      (request, reply) => sendV20(reply, closePosition(callOf(context, request), request.params.instrument, request.body)),
     );
   };

@@ -20,6 +20,6 @@ export const pricingRoutes =
     app.get(
       '/accounts/:accountID/pricing',
       { schema: { params: AccountParams, querystring: PricingQuery, response: ok(PricingBody) } },
-      async (request, reply) => sendV20(reply, getPricing(callOf(context, request), context.market, request.query)),
+      (request, reply) => sendV20(reply, getPricing(callOf(context, request), context.market, request.query)),
     );
   };

@@ -104,20 +104,20 @@ export const simRoutes =
       return timeBody(context);
     });
 
-    app.post('/accounts', { schema: { response: ok(AccountBody, 201) } }, async (request, reply) =>
+    app.post('/accounts', { schema: { response: ok(AccountBody, 201) } }, (request, reply) =>
       sendV20(reply, openAccount(context.engine, request.body, context.now())),
     );
 
-    app.post('/accounts/:accountID/reset', { schema: { response: ok(ResetBody) } }, async (request, reply) => {
+    app.post('/accounts/:accountID/reset', { schema: { response: ok(ResetBody) } }, (request, reply) => {
       const account = accountParam(context, request);
-      return sendV20(reply, resetAccount(simCall(context, request, account.id), parseResetBalance(request.body)));
+      sendV20(reply, resetAccount(simCall(context, request, account.id), parseResetBalance(request.body)));
     });
 
-    app.post('/accounts/:accountID/deposit', { schema: { response: ok(OutcomeBody) } }, async (request, reply) => {
+    app.post('/accounts/:accountID/deposit', { schema: { response: ok(OutcomeBody) } }, (request, reply) => {
       const account = accountParam(context, request);
       const { amount, comment } = parseDeposit(request.body);
       const outcome = transferFundsCommand(simCall(context, request, account.id), amount, comment);
-      return sendV20(reply, outcomeResponse(account.state.lastTransactionID, outcome, { successStatus: 200, notFoundIs404: false }));
+      sendV20(reply, outcomeResponse(account.state.lastTransactionID, outcome, { successStatus: 200, notFoundIs404: false }));
     });
 
     app.get('/journal/:accountID', async (request, reply) => {

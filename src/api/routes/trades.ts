@@ -53,23 +53,21 @@ export const tradeRoutes =
     app.get(
       '/accounts/:accountID/trades',
       { schema: { params: AccountParams, querystring: TradesQuery, response: ok(TradesBody) } },
-      async (request, reply) => sendV20(reply, listTrades(callOf(context, request), request.query)),
+      (request, reply) => sendV20(reply, listTrades(callOf(context, request), request.query)),
     );
 
-    app.get('/accounts/:accountID/openTrades', { schema: { params: AccountParams, response: ok(TradesBody) } }, async (request, reply) =>
+    app.get('/accounts/:accountID/openTrades', { schema: { params: AccountParams, response: ok(TradesBody) } }, (request, reply) =>
       sendV20(reply, listOpenTrades(callOf(context, request))),
     );
 
-    app.get(
-      '/accounts/:accountID/trades/:tradeSpecifier',
-      { schema: { params: TradeParams, response: ok(TradeBody) } },
-      async (request, reply) => sendV20(reply, getTrade(callOf(context, request), request.params.tradeSpecifier)),
+    app.get('/accounts/:accountID/trades/:tradeSpecifier', { schema: { params: TradeParams, response: ok(TradeBody) } }, (request, reply) =>
+      sendV20(reply, getTrade(callOf(context, request), request.params.tradeSpecifier)),
     );
 
     app.put(
       '/accounts/:accountID/trades/:tradeSpecifier/close',
       { schema: { params: TradeParams, body: CloseTradeBody, response: ok(OutcomeBody) } },
-      async (request, reply) => sendV20(reply, closeTrade(callOf(context, request), request.params.tradeSpecifier, request.body)),
+      (request, reply) => sendV20(reply, closeTrade(callOf(context, request), request.params.tradeSpecifier, request.body)),
     );
 
     app.put(
@@ -81,13 +79,12 @@ export const tradeRoutes =
           response: ok(OutcomeBody),
         },
       },
-      async (request, reply) =>
-        sendV20(reply, setTradeClientExtensions(callOf(context, request), request.params.tradeSpecifier, request.body)),
+      (request, reply) => sendV20(reply, setTradeClientExtensions(callOf(context, request), request.params.tradeSpecifier, request.body)),
     );
 
     app.put(
       '/accounts/:accountID/trades/:tradeSpecifier/orders',
       { schema: { params: TradeParams, body: SetTradeOrdersBody, response: ok(OutcomeBody) } },
-      async (request, reply) => sendV20(reply, setTradeOrders(callOf(context, request), request.params.tradeSpecifier, request.body)),
+      (request, reply) => sendV20(reply, setTradeOrders(callOf(context, request), request.params.tradeSpecifier, request.body)),
     );
   };

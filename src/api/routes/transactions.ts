@@ -22,7 +22,7 @@ export const transactionRoutes =
     app.get(
       '/accounts/:accountID/transactions',
       { schema: { params: AccountParams, querystring: TransactionsQuery, response: ok(TransactionPagesBody) } },
-      async (request, reply) => sendV20(reply, listTransactionPages(callOf(context, request), request.query)),
+      (request, reply) => sendV20(reply, listTransactionPages(callOf(context, request), request.query)),
     );
 
     app.get(
@@ -34,7 +34,7 @@ export const transactionRoutes =
           response: ok(TransactionsBody),
         },
       },
-      async (request, reply) => sendV20(reply, getTransactionRange(callOf(context, request), request.query)),
+      (request, reply) => sendV20(reply, getTransactionRange(callOf(context, request), request.query)),
     );
 
     app.get(
@@ -46,7 +46,7 @@ export const transactionRoutes =
           response: ok(TransactionsBody),
         },
       },
-      async (request, reply) => sendV20(reply, getTransactionsSince(callOf(context, request), request.query)),
+      (request, reply) => sendV20(reply, getTransactionsSince(callOf(context, request), request.query)),
     );
 
     app.get(
@@ -57,6 +57,6 @@ export const transactionRoutes =
           response: ok(TransactionBody),
         },
       },
-      async (request, reply) => sendV20(reply, getTransaction(callOf(context, request), request.params.transactionID)),
+      (request, reply) => sendV20(reply, getTransaction(callOf(context, request), request.params.transactionID)),
     );
   };
