@@ -1,23 +1,34 @@
 import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import type { Transaction } from '../domain/transactions.js';
-import { serializeTransaction, transactionLines, type Journal } from '../journal/journal.js';
+import { serializeTransaction, type Journal } from '../journal/journal.js';
 
-/** Where a run's journal lines go, and how the transactions the account no longer keeps are read back. */
+/** Where a run's transactions go, and how the transactions the account no longer keeps are read back. */
 export interface JournalStore {
-  add(tx: Transaction, line: string): void;
+  add(tx: Transaction): void;
   transactionsFrom(fromId: number): Iterable<Transaction>;
 }
 
-/** Every line in memory: runBacktest's result holds them. */
-export class JournalLines implements JournalStore {
-  readonly lines: string[] = [];
+/**
+ * Every transaction in memory, printed as journal lines only when asked (runBacktest's result).
+ * Printing each as it happened cost a serialization per transaction inside the tick loop, and kept
+ * a second copy of the log alive for the garbage collector to carry; a sweep, or a caller that
+ * reads only the metrics, never asks for the lines. A transaction never changes once journaled,
+ * so its line is the same printed now or then.
+ */
+export class KeptTransactions implements JournalStore {
+  private readonly kept: Transaction[] = [];
 
-  add(_tx: Transaction, line: string): void {
-    this.lines.push(line);
+  add(tx: Transaction): void {
+    this.kept.push(tx);
   }
 
   transactionsFrom(fromId: number): Iterable<Transaction> {
-    return transactionLines(this.lines, fromId, 'the backtest journal');
+    return this.kept.slice(Math.max(0, fromId - 1));
+  }
+
+  /** The journal lines, serializeTransaction's, one per transaction. */
+  lines(): string[] {
+    return this.kept.map(serializeTransaction);
   }
 }
 
@@ -33,7 +44,7 @@ export class RecordingJournal implements Journal {
     // The report's log is the v20 transactions; a run is never replayed, so its records are not kept.
     for (const tx of entries) {
       if (!isTransaction(tx)) continue;
-      this.store.add(tx, serializeTransaction(tx));
+      this.store.add(tx);
       this.pending.push(tx);
     }
   }

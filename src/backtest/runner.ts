@@ -8,7 +8,7 @@ import { MICROS_PER_MINUTE, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
 import { createEngine, type AccountView, type Engine } from '../engine/engine.js';
 import { EngineStrategyContext } from './context.js';
-import { JournalLines, RecordingJournal, type JournalStore } from './run-journal.js';
+import { KeptTransactions, RecordingJournal, type JournalStore } from './run-journal.js';
 import { StrategyHooks } from './hooks.js';
 import {
   EquityArrays,
@@ -127,10 +127,10 @@ export interface RunStores {
  * process. The account is opened at the first tick's time.
  */
 export function runBacktest<P extends StrategyParams>(options: BacktestOptions<P>): BacktestResult {
-  const journal = new JournalLines();
+  const journal = new KeptTransactions();
   const equity = new EquityArrays();
   const { setup, outcome } = runInto(options, { journal, equity });
-  return resultOf(options, setup, outcome, journal.lines, equity);
+  return resultOf(options, setup, outcome, journal, equity);
 }
 
 /**
@@ -286,7 +286,7 @@ function resultOf<P extends StrategyParams>(
   options: BacktestOptions<P>,
   setup: RunSetup<P>,
   outcome: RunOutcome,
-  lines: readonly string[],
+  journal: KeptTransactions,
   equity: EquityArrays,
 ): BacktestResult {
   const state = outcome.account.state;
@@ -306,7 +306,10 @@ function resultOf<P extends StrategyParams>(
       transactions: log,
     }),
   );
-  return { ...base, transactions: log, transactionLines: lines, equity: equity.curve, prices: equity.prices };
+  const result = { ...base, transactions: log, equity: equity.curve, prices: equity.prices } as Omit<BacktestResult, 'transactionLines'>;
+  // The lines are printed on first read (KeptTransactions), then kept.
+  let lines: readonly string[] | undefined;
+  return Object.defineProperty(result, 'transactionLines', { enumerable: true, get: () => (lines ??= journal.lines()) }) as BacktestResult;
 }
 
 /** Ticks counted per instrument, in runs of one instrument so the map is touched once per run. */

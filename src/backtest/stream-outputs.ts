@@ -15,7 +15,7 @@ import path from 'node:path';
 import type { Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
 import { committedLines } from '../journal/file-lines.js';
-import { transactionLines } from '../journal/journal.js';
+import { serializeTransaction, transactionLines } from '../journal/journal.js';
 import type { EquityPoints, EquitySink, PricePoints } from './equity.js';
 import {
   DrawdownTracker,
@@ -95,9 +95,9 @@ export class JournalFile implements JournalStore {
     this.text = new TextFile(file);
   }
 
-  add(tx: Transaction, line: string): void {
+  add(tx: Transaction): void {
     this.stats.add(tx);
-    this.text.write(`${line}\n`);
+    this.text.write(`${serializeTransaction(tx)}\n`);
   }
 
   transactionsFrom(fromId: number): Iterable<Transaction> {
