@@ -8,6 +8,7 @@ import { MICROS_PER_MINUTE, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
 import { createEngine, type AccountView, type Engine } from '../engine/engine.js';
 import { EngineStrategyContext } from './context.js';
+import { tickCursor, type TickCursor } from './tick-cursor.js';
 import { KeptTransactions, RecordingJournal, type JournalStore } from './run-journal.js';
 import { StrategyHooks } from './hooks.js';
 import {
@@ -156,24 +157,24 @@ export function runInto<P extends StrategyParams>(
   if (!isDecimalString(balance) || new Decimal(balance).isNegative())
     throw new Error(`balance must be a non-negative decimal, got ${JSON.stringify(balance)}`);
 
-  const iterator = options.ticks[Symbol.iterator]();
-  let step: IteratorResult<Tick>;
+  const cursor = tickCursor(options.ticks);
+  let first: Tick | undefined;
   try {
-    step = iterator.next();
+    first = cursor.next();
   } catch (error) {
-    iterator.return?.();
+    cursor.close();
     throw error;
   }
-  if (step.done === true) throw new Error('the tick source holds no ticks');
+  if (first === undefined) throw new Error('the tick source holds no ticks');
 
   const window = options.transactionsInMemory;
   if (window !== undefined && (!Number.isSafeInteger(window) || window < 1))
     throw new Error(`transactionsInMemory must be a whole number of at least 1, got ${window}`);
   const setup: RunSetup<P> = { definition, params, interval, progressMask, accountID, currency, balance, window };
   try {
-    return { setup, outcome: run(options, setup, iterator, step, stores) };
+    return { setup, outcome: run(options, setup, cursor, first, stores) };
   } catch (error) {
-    iterator.return?.();
+    cursor.close();
     throw error;
   }
 }
@@ -339,13 +340,11 @@ class TickCounts {
 function run<P extends StrategyParams>(
   options: BacktestOptions<P>,
   setup: RunSetup<P>,
-  iterator: Iterator<Tick>,
-  firstStep: IteratorYieldResult<Tick>,
+  cursor: TickCursor,
+  first: Tick,
   stores: RunStores,
 ): RunOutcome {
   const { definition, params, interval, progressMask, accountID } = setup;
-  const first = firstStep.value;
-  let step: IteratorResult<Tick> = firstStep;
   const journal = new RecordingJournal(stores.journal);
   const { engine, account } = openAccount(options, setup, first.time, journal);
   const recorder = new EquityRecorder(account.state, stores.equity);
@@ -356,8 +355,7 @@ function run<P extends StrategyParams>(
   recorder.record(first.time, POINT_START);
   strategy.start();
   let nextPoint = first.time - (first.time % interval) + interval;
-  while (step.done !== true) {
-    const tick = step.value;
+  for (let tick: Tick | undefined = first; tick !== undefined; tick = cursor.next()) {
     if (tick.time >= nextPoint) {
       // The interval of the previous tick has ended: mark it at its end. Intervals without a
       // tick (a weekend) get no point, so the curve holds no days on which nothing traded.
@@ -369,7 +367,6 @@ function run<P extends StrategyParams>(
     counts.add(tick);
     last = tick;
     if ((counts.count & progressMask) === 0 && options.onProgress !== undefined) options.onProgress(counts.count, tick.time);
-    step = iterator.next();
   }
   counts.flush();
   strategy.end();

@@ -275,6 +275,9 @@ export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], optio
     }
     options.onThreads?.(Math.max(1, Math.min(threads, total, lanes.length + (runHere ? 1 : 0))));
     ticksRead();
+    // Let the workers' lanes see the ticks and take their share before this thread runs a job:
+    // a job runs to its end without yielding, and a lane waiting for it would idle a whole run.
+    if (lanes.length > 0) await yieldToEventLoop();
     if (runHere) {
       // This thread claims jobs too, and between them lets the workers' progress in.
       for (let job = claimJob(queue); job !== undefined; job = claimJob(queue)) {

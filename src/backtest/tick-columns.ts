@@ -7,6 +7,7 @@
  */
 import type { Tick } from '../domain/tick.js';
 import type { Micros } from '../domain/time.js';
+import type { CursorSource, TickCursor } from './tick-cursor.js';
 
 export interface TickColumns {
   readonly count: number;
@@ -142,29 +143,37 @@ export function readTickColumns(ticks: Iterable<Tick>, maxTicks: number): TickCo
 }
 
 /** Walks the columns, making each Tick as the feed made it. */
-class ColumnTicks implements Iterator<Tick> {
-  private next_ = 0;
+class ColumnCursor implements TickCursor {
+  private i = 0;
 
   constructor(private readonly c: TickColumns) {}
 
-  next(): IteratorResult<Tick> {
-    const i = this.next_;
+  next(): Tick | undefined {
+    const i = this.i;
     const c = this.c;
-    if (i >= c.count) return { done: true, value: undefined };
-    this.next_ = i + 1;
+    if (i >= c.count) return undefined;
+    this.i = i + 1;
     const instrument = c.instruments[c.instrument[i] as number] as string;
     const time = c.time[i] as Micros;
     const bid = c.bid[i] as number;
     const ask = c.ask[i] as number;
     const closeoutBid = c.closeoutBid?.[i];
-    if (closeoutBid === undefined || Number.isNaN(closeoutBid)) return { done: false, value: { instrument, time, bid, ask } };
-    return { done: false, value: { instrument, time, bid, ask, closeoutBid, closeoutAsk: c.closeoutAsk?.[i] as number } };
+    if (closeoutBid === undefined || Number.isNaN(closeoutBid)) return { instrument, time, bid, ask };
+    return { instrument, time, bid, ask, closeoutBid, closeoutAsk: c.closeoutAsk?.[i] as number };
   }
+
+  close(): void {}
 }
 
-/** The columns as a tick source (each iteration starts at the first tick). */
-export function columnTicks(columns: TickColumns): Iterable<Tick> {
-  return { [Symbol.iterator]: () => new ColumnTicks(columns) };
+/** The columns as a tick source (each iteration starts at the first tick); a backtest reads it through its cursor. */
+export function columnTicks(columns: TickColumns): CursorSource {
+  return {
+    cursor: () => new ColumnCursor(columns),
+    *[Symbol.iterator]() {
+      const cursor = new ColumnCursor(columns);
+      for (let tick = cursor.next(); tick !== undefined; tick = cursor.next()) yield tick;
+    },
+  };
 }
 
 /** True when the ticks of `parts`, one after another, never go back in time. */
