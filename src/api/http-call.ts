@@ -5,6 +5,8 @@ import type { V3Call } from '../v3/call.js';
 import { NO_ACCOUNT } from '../v3/errors.js';
 import type { V20Response } from '../v3/response.js';
 import type { ApiContext } from './context.js';
+import { serializeBody } from './responses.js';
+import { toUnixDatetimes } from '../v3/datetime.js';
 
 /** The account of an account-scoped request, found by the auth hook. */
 export function accountOf(request: FastifyRequest): AccountView {
@@ -76,5 +78,11 @@ export function callOf(context: ApiContext, request: FastifyRequest): V3Call {
 export function sendV20(reply: FastifyReply, response: V20Response): void {
   const headers = response.headers;
   if (headers !== undefined) for (const name in headers) void reply.header(name, headers[name]);
-  void reply.code(response.status).send(response.body);
+  // Printed here, as the app's preSerialization hook and serializer would print it (UNIX
+  // datetimes when asked, then serializeBody): a string payload skips that part of Fastify's
+  // pipeline, a hook run and a serializer lookup per request.
+  const body = reply.request.v20Format === 'UNIX' ? toUnixDatetimes(response.body) : response.body;
+  void reply.code(response.status).header('content-type', JSON_CONTENT_TYPE).send(serializeBody(body));
 }
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

@@ -78,6 +78,12 @@ const OrderRequest = Type.Object({
 
 export const OrderBody = Type.Object({ order: OrderRequest });
 
+/**
+ * The accountID path parameter. The auth hook (plugins/auth.ts) checks it on every
+ * /v3/accounts/{accountID} request before validation, with v20's wording and the same pattern, so
+ * routes whose only parameter it is declare no params schema (it would check it again on every
+ * request); routes with more parameters reuse its property.
+ */
 export const AccountParams = Type.Object({ accountID: Type.String({ pattern: AccountIdPattern }) });
 
 /** Headers every account-scoped endpoint reads; the values are checked in hooks for v20 wording. */

@@ -11,7 +11,7 @@ import {
 import type { ApiContext } from '../context.js';
 import { callOf, sendV20 } from '../http-call.js';
 import { AccountBody, AccountsBody, ChangesBody, InstrumentsBody, OutcomeBody, ok } from '../responses.js';
-import { AccountParams, TransactionId } from '../schemas.js';
+import { TransactionId } from '../schemas.js';
 
 const ConfigurationBody = Type.Object({
   alias: Type.Optional(Type.String({ maxLength: 10_000 })),
@@ -27,11 +27,11 @@ export const accountRoutes =
       sendV20(reply, listAccounts(context.engine, grant?.accounts ?? []));
     });
 
-    app.get('/accounts/:accountID', { schema: { params: AccountParams, response: ok(AccountBody) } }, (request, reply) =>
+    app.get('/accounts/:accountID', { schema: { response: ok(AccountBody) } }, (request, reply) =>
       sendV20(reply, getAccount(callOf(context, request))),
     );
 
-    app.get('/accounts/:accountID/summary', { schema: { params: AccountParams, response: ok(AccountBody) } }, (request, reply) =>
+    app.get('/accounts/:accountID/summary', { schema: { response: ok(AccountBody) } }, (request, reply) =>
       sendV20(reply, getAccountSummary(callOf(context, request))),
     );
 
@@ -39,7 +39,6 @@ export const accountRoutes =
       '/accounts/:accountID/instruments',
       {
         schema: {
-          params: AccountParams,
           querystring: Type.Object({ instruments: Type.Optional(Type.String({ maxLength: 10_000 })) }),
           response: ok(InstrumentsBody),
         },
@@ -47,17 +46,14 @@ export const accountRoutes =
       (request, reply) => sendV20(reply, getAccountInstruments(callOf(context, request), request.query.instruments)),
     );
 
-    app.patch(
-      '/accounts/:accountID/configuration',
-      { schema: { params: AccountParams, body: ConfigurationBody, response: ok(OutcomeBody) } },
-      (request, reply) => sendV20(reply, configureAccount(callOf(context, request), request.body)),
+    app.patch('/accounts/:accountID/configuration', { schema: { body: ConfigurationBody, response: ok(OutcomeBody) } }, (request, reply) =>
+      sendV20(reply, configureAccount(callOf(context, request), request.body)),
     );
 
     app.get(
       '/accounts/:accountID/changes',
       {
         schema: {
-          params: AccountParams,
           querystring: Type.Object({ sinceTransactionID: Type.Optional(TransactionId) }),
           response: ok(ChangesBody),
         },

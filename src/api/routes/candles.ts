@@ -64,7 +64,7 @@ export const candleRoutes =
 
     app.get(
       '/accounts/:accountID/candles/latest',
-      { schema: { params: AccountParams, querystring: LatestCandlesQuery, response: ok(LatestCandlesBody) } },
+      { schema: { querystring: LatestCandlesQuery, response: ok(LatestCandlesBody) } },
       (request, reply) =>
         sendV20(reply, getLatestCandles(candleCall(context), request.query as CandleQueryValues & { candleSpecifications: string })),
     );

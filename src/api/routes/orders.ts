@@ -42,19 +42,15 @@ const ClientExtensionsBody = Type.Object({
 export const orderRoutes =
   (context: ApiContext): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.post(
-      '/accounts/:accountID/orders',
-      { schema: { params: AccountParams, body: OrderBody, response: ok(OutcomeBody, 201) } },
-      (request, reply) => sendV20(reply, createOrder(callOf(context, request), request.body.order)),
+    app.post('/accounts/:accountID/orders', { schema: { body: OrderBody, response: ok(OutcomeBody, 201) } }, (request, reply) =>
+      sendV20(reply, createOrder(callOf(context, request), request.body.order)),
     );
 
-    app.get(
-      '/accounts/:accountID/orders',
-      { schema: { params: AccountParams, querystring: OrdersQuery, response: ok(OrdersBody) } },
-      (request, reply) => sendV20(reply, listOrders(callOf(context, request), request.query)),
+    app.get('/accounts/:accountID/orders', { schema: { querystring: OrdersQuery, response: ok(OrdersBody) } }, (request, reply) =>
+      sendV20(reply, listOrders(callOf(context, request), request.query)),
     );
 
-    app.get('/accounts/:accountID/pendingOrders', { schema: { params: AccountParams, response: ok(OrdersBody) } }, (request, reply) =>
+    app.get('/accounts/:accountID/pendingOrders', { schema: { response: ok(OrdersBody) } }, (request, reply) =>
       sendV20(reply, listPendingOrders(callOf(context, request))),
     );
 

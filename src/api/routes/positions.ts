@@ -22,11 +22,11 @@ const ClosePositionBody = Type.Object({
 export const positionRoutes =
   (context: ApiContext): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get('/accounts/:accountID/positions', { schema: { params: AccountParams, response: ok(PositionsBody) } }, (request, reply) =>
+    app.get('/accounts/:accountID/positions', { schema: { response: ok(PositionsBody) } }, (request, reply) =>
       sendV20(reply, listPositions(callOf(context, request))),
     );
 
-    app.get('/accounts/:accountID/openPositions', { schema: { params: AccountParams, response: ok(PositionsBody) } }, (request, reply) =>
+    app.get('/accounts/:accountID/openPositions', { schema: { response: ok(PositionsBody) } }, (request, reply) =>
       sendV20(reply, listOpenPositions(callOf(context, request))),
     );
 

@@ -4,7 +4,7 @@ import { getPricing } from '../../v3/pricing.js';
 import type { ApiContext } from '../context.js';
 import { callOf, sendV20 } from '../http-call.js';
 import { PricingBody, ok } from '../responses.js';
-import { AccountParams, QueryBool } from '../schemas.js';
+import { QueryBool } from '../schemas.js';
 
 const PricingQuery = Type.Object({
   instruments: Type.String({ maxLength: 10_000 }),
@@ -17,9 +17,7 @@ const PricingQuery = Type.Object({
 export const pricingRoutes =
   (context: ApiContext): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get(
-      '/accounts/:accountID/pricing',
-      { schema: { params: AccountParams, querystring: PricingQuery, response: ok(PricingBody) } },
-      (request, reply) => sendV20(reply, getPricing(callOf(context, request), context.market, request.query)),
+    app.get('/accounts/:accountID/pricing', { schema: { querystring: PricingQuery, response: ok(PricingBody) } }, (request, reply) =>
+      sendV20(reply, getPricing(callOf(context, request), context.market, request.query)),
     );
   };

@@ -9,7 +9,7 @@ import { clientPrice } from '../../v3/price.js';
 import { parseInstruments } from '../../v3/pricing.js';
 import type { ApiContext } from '../context.js';
 import { accountOf } from '../http-call.js';
-import { AccountParams, QueryBool } from '../schemas.js';
+import { QueryBool } from '../schemas.js';
 import { StreamRegistry } from '../stream/registry.js';
 import { PRICE_STREAM_THROTTLE_MS_DEFAULT } from '../stream/throttle.js';
 
@@ -38,7 +38,7 @@ export const streamRoutes =
     const registry = new StreamRegistry(context);
     app.addHook('preClose', async () => registry.closeAll());
 
-    app.get('/accounts/:accountID/transactions/stream', { schema: { params: AccountParams } }, async (request, reply) => {
+    app.get('/accounts/:accountID/transactions/stream', async (request, reply) => {
       const account = accountOf(request);
       if (registry.full) throw TOO_MANY_STREAMS();
       if (registry.accountFull(account.id)) throw TOO_MANY_ACCOUNT_STREAMS(context.options.limits?.streamsPerAccount);
@@ -58,7 +58,6 @@ export const streamRoutes =
       '/accounts/:accountID/pricing/stream',
       {
         schema: {
-          params: AccountParams,
           querystring: Type.Object({
             instruments: Type.String({ maxLength: 10_000 }),
             snapshot: Type.Optional(QueryBool),

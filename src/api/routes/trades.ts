@@ -50,13 +50,11 @@ const SetTradeOrdersBody = Type.Object({
 export const tradeRoutes =
   (context: ApiContext): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get(
-      '/accounts/:accountID/trades',
-      { schema: { params: AccountParams, querystring: TradesQuery, response: ok(TradesBody) } },
-      (request, reply) => sendV20(reply, listTrades(callOf(context, request), request.query)),
+    app.get('/accounts/:accountID/trades', { schema: { querystring: TradesQuery, response: ok(TradesBody) } }, (request, reply) =>
+      sendV20(reply, listTrades(callOf(context, request), request.query)),
     );
 
-    app.get('/accounts/:accountID/openTrades', { schema: { params: AccountParams, response: ok(TradesBody) } }, (request, reply) =>
+    app.get('/accounts/:accountID/openTrades', { schema: { response: ok(TradesBody) } }, (request, reply) =>
       sendV20(reply, listOpenTrades(callOf(context, request))),
     );
 

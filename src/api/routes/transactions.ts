@@ -21,7 +21,7 @@ export const transactionRoutes =
   async (app) => {
     app.get(
       '/accounts/:accountID/transactions',
-      { schema: { params: AccountParams, querystring: TransactionsQuery, response: ok(TransactionPagesBody) } },
+      { schema: { querystring: TransactionsQuery, response: ok(TransactionPagesBody) } },
       (request, reply) => sendV20(reply, listTransactionPages(callOf(context, request), request.query)),
     );
 
@@ -29,7 +29,6 @@ export const transactionRoutes =
       '/accounts/:accountID/transactions/idrange',
       {
         schema: {
-          params: AccountParams,
           querystring: Type.Object({ from: TransactionId, to: TransactionId, type: TypeQuery }),
           response: ok(TransactionsBody),
         },
@@ -41,7 +40,6 @@ export const transactionRoutes =
       '/accounts/:accountID/transactions/sinceid',
       {
         schema: {
-          params: AccountParams,
           querystring: Type.Object({ id: Type.String({ pattern: '^(0|[1-9]\\d{0,15})$' }), type: TypeQuery }),
           response: ok(TransactionsBody),
         },
