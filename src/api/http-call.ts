@@ -82,7 +82,21 @@ export function sendV20(reply: FastifyReply, response: V20Response): void {
   // datetimes when asked, then serializeBody): a string payload skips that part of Fastify's
   // pipeline, a hook run and a serializer lookup per request.
   const body = reply.request.v20Format === 'UNIX' ? toUnixDatetimes(response.body) : response.body;
-  void reply.code(response.status).header('content-type', JSON_CONTENT_TYPE).send(serializeBody(body));
+  const text = serializeBody(body);
+  void reply.code(response.status).header('content-type', JSON_CONTENT_TYPE);
+  // The answer to a request that carried a body (an order, a close, a configuration) is written
+  // at the end of this turn of the event loop, with the answers to the other requests read in it,
+  // rather than at once. Each socket write wakes the client's thread, which on a virtual machine
+  // whose client sleeps between answers costs ~20 µs a write (measured in the server: 6 µs when
+  // the client is busy); written together, the first wakes it and the rest find it running
+  // (POST LIMIT +40% over 10 loopback connections). Reads answer at once: a GET is quick enough
+  // that its client is still busy, and deferring it measured no gain.
+  if (reply.request.body === undefined) void reply.send(text);
+  else setImmediate(sendText, reply, text);
+}
+
+function sendText(reply: FastifyReply, text: string): void {
+  void reply.send(text);
 }
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
