@@ -50,7 +50,7 @@ const BUSY_READER = 'bench/strategies/busy-reader.ts';
 const NEVER = 1e12;
 const SWEEP_GRID = { fast: [5, 10, 20, 40], slow: [50, 100, 150, 200] };
 /** Interleaved pairs of sweeps (1 thread, 2 threads); the first 2-thread pass starts the worker. */
-const SWEEP_PASSES = 3;
+const SWEEP_PASSES = 5;
 const SCENARIO_PASSES = 3;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -313,7 +313,7 @@ async function busyReader(parsed: readonly Tick[]): Promise<Row[]> {
       name: `${strategy.name}: one transaction inside the loop`,
       value: perTx,
       unit: 'µs',
-      note: `(loop without reads - loop without trades) / ${fmtNum(tx)} transactions; the fill suite's MARKET + TP/SL is the yardstick`,
+      note: `${perTx.toFixed(2)} µs: (loop without reads - loop without trades) / ${fmtNum(tx)} transactions; the fill suite's MARKET + TP/SL is the yardstick`,
     },
     {
       suite: SUITE,
