@@ -46,13 +46,43 @@ function poisoned(root: unknown): boolean {
   return false;
 }
 
-function parseBody(text: string, exactNumbers: boolean): unknown {
-  let value: unknown;
+/** Whether a JSON.parse result holds a number anywhere (iterative, as poisoned). */
+function holdsNumber(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'number') return true;
+    if (value === null || typeof value !== 'object') continue;
+    for (const item of Array.isArray(value) ? value : Object.values(value)) stack.push(item);
+  }
+  return false;
+}
+
+function losslessParse(text: string, exactNumbers: boolean): unknown {
   try {
-    value = parse(text, null, { parseNumber: exactNumbers ? exactText : Number, onDuplicateKey: lastValue });
+    return parse(text, null, { parseNumber: exactNumbers ? exactText : Number, onDuplicateKey: lastValue });
   } catch (error) {
     throw new BadJson(error instanceof Error ? error.message : String(error));
   }
+}
+
+const NOT_PARSED = Symbol('not parsed');
+
+/**
+ * A request body as lossless-json reads it. JSON.parse, about three times faster, reads it first:
+ * its value is the same whenever it holds no number to keep exact (strings, booleans, null, and
+ * the last of repeated keys are read alike). A body with a number under /v3, or one JSON.parse
+ * refuses (the error message is lossless-json's), is read again by lossless-json.
+ * json-body.prop.test.ts compares the two readings.
+ */
+export function parseBody(text: string, exactNumbers: boolean): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch {
+    value = NOT_PARSED;
+  }
+  if (value === NOT_PARSED || (exactNumbers && holdsNumber(value))) value = losslessParse(text, exactNumbers);
   if (poisoned(value)) throw new BadJson('the body names __proto__ or constructor.prototype');
   return value;
 }
