@@ -30,16 +30,20 @@ export interface SweepJob {
 }
 
 /**
- * Work of a sweep for a worker thread (sweep-worker.ts): one job, the jobs of a queue, or one tick
- * file to read; none of them = only load the strategy.
+ * Work of a sweep for a worker thread (sweep-worker.ts): one job, the jobs of a queue, or the tick
+ * files of a queue to read; none of them = only load the strategy.
  * `ticks` (shared memory: posting it copies nothing) absent = the worker reads the tick files.
  */
 export interface SweepTask {
   readonly spec: SweepSpec;
   readonly job?: SweepJob;
   readonly ticks?: TickColumns;
-  /** Read this tick file (an index into spec.tickFiles) into columns and answer with them instead of running a job. */
-  readonly read?: number;
+  /**
+   * Read the tick files claimed from this queue (indices into spec.tickFiles) until none is left,
+   * and answer with each one's columns and index: one message for all, so a worker never waits
+   * for this thread to hand it the next file.
+   */
+  readonly files?: JobQueue<number>;
   /** Run the jobs claimed from this queue until it is empty and answer with their rows. */
   readonly queue?: JobQueue<SweepJob>;
   /** Where each row of a queue's jobs is posted as it finishes (progress). */
@@ -158,7 +162,10 @@ export function runSweepJobOrFail(spec: SweepSpec, definition: StrategyDefinitio
   }
 }
 
-type SweepAnswer = SweepRow | TickColumns | readonly SweepRow[] | undefined | null;
+/** A worker's answer to a `files` task: each file it read, by index. */
+export type FilesRead = ReadonlyArray<readonly [number, TickColumns | undefined]>;
+
+type SweepAnswer = SweepRow | readonly SweepRow[] | FilesRead | undefined | null;
 
 /** The process's warm pool of sweep workers (they load the strategy once and stay for the next sweep). */
 function sweepPool(workers: number): ModulePool<SweepTask, SweepAnswer> {
@@ -217,11 +224,14 @@ export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], optio
   let threads = sizing(estimateTicks(spec.tickFiles));
   const runHere = options.runHere !== false || threads <= 1;
   const queue = jobQueue(jobs);
+  // The tick files, read by this thread and the workers ready by then, each claiming the next (none for one run).
+  const files = jobQueue(total > 1 ? spec.tickFiles.map((_, i) => i) : []);
   let failure: Error | undefined;
   let ticks: TickColumns | undefined;
   const fail = (error: unknown): void => {
     failure ??= error instanceof Error ? error : new Error(String(error));
     closeQueue(queue);
+    closeQueue(files);
   };
   let ticksRead: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (ticksRead = resolve));
@@ -230,17 +240,14 @@ export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], optio
     running.add(work);
     return work.finally(() => running.delete(work));
   };
-  // The tick files, read one by one by this thread and the workers ready by then (none for one run).
   const parts: (TickColumns | undefined)[] = [];
-  let nextFile = total > 1 ? 0 : spec.tickFiles.length;
-  const takeFile = (): number | undefined => (failure === undefined && nextFile < spec.tickFiles.length ? nextFile++ : undefined);
+  const takeFile = (): number | undefined => (failure === undefined ? claimJob(files) : undefined);
   const runLane = async (pool: ModulePool<SweepTask, SweepAnswer>, worker: number, filesDone: () => void): Promise<void> => {
     try {
-      await pool.run({ spec });
-      for (let file = takeFile(); file !== undefined; file = takeFile()) {
-        const at = file;
-        await track(pool.run({ spec, read: at }).then((part) => void (parts[at] = part as TickColumns | undefined), fail));
-      }
+      const read = (answer: SweepAnswer): void => {
+        for (const [at, part] of answer as FilesRead) parts[at] = part;
+      };
+      await track(pool.run({ spec, files }).then(read, fail));
     } finally {
       filesDone();
     }

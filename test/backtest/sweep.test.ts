@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -79,6 +79,32 @@ describe('parameter sweeps', () => {
         expect(JSON.stringify(workers[i]?.metrics)).toBe(JSON.stringify(direct.metrics));
         expect(JSON.stringify(here[i]?.metrics)).toBe(JSON.stringify(direct.metrics));
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads files split between this thread and a worker, and names a file neither could read', async () => {
+    // The sample cut into eight files of consecutive periods, one of them broken in the failing case.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'v20sim-sweep-'));
+    try {
+      const ticks = [...openTicks([SAMPLE_TICKS_FILE])];
+      const size = Math.ceil(ticks.length / 8);
+      const files = Array.from({ length: 8 }, (_, i) => path.join(dir, `part-${i}.csv`));
+      for (const [i, file] of files.entries()) writeTicksCsv(file, ticks.slice(i * size, (i + 1) * size));
+      const spec: SweepSpec = { strategyFile: STRATEGY, tickFiles: files, account: {}, equityIntervalMicros: 60_000_000 };
+      const jobs = [5, 10, 20].map((fast, index) => ({ index, params: { fast, slow: 30 } }));
+      const definition = await loadStrategy(STRATEGY);
+      for (const options of [{ workers: 2 }, { workers: 2, runHere: false }, { workers: 1 }]) {
+        const rows = await runSweep(spec, jobs, options);
+        for (const [i, job] of jobs.entries()) {
+          const direct = runBacktest({ strategy: definition, params: job.params, ticks: openTicks(files) });
+          expect(JSON.stringify(rows[i]?.metrics)).toBe(JSON.stringify(direct.metrics));
+        }
+      }
+      writeFileSync(files[5] as string, 'time,instrument,bid,ask\nnot a time,EUR_USD,1.1,1.2\n');
+      for (const options of [{ workers: 2 }, { workers: 2, runHere: false }])
+        await expect(runSweep(spec, jobs, options)).rejects.toThrow(/part-5\.csv/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
