@@ -127,6 +127,7 @@ class Marks implements Figures {
   private positionMarks: Map<string, PositionMarks> | undefined = undefined;
   private valued: AccountState | undefined = undefined;
   summaryJson: Json | undefined = undefined;
+  summaryBody: Json | undefined = undefined;
   positionJson: Map<string, Json> | undefined = undefined;
 
   constructor(
@@ -314,6 +315,15 @@ function deepFreeze<T>(value: T): T {
 export function cachedSummaryJson(state: AccountState): Json {
   const marks = cacheOf(state).marksOf(state);
   return (marks.summaryJson ??= deepFreeze(accountSummaryView(state)));
+}
+
+/**
+ * GET summary's whole body (the AccountSummary and lastTransactionID), frozen and kept as
+ * cachedSummaryJson is: a client polling between two quotes is answered with one text.
+ */
+export function cachedSummaryBody(state: AccountState): Json {
+  const marks = cacheOf(state).marksOf(state);
+  return (marks.summaryBody ??= Object.freeze({ account: cachedSummaryJson(state), lastTransactionID: String(state.lastTransactionID) }));
 }
 
 /** The plain Position of a position of the account now (positionView), frozen and kept as cachedSummaryJson is. */

@@ -18,6 +18,18 @@ describe('serializeBody', () => {
       expect(serializeBody(body)).toBe(JSON.stringify(body));
   });
 
+  it('prints a frozen body whole, as JSON.stringify does, and once', () => {
+    const body = Object.freeze({
+      account: Object.freeze({ balance: '100.0000', nested: Object.freeze([1, 'x']) }),
+      lastTransactionID: '7',
+    });
+    expect(serializeBody(body)).toBe(JSON.stringify(body));
+    expect(serializeBody(body)).toBe(JSON.stringify(body));
+    const withToJson = Object.freeze({ toJSON: () => 'y' });
+    expect(serializeBody(withToJson)).toBe(JSON.stringify(withToJson));
+    expect(serializeBody(Object.freeze([1, 2]))).toBe('[1,2]');
+  });
+
   it('reuses the text of a frozen value', () => {
     const view = Object.freeze({ balance: '100.0000' });
     expect(serializeBody({ account: view, lastTransactionID: '3' })).toBe('{"account":{"balance":"100.0000"},"lastTransactionID":"3"}');

@@ -39,8 +39,19 @@ function valueJson(value: unknown): string | undefined {
 const hasToJson = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function';
 
-/** JSON.stringify(body), byte for byte, with each frozen top-level value's text reused. */
+/**
+ * JSON.stringify(body), byte for byte, with each frozen top-level value's text reused, and a
+ * frozen body's whole text (the cached GET summary body).
+ */
 export function serializeBody(body: unknown): string {
+  if (
+    typeof body === 'object' &&
+    body !== null &&
+    Object.isFrozen(body) &&
+    Object.getPrototypeOf(body) === Object.prototype &&
+    !hasToJson(body)
+  )
+    return valueJson(body) as string;
   if (
     typeof body !== 'object' ||
     body === null ||

@@ -1,4 +1,4 @@
-import { cachedSummaryJson } from '../account/view-cache.js';
+import { cachedSummaryBody } from '../account/view-cache.js';
 import { accountChangesStateView, accountChangesView, accountView, instrumentView } from '../account/views.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import { LIMITS } from '../domain/limits.js';
@@ -34,7 +34,7 @@ export function getAccount(call: V3Call): V20Response {
 export function getAccountSummary(call: V3Call): V20Response {
   return answer(() => {
     const { state } = accountOf(call);
-    return ok({ account: cachedSummaryJson(state), lastTransactionID: String(state.lastTransactionID) });
+    return ok(cachedSummaryBody(state));
   });
 }
 

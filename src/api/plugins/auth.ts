@@ -29,12 +29,19 @@ function grantOf(tokens: readonly Grant[], presented: string): Grant | undefined
   return found;
 }
 
+/** Whether the digests were computed for exactly these grants, in this order (a loop: this runs on every request). */
+function sameGrants(digests: ReadonlyArray<readonly [Grant, Buffer]>, tokens: readonly Grant[]): boolean {
+  if (digests.length !== tokens.length) return false;
+  for (let i = 0; i < tokens.length; i += 1) if ((digests[i] as readonly [Grant, Buffer])[0] !== tokens[i]) return false;
+  return true;
+}
+
 /** The configured tokens' digests, computed once per token list rather than on every request. */
 const DIGESTS = new WeakMap<readonly Grant[], ReadonlyArray<readonly [Grant, Buffer]>>();
 function digestsOf(tokens: readonly Grant[]): ReadonlyArray<readonly [Grant, Buffer]> {
   let digests = DIGESTS.get(tokens);
   // An embedding program may still change the list it passed: recompute when it no longer matches.
-  if (digests === undefined || digests.length !== tokens.length || digests.some(([grant], i) => grant !== tokens[i])) {
+  if (digests === undefined || !sameGrants(digests, tokens)) {
     digests = tokens.map((grant) => [grant, digest(grant.token)] as const);
     DIGESTS.set(tokens, digests);
   }
