@@ -1,7 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ApiContext, ApiOptions } from './context.js';
-import { toUnixDatetimes } from '../v3/datetime.js';
 import { createMarketData } from './market.js';
 import { BAD_URL, parameterTooLong } from './path-errors.js';
 import { ConnectionGuard, connectionLimits } from './plugins/connection-limits.js';
@@ -12,6 +11,7 @@ import { jsonBody } from './plugins/json-body.js';
 import { requestState, type RequestStep } from './plugins/request-state.js';
 import { serverFactory, v20ClientError } from './server-options.js';
 import { serializerCompiler } from './responses.js';
+import { wireBody } from './http-call.js';
 import { lazyValidatorFactory } from './lazy-validators.js';
 import { registerRoutes } from './routes/index.js';
 
@@ -79,7 +79,7 @@ export async function buildApp(options: ApiOptions): Promise<App> {
   await app.register(requestState(nextRequestId, steps));
   await app.register(optionsRoute);
   app.addHook('preSerialization', (request, _reply, payload: unknown, done) => {
-    done(null, request.v20Format === 'UNIX' ? toUnixDatetimes(payload) : payload);
+    done(null, wireBody(request, payload));
   });
   await app.register(jsonBody);
   await app.register(errorReplies);

@@ -70,6 +70,11 @@ export function callOf(context: ApiContext, request: FastifyRequest): V3Call {
   return new RequestCall(context, request, accountOf(request));
 }
 
+/** A body as the request's Accept-Datetime-Format asks: DateTimes as UNIX seconds, or as they are. */
+export function wireBody(request: FastifyRequest, body: unknown): unknown {
+  return request.v20Format === 'UNIX' ? toUnixDatetimes(body) : body;
+}
+
 /**
  * Sends a v3 operation's answer: its headers, status and body. Returns nothing, so a route's
  * handler can be a plain function returning it: an async handler costs a promise and a microtask
@@ -78,11 +83,10 @@ export function callOf(context: ApiContext, request: FastifyRequest): V3Call {
 export function sendV20(reply: FastifyReply, response: V20Response): void {
   const headers = response.headers;
   if (headers !== undefined) for (const name in headers) void reply.header(name, headers[name]);
-  // Printed here, as the app's preSerialization hook and serializer would print it (UNIX
-  // datetimes when asked, then serializeBody): a string payload skips that part of Fastify's
-  // pipeline, a hook run and a serializer lookup per request.
-  const body = reply.request.v20Format === 'UNIX' ? toUnixDatetimes(response.body) : response.body;
-  const text = serializeBody(body);
+  // Printed here, as the app's preSerialization hook and serializer would print it (wireBody,
+  // then serializeBody): a string payload skips that part of Fastify's pipeline, a hook run and a
+  // serializer lookup per request.
+  const text = serializeBody(wireBody(reply.request, response.body));
   void reply.code(response.status).header('content-type', JSON_CONTENT_TYPE);
   // The answer to a request that carried a body (an order, a close, a configuration) is written
   // at the end of this turn of the event loop, with the answers to the other requests read in it,
