@@ -1,6 +1,6 @@
 import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import type { Transaction } from '../domain/transactions.js';
-import { serializeTransaction, type Journal } from '../journal/journal.js';
+import type { Journal } from '../journal/journal.js';
 
 /** Where a run's transactions go, and how the transactions the account no longer keeps are read back. */
 export interface JournalStore {
@@ -9,11 +9,10 @@ export interface JournalStore {
 }
 
 /**
- * Every transaction in memory, printed as journal lines only when asked (runBacktest's result).
- * Printing each as it happened cost a serialization per transaction inside the tick loop, and kept
- * a second copy of the log alive for the garbage collector to carry; a sweep, or a caller that
- * reads only the metrics, never asks for the lines. A transaction never changes once journaled,
- * so its line is the same printed now or then.
+ * Every transaction in memory, for an account that keeps only a window of them (runBacktest's
+ * result prints the journal lines from the log only when asked: printing each as it happened cost
+ * a serialization per transaction inside the tick loop, and kept a second copy of the log alive
+ * for the garbage collector to carry).
  */
 export class KeptTransactions implements JournalStore {
   private readonly kept: Transaction[] = [];
@@ -25,14 +24,9 @@ export class KeptTransactions implements JournalStore {
   transactionsFrom(fromId: number): Iterable<Transaction> {
     return this.kept.slice(Math.max(0, fromId - 1));
   }
-
-  /** The journal lines, serializeTransaction's, one per transaction. */
-  lines(): string[] {
-    return this.kept.map(serializeTransaction);
-  }
 }
 
-/** The engine's journal port: serializes each transaction into the store and queues it for the strategy. */
+/** The engine's journal port: hands each transaction to the store and queues it for the strategy. */
 export class RecordingJournal implements Journal {
   readonly pending: Transaction[] = [];
   private readonly ids: string[] = [];

@@ -7,6 +7,7 @@ import type { Tick } from '../domain/tick.js';
 import { MICROS_PER_MINUTE, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
 import { createEngine, type AccountView, type Engine } from '../engine/engine.js';
+import { serializeTransaction } from '../journal/journal.js';
 import { EngineStrategyContext } from './context.js';
 import { tickCursor, type TickCursor } from './tick-cursor.js';
 import { KeptTransactions, RecordingJournal, type JournalStore } from './run-journal.js';
@@ -131,7 +132,7 @@ export function runBacktest<P extends StrategyParams>(options: BacktestOptions<P
   const journal = new KeptTransactions();
   const equity = new EquityArrays();
   const { setup, outcome } = runInto(options, { journal, equity });
-  return resultOf(options, setup, outcome, journal, equity);
+  return resultOf(options, setup, outcome, equity);
 }
 
 /**
@@ -287,7 +288,6 @@ function resultOf<P extends StrategyParams>(
   options: BacktestOptions<P>,
   setup: RunSetup<P>,
   outcome: RunOutcome,
-  journal: KeptTransactions,
   equity: EquityArrays,
 ): BacktestResult {
   const state = outcome.account.state;
@@ -308,9 +308,13 @@ function resultOf<P extends StrategyParams>(
     }),
   );
   const result = { ...base, transactions: log, equity: equity.curve, prices: equity.prices } as Omit<BacktestResult, 'transactionLines'>;
-  // The lines are printed on first read (KeptTransactions), then kept.
+  // The journal lines are printed from the log on first read, then kept (a transaction never
+  // changes once journaled, so its line is the same printed now or then).
   let lines: readonly string[] | undefined;
-  return Object.defineProperty(result, 'transactionLines', { enumerable: true, get: () => (lines ??= journal.lines()) }) as BacktestResult;
+  return Object.defineProperty(result, 'transactionLines', {
+    enumerable: true,
+    get: () => (lines ??= log.map(serializeTransaction)),
+  }) as BacktestResult;
 }
 
 /** Ticks counted per instrument, in runs of one instrument so the map is touched once per run. */
