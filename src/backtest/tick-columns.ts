@@ -7,7 +7,7 @@
  */
 import type { Tick } from '../domain/tick.js';
 import type { Micros } from '../domain/time.js';
-import type { CursorSource, TickCursor } from './tick-cursor.js';
+import { tickCursor, type CursorSource, type TickCursor } from './tick-cursor.js';
 
 export interface TickColumns {
   readonly count: number;
@@ -131,13 +131,13 @@ class ColumnsBuilder {
  */
 export function readTickColumns(ticks: Iterable<Tick>, maxTicks: number): TickColumns | undefined {
   const builder = new ColumnsBuilder();
-  const iterator = ticks[Symbol.iterator]();
+  const cursor = tickCursor(ticks);
   try {
-    for (let step = iterator.next(); step.done !== true; step = iterator.next()) {
-      if (builder.count >= maxTicks || !builder.add(step.value)) return undefined;
+    for (let tick = cursor.next(); tick !== undefined; tick = cursor.next()) {
+      if (builder.count >= maxTicks || !builder.add(tick)) return undefined;
     }
   } finally {
-    iterator.return?.();
+    cursor.close();
   }
   return builder.finish();
 }
