@@ -1,6 +1,7 @@
 import { loadStrategy } from './load.js';
 import { claimJob, drainQueue } from '../workers/job-queue.js';
-import { readSweepFile, runSweepJob, runSweepJobOrFail, type FilesRead, type SweepRow, type SweepTask } from './sweep.js';
+import { runSweepJob, runSweepJobOrFail, type SweepRow, type SweepTask } from './sweep.js';
+import { readSweepFile, type FilesRead } from './sweep-ticks.js';
 import type { TickColumns } from './tick-columns.js';
 import type { StrategyDefinition } from './strategy.js';
 

@@ -2,24 +2,21 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import path from 'node:path';
 import type { Micros } from '../domain/time.js';
-import { mergeByTime, type FeedFormat } from '../engine/feeds/index.js';
 import { csvField, fmtNumber, fmtOptional, fmtPercent, textTable } from './format.js';
-import { describeSources, loadStrategy, openTicks, type TickSourceOptions } from './load.js';
+import { describeSources, loadStrategy, openTicks } from './load.js';
 import { METRIC_NAMES, type Metrics } from './report.js';
 import { runBacktest, type BacktestAccountOptions } from './runner.js';
 import type { ParamValue, StrategyDefinition } from './strategy.js';
 import { claimJob, closeQueue, jobQueue, queueEmpty, type JobQueue } from '../workers/job-queue.js';
 import { warmModulePool, type ModulePool } from '../workers/pool.js';
-import { columnTicksMax, estimateTicks, sweepThreads } from './sweep-plan.js';
-import { columnTicks, concatColumns, readTickColumns, type TickColumns } from './tick-columns.js';
+import { estimateTicks, sweepThreads } from './sweep-plan.js';
+import { columnTicks, type TickColumns } from './tick-columns.js';
+import { mergeSweepFiles, readSweepFile, tickOptions, type FilesRead, type SweepTicks } from './sweep-ticks.js';
 
 /** Everything a run of a sweep needs besides its parameters; plain data, so it can go to a worker. */
-export interface SweepSpec {
+export interface SweepSpec extends SweepTicks {
   /** Absolute path of the strategy module. */
   readonly strategyFile: string;
-  readonly tickFiles: readonly string[];
-  readonly format?: FeedFormat;
-  readonly instrument?: string;
   readonly account: BacktestAccountOptions;
   readonly equityIntervalMicros: Micros;
 }
@@ -99,36 +96,6 @@ export function runSweepJob(spec: SweepSpec, definition: StrategyDefinition, job
   return { index: job.index, params: job.params, metrics: result.metrics };
 }
 
-function tickOptions(spec: SweepSpec): TickSourceOptions {
-  return {
-    ...(spec.format === undefined ? {} : { format: spec.format }),
-    ...(spec.instrument === undefined ? {} : { instrument: spec.instrument }),
-  };
-}
-
-/**
- * One tick file of the sweep read into shared columns, or undefined when it cannot be held there
- * (liquidity levels, more than columnTicksMax()): then each run reads the files itself.
- */
-export function readSweepFile(spec: SweepSpec, file: number): TickColumns | undefined {
-  return readTickColumns(openTicks([spec.tickFiles[file] as string], tickOptions(spec)), columnTicksMax());
-}
-
-/**
- * The files' columns merged by time as openTicks merges the files (mergeByTime: a stable sort of
- * their concatenation), so the runs see the very same ticks; undefined if a file has none. Files
- * of consecutive periods are already in order one after another and are only put together.
- */
-function mergeSweepFiles(parts: readonly (TickColumns | undefined)[]): TickColumns | undefined {
-  const files: TickColumns[] = [];
-  for (const part of parts) {
-    if (part === undefined) return undefined;
-    files.push(part);
-  }
-  if (files.length === 1) return files[0];
-  return concatColumns(files) ?? readTickColumns(mergeByTime(files.map(columnTicks)), columnTicksMax());
-}
-
 export interface SweepOptions {
   /**
    * Threads to run on, this one included (workers - 1 worker threads); 1 runs every job here, one
@@ -161,9 +128,6 @@ export function runSweepJobOrFail(spec: SweepSpec, definition: StrategyDefinitio
     throw runFailed(job.index, error);
   }
 }
-
-/** A worker's answer to a `files` task: each file it read, by index. */
-export type FilesRead = ReadonlyArray<readonly [number, TickColumns | undefined]>;
 
 type SweepAnswer = SweepRow | readonly SweepRow[] | FilesRead | undefined | null;
 
