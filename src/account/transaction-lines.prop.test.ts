@@ -50,7 +50,8 @@ type Step =
   | { k: 'cancel'; pick: number; byClient: boolean }
   | { k: 'replace'; pick: number; offset: number }
   | { k: 'closeTrade'; pick: number; half: boolean }
-  | { k: 'closePosition'; long: boolean };
+  | { k: 'closePosition'; long: boolean }
+  | { k: 'extensions'; pick: number; trade: boolean; ext: object };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -87,6 +88,15 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ k: fc.constant('replace' as const), pick: fc.nat(), offset: fc.integer({ min: -30, max: 30 }) }) },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('closeTrade' as const), pick: fc.nat(), half: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('closePosition' as const), long: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('extensions' as const),
+      pick: fc.nat(),
+      trade: fc.boolean(),
+      ext: fc.record({ id: text, tag: text, comment: text }, { requiredKeys: [] }),
+    }),
+  },
 );
 
 function play(steps: readonly Step[]): { lines: string[]; log: readonly Transaction[] } {
@@ -161,13 +171,35 @@ function play(steps: readonly Step[]): { lines: string[]; log: readonly Transact
       case 'closePosition':
         exec({ type: 'CLOSE_POSITION', instrument: 'EUR_USD', ...(s.long ? { longUnits: 'ALL' } : { shortUnits: 'ALL' }) });
         break;
+      case 'extensions': {
+        // A change of client extensions gives the order or trade new objects: the transactions
+        // that carried the old ones must print as they did.
+        if (s.trade) {
+          const open = [...account.state.trades.values()].filter((t) => t.state === 'OPEN');
+          const trade = open[s.pick % (open.length + 1)];
+          exec({ type: 'MODIFY_TRADE_CLIENT_EXTENSIONS', tradeSpecifier: String(trade?.id ?? 999), clientExtensions: s.ext });
+        } else {
+          const pending = [...account.state.orders.values()].filter((o) => o.state === 'PENDING');
+          const order = pending[s.pick % (pending.length + 1)];
+          exec({
+            type: 'MODIFY_ORDER_CLIENT_EXTENSIONS',
+            orderSpecifier: String(order?.id ?? 999),
+            clientExtensions: s.ext,
+            tradeClientExtensions: s.ext,
+          });
+        }
+        break;
+      }
     }
   }
   return { lines, log: account.log.slice() };
 }
 
 describe('transaction lines', () => {
-  it('every recorded transaction serializes as JSON.stringify would print it', () => {
+  // The lines are printed when recorded and compared with the log's objects at the end of the
+  // session: so this also holds that a journaled transaction never changes (MemoryJournal prints
+  // its lines when read).
+  it('every recorded transaction serializes as JSON.stringify would print it, then and at the end', () => {
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 50 }), (steps) => {
         const { lines, log } = play(steps);

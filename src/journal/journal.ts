@@ -1,4 +1,4 @@
-import type { JournalEntry } from '../domain/journal-entry.js';
+import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import { transactionJson } from '../domain/transaction-json.js';
 import type { Transaction } from '../domain/transactions.js';
 
@@ -57,38 +57,58 @@ export function* transactionLines(lines: Iterable<string>, fromId: number, where
   }
 }
 
-/** Keeps each account's log as serialized lines: the same bytes a file journal would hold. */
+/**
+ * Keeps each account's entries and prints them as lines when read: the same bytes a file journal
+ * holds. An entry is final once journaled (evolve reads transactions, never writes them; a changed
+ * order or trade gets new objects), so a line printed later is the line printed at once
+ * (transaction-lines.prop.test.ts compares the two). Printing each as it came cost a serialization
+ * per transaction on the order path and a second copy of the log for the garbage collector to
+ * carry, for lines most servers never read.
+ */
 export class MemoryJournal implements Journal {
-  private readonly lines = new Map<string, string[]>();
+  private readonly entries = new Map<string, JournalEntry[]>();
 
   append(accountId: string, entries: readonly JournalEntry[]): void {
-    let lines = this.lines.get(accountId);
-    if (lines === undefined) {
-      lines = [];
-      this.lines.set(accountId, lines);
+    let kept = this.entries.get(accountId);
+    if (kept === undefined) {
+      kept = [];
+      this.entries.set(accountId, kept);
     }
-    for (const entry of entries) lines.push(serializeEntry(entry));
+    for (const entry of entries) kept.push(entry);
   }
 
+  /** Copies, as a file journal's reader would get them: a caller's change reaches no line. */
   read(accountId: string): JournalEntry[] {
-    return (this.lines.get(accountId) ?? []).map((line) => JSON.parse(line) as JournalEntry);
+    return [...this.lines(accountId)].map((line) => JSON.parse(line) as JournalEntry);
   }
 
   transactionsFrom(accountId: string, fromId: number): Iterable<Transaction> {
-    return transactionLines(this.lines.get(accountId) ?? [], fromId, `the memory journal of ${accountId}`);
+    return transactionCopies(this.entries.get(accountId) ?? [], fromId);
   }
 
   accountIds(): string[] {
-    return [...this.lines.keys()];
+    return [...this.entries.keys()];
   }
 
   /** The log as NDJSON text, for byte-for-byte comparison and export. */
   text(accountId: string): string {
-    const lines = this.lines.get(accountId) ?? [];
+    const lines = [...this.lines(accountId)];
     return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
   }
 
   lineCount(accountId: string): number {
-    return this.lines.get(accountId)?.length ?? 0;
+    return this.entries.get(accountId)?.length ?? 0;
+  }
+
+  private *lines(accountId: string): Generator<string> {
+    for (const entry of this.entries.get(accountId) ?? []) yield serializeEntry(entry);
+  }
+}
+
+/** The transactions among entries from ID `fromId` on, each a copy read back from its line; only those are printed. */
+function* transactionCopies(entries: readonly JournalEntry[], fromId: number): Generator<Transaction> {
+  for (const entry of entries) {
+    if (!isTransaction(entry) || Number(entry.id) < fromId) continue;
+    yield JSON.parse(serializeEntry(entry)) as Transaction;
   }
 }
