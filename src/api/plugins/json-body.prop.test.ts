@@ -69,9 +69,48 @@ describe('parseBody', () => {
     );
   });
 
+  it('refuses a key __proto__ or constructor.prototype however its letters are escaped and wherever it is', () => {
+    // Each letter as itself or as a \\u escape in either case of hex digits.
+    const spelled = (word: string): fc.Arbitrary<string> =>
+      fc
+        .tuple(
+          ...[...word].map((c) =>
+            fc.constantFrom(
+              c,
+              `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+              `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`,
+            ),
+          ),
+        )
+        .map((letters) => letters.join(''));
+    const poison = fc.oneof(
+      spelled('__proto__').map((key) => `{"${key}":{"x":"1"}}`),
+      fc.tuple(spelled('constructor'), spelled('prototype')).map(([c, p]) => `{"${c}":{"${p}":{}}}`),
+    );
+    // Put it at some depth: under keys, in arrays, beside other members.
+    const nested = fc
+      .tuple(poison, fc.array(fc.constantFrom('key', 'array', 'sibling'), { maxLength: 4 }))
+      .map(([text, wraps]) =>
+        wraps.reduce(
+          (inner, wrap) => (wrap === 'key' ? `{"order":${inner}}` : wrap === 'array' ? `[1,${inner}]` : `{"a":"1","b":${inner}}`),
+          text,
+        ),
+      );
+    fc.assert(
+      fc.property(nested, fc.boolean(), (text, exactNumbers) => {
+        expect(reading(text, exactNumbers)).toEqual({ error: 'the body names __proto__ or constructor.prototype' });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('keeps a number under /v3 as its text', () => {
     expect(parseBody('{"order":{"units":100,"price":1.10}}', true)).toEqual({ order: { units: '100', price: '1.10' } });
     expect(parseBody('{"order":{"units":"100"}}', true)).toEqual({ order: { units: '100' } });
     expect(parseBody('{"price":1.10}', false)).toEqual({ price: 1.1 });
+    // Wherever a number token may stand: the whole text, after whitespace, in arrays.
+    expect(parseBody('1.10', true)).toBe('1.10');
+    expect(parseBody('{"a" :\t\n-0.50}', true)).toEqual({ a: '-0.50' });
+    expect(parseBody('[ "x", [2.0]]', true)).toEqual(['x', ['2.0']]);
   });
 });

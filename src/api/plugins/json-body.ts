@@ -27,9 +27,10 @@ class BadJson extends Error {
 const exactText = (text: string): string => text;
 const lastValue = ({ newValue }: { newValue: unknown }): unknown => newValue;
 
+const own = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+
 /** Iterative, so a body nested thousands deep (which the parser reads) cannot overflow the stack here. */
 function poisoned(root: unknown): boolean {
-  const own = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
   const stack: unknown[] = [root];
   while (stack.length > 0) {
     const value = stack.pop();
@@ -58,6 +59,15 @@ function holdsNumber(root: unknown): boolean {
   return false;
 }
 
+/**
+ * What a text must hold for its value to need a walk; most bodies hold neither, and a walk costs
+ * more than the parse. A key can spell __proto__ or constructor only in those letters or with a
+ * \u escape; a number token follows the start, a colon, a bracket or a comma (and whitespace),
+ * and starts with a digit or a minus. A match inside a string only costs the walk.
+ */
+const MAY_NAME_PROTOTYPE = /__proto__|constructor|\\u/;
+const MAY_HOLD_NUMBER = /(?:^|[:[,])\s*[-\d]/;
+
 function losslessParse(text: string, exactNumbers: boolean): unknown {
   try {
     return parse(text, null, { parseNumber: exactNumbers ? exactText : Number, onDuplicateKey: lastValue });
@@ -82,8 +92,8 @@ export function parseBody(text: string, exactNumbers: boolean): unknown {
   } catch {
     value = NOT_PARSED;
   }
-  if (value === NOT_PARSED || (exactNumbers && holdsNumber(value))) value = losslessParse(text, exactNumbers);
-  if (poisoned(value)) throw new BadJson('the body names __proto__ or constructor.prototype');
+  if (value === NOT_PARSED || (exactNumbers && MAY_HOLD_NUMBER.test(text) && holdsNumber(value))) value = losslessParse(text, exactNumbers);
+  if (MAY_NAME_PROTOTYPE.test(text) && poisoned(value)) throw new BadJson('the body names __proto__ or constructor.prototype');
   return value;
 }
 
