@@ -28,13 +28,10 @@ export function lazyValidatorFactory(): Factory {
     let compile: Compile | undefined;
     return (route) => {
       let validate: Validate | undefined;
-      const lazy: Validate = (data) => {
-        validate ??= (compile ??= pool(externalSchemas, options))(route);
-        const valid = validate(data);
-        // Fastify reads the errors from the function it was given.
-        lazy.errors = validate.errors;
-        return valid;
-      };
+      const lazy: Validate = (data) => (validate ??= (compile ??= pool(externalSchemas, options))(route))(data);
+      // Fastify reads a failure's errors from the function it was given: read through, rather than
+      // copied onto it after every call.
+      Object.defineProperty(lazy, 'errors', { get: () => validate?.errors });
       return lazy;
     };
   };

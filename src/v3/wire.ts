@@ -11,6 +11,7 @@ type Instruments = ReadonlyMap<string, InstrumentSpec>;
 
 const ON_FILL_KEYS = ['takeProfitOnFill', 'stopLossOnFill', 'trailingStopLossOnFill'] as const;
 const DEPENDENT_KEYS = ['takeProfit', 'stopLoss', 'trailingStopLoss'] as const;
+const DETAILS_KEYS = [...ON_FILL_KEYS, ...DEPENDENT_KEYS] as const;
 
 function gtdTimeOf(details: unknown): unknown {
   return typeof details === 'object' && details !== null ? (details as { gtdTime?: unknown }).gtdTime : undefined;
@@ -42,7 +43,7 @@ export function withZonedDateTimes<T>(body: T): T {
   if (typeof body !== 'object' || body === null) return body;
   const out = zonedGtd(body) as Record<string, unknown>;
   let copy: Record<string, unknown> | undefined;
-  for (const key of [...ON_FILL_KEYS, ...DEPENDENT_KEYS]) {
+  for (const key of DETAILS_KEYS) {
     const details = out[key];
     const zoned = zonedGtd(details);
     if (zoned !== details) (copy ??= { ...out })[key] = zoned;
