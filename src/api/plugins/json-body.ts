@@ -99,6 +99,7 @@ export function parseBody(text: string, exactNumbers: boolean): unknown {
 
 /** The charset parameter of a Content-Type, lower case and unquoted; undefined when there is none. */
 export function charsetOf(contentType: string | undefined): string | undefined {
+  if (contentType === undefined || !contentType.includes(';')) return undefined;
   const m = /;\s*charset\s*=\s*("?)([^";\s]*)\1/i.exec(contentType ?? '');
   return m?.[2]?.toLowerCase();
 }
@@ -110,6 +111,9 @@ export function charsetOf(contentType: string | undefined): string | undefined {
 const UNSUPPORTED_CHARSET = (charset: string): V20Error =>
   new V20Error(415, { errorMessage: `The request body must be UTF-8 JSON; charset=${charset} is not supported` });
 
+/** Nothing but whitespace (what trim() removes), without copying the body to find out. */
+const BLANK = /^\s*$/;
+
 export const jsonBody: FastifyPluginCallback = sharedScope((app, _options, done) => {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, next) => {
@@ -119,7 +123,7 @@ export const jsonBody: FastifyPluginCallback = sharedScope((app, _options, done)
       return;
     }
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') {
+    if (BLANK.test(text)) {
       next(null, undefined);
       return;
     }

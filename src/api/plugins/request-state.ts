@@ -39,7 +39,8 @@ export const requestState = (nextRequestId: () => string, steps: readonly Reques
     app.decorateRequest('v20Host', null);
     app.addHook('onRequest', (request, reply, next) => {
       const id = nextRequestId();
-      void reply.header('RequestID', id);
+      // Lower case, as Fastify stores and sends every header name: no new string per request.
+      void reply.header('requestid', id);
       const clientRequestId = request.headers['clientrequestid'];
       request.v20RequestId = typeof clientRequestId === 'string' && CLIENT_REQUEST_ID_RE.test(clientRequestId) ? clientRequestId : id;
       for (const step of steps) if (step(request, reply)) return;
