@@ -14,7 +14,9 @@ describe('serializeBody', () => {
         expect(serializeBody(values)).toBe(JSON.stringify(values));
       }),
     );
-    for (const body of [[1, 2], 'text', 3, null, {}, { a: () => 1, b: undefined }, { toJSON: () => 'x' }])
+    // A value's toJSON is passed its key, after other members were printed.
+    const keyed = { a: 'x', b: ['1'], c: { toJSON: (key: string) => `key ${key}` } };
+    for (const body of [[1, 2], 'text', 3, null, {}, { a: () => 1, b: undefined }, { toJSON: () => 'x' }, keyed])
       expect(serializeBody(body)).toBe(JSON.stringify(body));
   });
 

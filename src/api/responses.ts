@@ -1,5 +1,5 @@
 import { Type, type TObject, type TSchema } from 'typebox';
-import { shapedJson } from '../domain/transaction-json.js';
+import { jsonString, shapedJson } from '../domain/transaction-json.js';
 
 /**
  * Response schemas: the top-level keys of each success body, in the order the v3 operations write
@@ -41,17 +41,12 @@ const hasToJson = (value: unknown): boolean =>
 
 /**
  * JSON.stringify(body), byte for byte, with each frozen top-level value's text reused, and a
- * frozen body's whole text (the cached GET summary body).
+ * frozen body's whole text (the cached GET summary body). A value the core built in its shape's
+ * order (a transaction) prints through its shape's serializer without asking it for a toJSON
+ * method: it has none, and the look-up on objects of many shapes cost more than the printing of
+ * the keys around it.
  */
 export function serializeBody(body: unknown): string {
-  if (
-    typeof body === 'object' &&
-    body !== null &&
-    Object.isFrozen(body) &&
-    Object.getPrototypeOf(body) === Object.prototype &&
-    !hasToJson(body)
-  )
-    return valueJson(body) as string;
   if (
     typeof body !== 'object' ||
     body === null ||
@@ -60,16 +55,39 @@ export function serializeBody(body: unknown): string {
     hasToJson(body)
   )
     return JSON.stringify(body);
-  // A toJSON method is passed its key, which a value printed alone would not give it.
-  for (const value of Object.values(body)) if (hasToJson(value)) return JSON.stringify(body);
+  if (Object.isFrozen(body)) return valueJson(body) as string;
+  const record = body as Record<string, unknown>;
   let out = '';
-  for (const key of Object.keys(body)) {
+  for (const key of Object.keys(record)) {
+    const value = record[key];
+    let text: string | undefined;
+    if (typeof value === 'string') text = jsonString(value);
+    else if (typeof value !== 'object' || value === null) text = JSON.stringify(value);
+    else if (Array.isArray(value) && !hasToJson(value)) text = arrayJson(value);
+    else {
+      text = shapedJson(value);
+      if (text === undefined) {
+        // A toJSON method is passed its key, which a value printed alone would not give it.
+        if (hasToJson(value)) return JSON.stringify(body);
+        text = valueJson(value);
+      }
+    }
     // As JSON.stringify: keys whose value has no JSON (undefined, a function) are left out.
-    const text = valueJson((body as Record<string, unknown>)[key]);
     if (text === undefined) continue;
-    out += `${out === '' ? '{' : ','}${JSON.stringify(key)}:${text}`;
+    out += `${out === '' ? '{' : ','}${jsonString(key)}:${text}`;
   }
   return out === '' ? '{}' : `${out}}`;
+}
+
+/** An array as JSON.stringify prints it; one of strings only (relatedTransactionIDs, tradeIDs) without the call. */
+function arrayJson(values: readonly unknown[]): string | undefined {
+  let out = '[';
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i];
+    if (typeof value !== 'string') return valueJson(values);
+    out += i === 0 ? jsonString(value) : `,${jsonString(value)}`;
+  }
+  return `${out}]`;
 }
 
 function body(...keys: string[]): TObject {
