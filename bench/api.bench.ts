@@ -17,8 +17,8 @@
  *   route sending GET summary's very text (what the response's size costs alone), and a POST route
  *   reading the LIMIT case's JSON body with Fastify's own parser and answering a small object.
  *
- * The ratios of the goals are to the bare GET route, measured in the same run; POST cases are also
- * given against the bare POST route, which pays for reading and parsing a body as they do.
+ * The ratios of the goals are to the bare GET route, measured in the same run; POST cases get a
+ * second verdict against the bare POST route, which pays for reading and parsing a body as they do.
  *
  * The POST cases grow the account (and the journal) for as long as they run: the pending-order
  * or open-trade count at the end is reported.
@@ -258,15 +258,27 @@ function goals(results: readonly CaseResult[]): Row[] {
     const r = byId(id)?.requests.average;
     if (r === undefined || bareGet === undefined) continue;
     const ratio = r / bareGet;
-    const post = barePost === undefined || !id.startsWith('api.post') ? '' : `; ${(r / barePost).toFixed(2)}x the bare POST route`;
-    process.stdout.write(`  ${verdict(ratio >= goal)}  ${label} >= ${goal}x the bare GET route: ${ratio.toFixed(2)}x${post}\n`);
+    process.stdout.write(`  ${verdict(ratio >= goal)}  ${label} >= ${goal}x the bare GET route: ${ratio.toFixed(2)}x\n`);
     rows.push({
       suite: SUITE,
       id: `${id}.ratio`,
       name: `${label}: ratio to the bare GET route`,
       value: Number(ratio.toFixed(3)),
       unit: 'x',
-      note: `goal >= ${goal}${post}`,
+      note: `goal >= ${goal}`,
+    });
+    // A POST is also measured against the bare route that reads and parses the same body: both
+    // verdicts are printed, the bare POST route being itself well under the bare GET route.
+    if (barePost === undefined || !id.startsWith('api.post')) continue;
+    const postRatio = r / barePost;
+    process.stdout.write(`  ${verdict(postRatio >= goal)}  ${label} >= ${goal}x the bare POST route: ${postRatio.toFixed(2)}x\n`);
+    rows.push({
+      suite: SUITE,
+      id: `${id}.ratioPost`,
+      name: `${label}: ratio to the bare POST route`,
+      value: Number(postRatio.toFixed(3)),
+      unit: 'x',
+      note: `goal >= ${goal}; the bare POST route parses the same body`,
     });
   }
   return rows;
