@@ -250,6 +250,18 @@ function goals(results: readonly CaseResult[]): Row[] {
   }
   const bareGet = byId('api.bare')?.requests.average;
   const barePost = byId('api.barePost')?.requests.average;
+  /** One ratio's verdict, printed, and its row. */
+  const ratioRow = (id: string, label: string, goal: number, ratio: number, bare: 'GET' | 'POST'): Row => {
+    process.stdout.write(`  ${verdict(ratio >= goal)}  ${label} >= ${goal}x the bare ${bare} route: ${ratio.toFixed(2)}x\n`);
+    return {
+      suite: SUITE,
+      id: bare === 'GET' ? `${id}.ratio` : `${id}.ratioPost`,
+      name: `${label}: ratio to the bare ${bare} route`,
+      value: Number(ratio.toFixed(3)),
+      unit: 'x',
+      note: bare === 'GET' ? `goal >= ${goal}` : `goal >= ${goal}; the bare POST route parses the same body`,
+    };
+  };
   for (const [id, label, goal] of [
     ['api.get.summary', 'GET summary', GET_RATIO_GOAL],
     ['api.post.limit', 'POST (resting LIMIT)', POST_RATIO_GOAL],
@@ -257,29 +269,10 @@ function goals(results: readonly CaseResult[]): Row[] {
   ] as const) {
     const r = byId(id)?.requests.average;
     if (r === undefined || bareGet === undefined) continue;
-    const ratio = r / bareGet;
-    process.stdout.write(`  ${verdict(ratio >= goal)}  ${label} >= ${goal}x the bare GET route: ${ratio.toFixed(2)}x\n`);
-    rows.push({
-      suite: SUITE,
-      id: `${id}.ratio`,
-      name: `${label}: ratio to the bare GET route`,
-      value: Number(ratio.toFixed(3)),
-      unit: 'x',
-      note: `goal >= ${goal}`,
-    });
+    rows.push(ratioRow(id, label, goal, r / bareGet, 'GET'));
     // A POST is also measured against the bare route that reads and parses the same body: both
     // verdicts are printed, the bare POST route being itself well under the bare GET route.
-    if (barePost === undefined || !id.startsWith('api.post')) continue;
-    const postRatio = r / barePost;
-    process.stdout.write(`  ${verdict(postRatio >= goal)}  ${label} >= ${goal}x the bare POST route: ${postRatio.toFixed(2)}x\n`);
-    rows.push({
-      suite: SUITE,
-      id: `${id}.ratioPost`,
-      name: `${label}: ratio to the bare POST route`,
-      value: Number(postRatio.toFixed(3)),
-      unit: 'x',
-      note: `goal >= ${goal}; the bare POST route parses the same body`,
-    });
+    if (barePost !== undefined && id.startsWith('api.post')) rows.push(ratioRow(id, label, goal, r / barePost, 'POST'));
   }
   return rows;
 }
