@@ -100,7 +100,7 @@ export function parseBody(text: string, exactNumbers: boolean): unknown {
 /** The charset parameter of a Content-Type, lower case and unquoted; undefined when there is none. */
 export function charsetOf(contentType: string | undefined): string | undefined {
   if (contentType === undefined || !contentType.includes(';')) return undefined;
-  const m = /;\s*charset\s*=\s*("?)([^";\s]*)\1/i.exec(contentType ?? '');
+  const m = /;\s*charset\s*=\s*("?)([^";\s]*)\1/i.exec(contentType);
   return m?.[2]?.toLowerCase();
 }
 
