@@ -21,12 +21,8 @@ export function serializerCompiler(): (data: unknown) => string {
  */
 const FROZEN_JSON = new WeakMap<object, string>();
 
-function valueJson(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
-  // A transaction the core built in its shape's order prints through the shape's serializer (the
-  // journal's), a fraction of JSON.stringify's time, and is not kept: it is answered once.
-  const shaped = shapedJson(value);
-  if (shaped !== undefined) return shaped;
+/** An object's JSON: a frozen one's text is kept (FROZEN_JSON), any other is printed. */
+function objectJson(value: object): string {
   if (!Object.isFrozen(value)) return JSON.stringify(value);
   let text = FROZEN_JSON.get(value);
   if (text === undefined) {
@@ -55,7 +51,7 @@ export function serializeBody(body: unknown): string {
     hasToJson(body)
   )
     return JSON.stringify(body);
-  if (Object.isFrozen(body)) return valueJson(body) as string;
+  if (Object.isFrozen(body)) return objectJson(body);
   const record = body as Record<string, unknown>;
   let out = '';
   for (const key of Object.keys(record)) {
@@ -65,11 +61,13 @@ export function serializeBody(body: unknown): string {
     else if (typeof value !== 'object' || value === null) text = JSON.stringify(value);
     else if (Array.isArray(value) && !hasToJson(value)) text = arrayJson(value);
     else {
+      // A transaction the core built in its shape's order prints through the shape's serializer
+      // (the journal's), and is not kept: it is answered once.
       text = shapedJson(value);
       if (text === undefined) {
         // A toJSON method is passed its key, which a value printed alone would not give it.
         if (hasToJson(value)) return JSON.stringify(body);
-        text = valueJson(value);
+        text = objectJson(value);
       }
     }
     // As JSON.stringify: keys whose value has no JSON (undefined, a function) are left out.
@@ -80,11 +78,11 @@ export function serializeBody(body: unknown): string {
 }
 
 /** An array as JSON.stringify prints it; one of strings only (relatedTransactionIDs, tradeIDs) without the call. */
-function arrayJson(values: readonly unknown[]): string | undefined {
+function arrayJson(values: readonly unknown[]): string {
   let out = '[';
   for (let i = 0; i < values.length; i += 1) {
     const value = values[i];
-    if (typeof value !== 'string') return valueJson(values);
+    if (typeof value !== 'string') return objectJson(values);
     out += i === 0 ? jsonString(value) : `,${jsonString(value)}`;
   }
   return `${out}]`;
