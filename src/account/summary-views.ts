@@ -1,4 +1,4 @@
-import { formatAccountUnits, formatFixed, formatUnits } from '../domain/decimal.js';
+import { formatAccountUnits, formatFixed, formatUnits, type Decimal } from '../domain/decimal.js';
 import { shownMarginRate } from './margin-rates.js';
 import type { AccountState, PositionRecord, PositionSideRecord } from './state.js';
 import { valueAccount, valuePosition, type AccountValuation, type PositionValuation, type UnrealizedPL } from './valuation.js';
@@ -21,23 +21,58 @@ export interface SideTexts {
   readonly financing: string;
 }
 
-export function sideTexts(state: AccountState, instrument: string, side: PositionSideRecord): SideTexts {
-  if (side.units.isZero())
-    return {
-      units: formatUnits(side.units),
-      pl: formatAccountUnits(side.pl),
-      resettablePL: formatAccountUnits(side.resettablePL),
-      financing: formatAccountUnits(side.financing),
-    };
-  const precision = state.instruments.get(instrument)?.displayPrecision ?? 5;
-  return {
-    units: formatUnits(side.units),
-    averagePrice: formatFixed(side.cost.dividedBy(side.units), precision),
-    tradeIDs: side.tradeIds.map(String),
-    pl: formatAccountUnits(side.pl),
-    resettablePL: formatAccountUnits(side.resettablePL),
-    financing: formatAccountUnits(side.financing),
-  };
+/** The figures of a position side its texts were printed from (a copy: evolve changes a side in place). */
+export interface SideSnapshot {
+  readonly units: Decimal;
+  readonly cost: Decimal;
+  readonly pl: Decimal;
+  readonly resettablePL: Decimal;
+  readonly financing: Decimal;
+  readonly tradeIds: readonly number[];
+  /** The instrument's display precision (averagePrice). */
+  readonly precision: number;
+}
+
+/** Texts printed before, and what from: positionTexts prints again only what has changed since. */
+export interface PrintedSide {
+  readonly texts: SideTexts;
+  readonly from: SideSnapshot;
+}
+
+function displayPrecision(state: AccountState, instrument: string): number {
+  return state.instruments.get(instrument)?.displayPrecision ?? 5;
+}
+
+export function sideSnapshot(state: AccountState, instrument: string, side: PositionSideRecord): SideSnapshot {
+  const { units, cost, pl, resettablePL, financing } = side;
+  return { units, cost, pl, resettablePL, financing, tradeIds: side.tradeIds.slice(), precision: displayPrecision(state, instrument) };
+}
+
+/**
+ * The texts of `side`. A text printed from the same Decimal object is the same text (Decimals are
+ * immutable), so with `before` a figure no transaction has touched since is not printed again.
+ */
+export function sideTexts(state: AccountState, instrument: string, side: PositionSideRecord, before?: PrintedSide): SideTexts {
+  const was = before?.from;
+  const old = before?.texts;
+  const units = was?.units === side.units ? (old as SideTexts).units : formatUnits(side.units);
+  const pl = was?.pl === side.pl ? (old as SideTexts).pl : formatAccountUnits(side.pl);
+  const resettablePL = was?.resettablePL === side.resettablePL ? (old as SideTexts).resettablePL : formatAccountUnits(side.resettablePL);
+  const financing = was?.financing === side.financing ? (old as SideTexts).financing : formatAccountUnits(side.financing);
+  if (side.units.isZero()) return { units, pl, resettablePL, financing };
+  const precision = displayPrecision(state, instrument);
+  const averagePrice =
+    old?.averagePrice !== undefined && was?.units === side.units && was.cost === side.cost && was.precision === precision
+      ? old.averagePrice
+      : formatFixed(side.cost.dividedBy(side.units), precision);
+  const tradeIDs = old?.tradeIDs !== undefined && sameIds(was?.tradeIds, side.tradeIds) ? old.tradeIDs : side.tradeIds.map(String);
+  return { units, averagePrice, tradeIDs, pl, resettablePL, financing };
+}
+
+function sameIds(a: readonly number[] | undefined, b: readonly number[]): boolean {
+  if (a === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The PositionSide resource in v20's field order, from its texts and unrealized P/L. */
@@ -63,15 +98,34 @@ export interface PositionTexts {
   readonly financing: string;
 }
 
-export function positionTexts(state: AccountState, position: PositionRecord): PositionTexts {
-  const { long, short } = position;
+/** A position's texts and what they were printed from (positionTexts' `before`). */
+export interface PrintedPosition {
+  readonly texts: PositionTexts;
+  readonly long: SideSnapshot;
+  readonly short: SideSnapshot;
+}
+
+export function positionTexts(state: AccountState, position: PositionRecord, before?: PrintedPosition): PositionTexts {
+  const { long, short, instrument } = position;
+  const longTexts = sideTexts(state, instrument, long, before && { texts: before.texts.long, from: before.long });
+  const shortTexts = sideTexts(state, instrument, short, before && { texts: before.texts.short, from: before.short });
+  // A sum of the same two figures is the same sum.
   return {
-    instrument: position.instrument,
-    long: sideTexts(state, position.instrument, long),
-    short: sideTexts(state, position.instrument, short),
-    pl: formatAccountUnits(long.pl.plus(short.pl)),
-    resettablePL: formatAccountUnits(long.resettablePL.plus(short.resettablePL)),
-    financing: formatAccountUnits(long.financing.plus(short.financing)),
+    instrument,
+    long: longTexts,
+    short: shortTexts,
+    pl:
+      before !== undefined && before.long.pl === long.pl && before.short.pl === short.pl
+        ? before.texts.pl
+        : formatAccountUnits(long.pl.plus(short.pl)),
+    resettablePL:
+      before !== undefined && before.long.resettablePL === long.resettablePL && before.short.resettablePL === short.resettablePL
+        ? before.texts.resettablePL
+        : formatAccountUnits(long.resettablePL.plus(short.resettablePL)),
+    financing:
+      before !== undefined && before.long.financing === long.financing && before.short.financing === short.financing
+        ? before.texts.financing
+        : formatAccountUnits(long.financing.plus(short.financing)),
   };
 }
 

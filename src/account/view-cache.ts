@@ -17,10 +17,11 @@ import {
   isOpenPosition,
   positionFigure,
   positionTexts,
+  sideSnapshot,
   positionView,
   summaryTexts,
   type Json,
-  type PositionTexts,
+  type PrintedPosition,
   type SummaryTexts,
 } from './summary-views.js';
 
@@ -41,8 +42,7 @@ import {
 /** Instruments whose position texts a Book keeps (a strategy may ask for any name; each is flat). */
 const POSITIONS_MAX = 1024;
 
-interface PositionEntry {
-  readonly texts: PositionTexts;
+interface PositionEntry extends PrintedPosition {
   /** The position as it was at the book's transaction (a copy: evolve changes the record in place). */
   readonly record: PositionRecord;
 }
@@ -66,10 +66,13 @@ class Book {
   readonly pricesMatter: boolean;
   private summaryTexts: SummaryTexts | undefined = undefined;
   private readonly positions = new Map<string, PositionEntry>();
+  /** Positions printed in an earlier book, whose unchanged texts this one takes over (a map, never a book: no chain of books). */
+  private readonly earlier: ReadonlyMap<string, PositionEntry> | undefined;
   private readonly live: AccountState;
 
-  constructor(live: AccountState) {
+  constructor(live: AccountState, previous: Book | undefined) {
     this.live = live;
+    this.earlier = previous === undefined ? undefined : previous.positions.size !== 0 ? previous.positions : previous.earlier;
     this.lastTransactionID = live.lastTransactionID;
     // What a view shows that no transaction stamps: the account's settings (account.ts initialState).
     this.currency = live.currency;
@@ -111,7 +114,13 @@ class Book {
     let entry = this.positions.get(instrument);
     if (entry === undefined) {
       const record = this.state.positions.get(instrument) ?? { instrument, long: emptySide(), short: emptySide() };
-      entry = { texts: positionTexts(this.live, this.live.positions.get(instrument) ?? record), record };
+      const live = this.live;
+      entry = {
+        texts: positionTexts(live, record, this.earlier?.get(instrument)),
+        long: sideSnapshot(live, instrument, record.long),
+        short: sideSnapshot(live, instrument, record.short),
+        record,
+      };
       if (this.positions.size >= POSITIONS_MAX) this.positions.clear();
       this.positions.set(instrument, entry);
     }
@@ -231,7 +240,7 @@ export class ViewCache {
   marksOf(state: AccountState): Marks {
     let book = this.book;
     if (book === undefined || !book.matches(state)) {
-      book = new Book(state);
+      book = new Book(state, book);
       this.book = book;
       this.marks = undefined;
     }
