@@ -23,16 +23,29 @@ function marketRejectBody(fields: Record<string, unknown>, reason: string): Reco
 function fillClose(
   b: Batch,
   response: Record<string, Transaction>,
-  prefix: string,
+  keys: CloseKeys,
   create: OrderTransaction,
   units: Decimal,
   target: { reason: string; closeTradeId: number } | { reason: string; closeSide: 'long' | 'short' },
 ): void {
   const order = b.state.orders.get(Number(create.id)) as OrderRecord;
   const result = fillOrCancel(b, { order, units, ...target, positionFill: 'REDUCE_ONLY' });
-  if (result.kind === 'filled') response[`${prefix}FillTransaction`] = result.fill;
-  else response[`${prefix}CancelTransaction`] = result.cancel;
+  if (result.kind === 'filled') response[keys.fill] = result.fill;
+  else response[keys.cancel] = result.cancel;
 }
+
+/** The response members of a close's order (constants: a key built per close is a new string to look up). */
+interface CloseKeys {
+  readonly create: string;
+  readonly fill: string;
+  readonly cancel: string;
+}
+
+const TRADE_CLOSE_KEYS: CloseKeys = { create: 'orderCreateTransaction', fill: 'orderFillTransaction', cancel: 'orderCancelTransaction' };
+const POSITION_CLOSE_KEYS: { readonly long: CloseKeys; readonly short: CloseKeys } = {
+  long: { create: 'longOrderCreateTransaction', fill: 'longOrderFillTransaction', cancel: 'longOrderCancelTransaction' },
+  short: { create: 'shortOrderCreateTransaction', fill: 'shortOrderFillTransaction', cancel: 'shortOrderCancelTransaction' },
+};
 
 /** The units a trade close asks for ('ALL' or a positive decimal within the trade), or the reason to refuse. */
 function closeTradeUnits(b: Batch, trade: TradeRecord, unitsText: unknown): Decimal | string {
@@ -84,7 +97,7 @@ export function decideCloseTrade(b: Batch, specifier: string, unitsArg: unknown)
     tradeClose: closeInfo,
   } as never);
   response['orderCreateTransaction'] = create;
-  fillClose(b, response, 'order', create, signed, { reason: 'MARKET_ORDER_TRADE_CLOSE', closeTradeId: trade.id });
+  fillClose(b, response, TRADE_CLOSE_KEYS, create, signed, { reason: 'MARKET_ORDER_TRADE_CLOSE', closeTradeId: trade.id });
   return accepted(b, response);
 }
 
@@ -124,17 +137,13 @@ function planSides(
     if (units.greaterThan(held)) return { key: s.key, reason: 'CLOSEOUT_POSITION_UNITS_EXCEED_POSITION_SIZE', units: s.arg };
     plans.push({ key: s.key, units, text: String(wholeUnitsText(s.arg)) });
   }
-  const clientExtensions = {
-    long: checkClientExtensions(extensions.long, 'CLIENT_ORDER'),
-    short: checkClientExtensions(extensions.short, 'CLIENT_ORDER'),
-  };
   const out: SidePlan[] = [];
   for (const plan of plans) {
-    const ce = clientExtensions[plan.key];
+    const ce = checkClientExtensions(extensions[plan.key], 'CLIENT_ORDER');
     if (!ce.ok) return { key: plan.key, reason: ce.reason, units: plan.text };
     if (ce.value?.id !== undefined && b.state.clientOrderIds.has(ce.value.id))
       return { key: plan.key, reason: 'CLIENT_ORDER_ID_ALREADY_EXISTS', units: plan.text };
-    out.push({ ...plan, clientExtensions: ce.value });
+    out.push({ key: plan.key, units: plan.units, text: plan.text, clientExtensions: ce.value });
   }
   return out;
 }
@@ -158,19 +167,35 @@ export function decideClosePosition(
   const plans = planSides(b, instrument, requested, extensions);
   if (!Array.isArray(plans)) return refuseClose(b, response, instrument, plans.key, plans.reason, plans.units);
   for (const plan of plans) {
-    const signed = plan.key === 'long' ? plan.units.negated() : plan.units;
-    const create = b.emit<OrderTransaction>({
-      type: 'MARKET_ORDER',
-      instrument,
-      units: formatUnits(signed),
-      timeInForce: 'FOK',
-      positionFill: 'REDUCE_ONLY',
-      reason: 'POSITION_CLOSEOUT',
-      [`${plan.key}PositionCloseout`]: { instrument, units: plan.text },
-      ...(plan.clientExtensions !== undefined ? { clientExtensions: plan.clientExtensions } : {}),
-    } as never);
-    response[`${plan.key}OrderCreateTransaction`] = create;
-    fillClose(b, response, `${plan.key}Order`, create, signed, { reason: 'MARKET_ORDER_POSITION_CLOSEOUT', closeSide: plan.key });
+    const long = plan.key === 'long';
+    const signed = long ? plan.units.negated() : plan.units;
+    const units = formatUnits(signed);
+    const closeout = { instrument, units: plan.text };
+    // One literal per side (a computed key or a spread would build each order in dictionary mode).
+    const body: Record<string, unknown> = long
+      ? {
+          type: 'MARKET_ORDER',
+          instrument,
+          units,
+          timeInForce: 'FOK',
+          positionFill: 'REDUCE_ONLY',
+          reason: 'POSITION_CLOSEOUT',
+          longPositionCloseout: closeout,
+        }
+      : {
+          type: 'MARKET_ORDER',
+          instrument,
+          units,
+          timeInForce: 'FOK',
+          positionFill: 'REDUCE_ONLY',
+          reason: 'POSITION_CLOSEOUT',
+          shortPositionCloseout: closeout,
+        };
+    if (plan.clientExtensions !== undefined) body['clientExtensions'] = plan.clientExtensions;
+    const create = b.emit<OrderTransaction>(body as never);
+    const keys = POSITION_CLOSE_KEYS[plan.key];
+    response[keys.create] = create;
+    fillClose(b, response, keys, create, signed, { reason: 'MARKET_ORDER_POSITION_CLOSEOUT', closeSide: plan.key });
   }
   return accepted(b, response);
 }
