@@ -2,8 +2,6 @@ import { Decimal } from '../domain/decimal.js';
 import { conversionPath, type QuotedPairs } from '../domain/conversion.js';
 import { baseCurrency, quoteCurrency } from '../domain/instruments.js';
 import { divRoundHalfUp, formatScaled, pow10 } from '../domain/scaled-int.js';
-import { rememberJson } from '../domain/transaction-json.js';
-import { HOME_CONVERSION_FACTORS_JSON } from '../domain/transaction-shapes.js';
 import type { HomeConversionFactors } from '../domain/transactions.js';
 import type { FactorTexts, RateParts } from './memo.js';
 import type { AccountState, PriceSlot } from './state.js';
@@ -182,7 +180,6 @@ export function homeConversionFactors(state: AccountState, instrument: string): 
     gainBaseHome: { factor: base.gain },
     lossBaseHome: { factor: base.loss },
   };
-  rememberJson(factors, HOME_CONVERSION_FACTORS_JSON(factors));
   memo.lastHomeFactors = { quote, base, factors };
   return factors;
 }

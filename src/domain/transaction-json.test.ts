@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileShape, jsonString, rememberJson, shaped, transactionJson } from './transaction-json.js';
+import { compileShape, jsonString, shaped, transactionJson } from './transaction-json.js';
 import { ORDER_CANCEL_JSON } from './transaction-shapes.js';
 import type { Transaction } from './transactions.js';
 
@@ -64,12 +64,35 @@ describe('jsonString', () => {
 });
 
 describe('transactionJson', () => {
-  it('prints a nested object that carries its line with that line (a quote many fills share)', () => {
-    const serialize = compileShape({ object: { type: 'text', quote: { object: { bid: 'digits' } } } });
-    const quote = rememberJson({ bid: '1.10000' }, '{"bid":"1.10000"}');
-    expect(JSON.stringify(quote)).toBe('{"bid":"1.10000"}');
+  it('prints a shared nested object once and reuses that print for every line that holds it (a quote many fills share)', () => {
+    const serialize = compileShape({ object: { type: 'text', quote: { object: { bid: 'digits' }, shared: true } } });
+    const quote = { bid: '1.10000' };
+    const first = shaped({ type: 'ORDER_FILL', quote }, serialize);
+    expect(transactionJson(asTx(first))).toBe('{"type":"ORDER_FILL","quote":{"bid":"1.10000"}}');
+    // The kept print is what the next line takes: shown by a change nothing else would let through.
+    (quote as { bid: string }).bid = '9.99999';
+    const second = shaped({ type: 'ORDER_FILL', quote }, serialize);
+    expect(transactionJson(asTx(second))).toBe('{"type":"ORDER_FILL","quote":{"bid":"1.10000"}}');
+    // The mark is invisible to JSON.stringify, spreads and Object.keys.
+    expect(Object.keys(quote)).toEqual(['bid']);
+    expect(JSON.stringify(quote)).toBe('{"bid":"9.99999"}');
+  });
+
+  it('prints a shared object that is frozen afresh each time (nothing can be kept on it)', () => {
+    const serialize = compileShape({ object: { type: 'text', quote: { object: { bid: 'digits' }, shared: true } } });
+    const quote = Object.freeze({ bid: '1.10000' });
     const tx = shaped({ type: 'ORDER_FILL', quote }, serialize);
     expect(transactionJson(asTx(tx))).toBe('{"type":"ORDER_FILL","quote":{"bid":"1.10000"}}');
+    expect(transactionJson(asTx(tx))).toBe('{"type":"ORDER_FILL","quote":{"bid":"1.10000"}}');
+  });
+
+  it('prints a nested object that is not shared from its members every time', () => {
+    const serialize = compileShape({ object: { type: 'text', quote: { object: { bid: 'digits' } } } });
+    const quote = { bid: '1.10000' };
+    const tx = shaped({ type: 'ORDER_FILL', quote }, serialize);
+    expect(transactionJson(asTx(tx))).toBe('{"type":"ORDER_FILL","quote":{"bid":"1.10000"}}');
+    quote.bid = '1.20000';
+    expect(transactionJson(asTx(tx))).toBe('{"type":"ORDER_FILL","quote":{"bid":"1.20000"}}');
   });
 
   it('prints anything it has no line for with JSON.stringify', () => {

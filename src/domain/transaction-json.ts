@@ -36,6 +36,12 @@ export type Member = 'digits' | 'text' | 'asSent' | 'number' | ObjectShape | Arr
 export interface ObjectShape {
   readonly object: Readonly<Record<string, Member>>;
   readonly optional?: readonly string[];
+  /**
+   * Objects many transactions share and nobody changes (a fill's quote, its conversion factors):
+   * the first print is kept on the object and the later ones reuse it. Printed only when a line
+   * is asked for, so a run that never prints a transaction never prints them either.
+   */
+  readonly shared?: boolean;
 }
 
 export interface ArrayShape {
@@ -168,16 +174,29 @@ function objectCode(shape: ObjectShape, subs: ((v: unknown) => string)[]): strin
 
 function objectFunction(shape: ObjectShape): (v: unknown) => string {
   const subs: ((v: unknown) => string)[] = [];
-  // A nested object printed once already (a quote shared by many fills) carries its line.
-  const code = `const line = o[LINE];\nif (line !== undefined) return line;\n${objectCode(shape, subs)}`;
+  let code = objectCode(shape, subs);
+  // A shared object printed once already carries its line; the first print leaves it there.
+  if (shape.shared === true)
+    code = `const line = o[LINE];\nif (line !== undefined) return line;\n${code.replace(/return j;$/, 'return keep(o, j);')}`;
   // A generated function: member reads by name, as fast as a hand-written template.
-  const make = new Function('text', 'num', 'subs', 'LINE', `return function serialize(o) {\n${code}\n};`) as (
+  const make = new Function('text', 'num', 'subs', 'LINE', 'keep', `return function serialize(o) {\n${code}\n};`) as (
     text: (v: unknown) => string | undefined,
     num: (v: unknown) => string | undefined,
     subs: ((v: unknown) => string)[],
     line: symbol,
+    keep: (o: object, j: string) => string,
   ) => (v: unknown) => string;
-  return make(textJson, numberJson, subs, LINE);
+  return make(textJson, numberJson, subs, LINE, keepLine);
+}
+
+/**
+ * Leaves `line` on a shared object as its JSON (a non-enumerable mark). Flattened first: a rope of
+ * small strings would be kept as long as the object. A frozen object keeps nothing (it prints again).
+ */
+function keepLine(value: object, line: string): string {
+  void line.charCodeAt(0);
+  if (Object.isExtensible(value)) Object.defineProperty(value, LINE, { value: line });
+  return line;
 }
 
 function arrayFunction(shape: ArrayShape): (v: unknown) => string {
@@ -203,17 +222,6 @@ export function compileShape(shape: ObjectShape): TransactionSerializer {
 export function shaped<T extends object>(body: T, serialize: TransactionSerializer): T {
   SerializerMark.mark(body, serialize);
   return body;
-}
-
-/**
- * Keeps `line` as the JSON of `value`, which the caller has just built and will never change (a
- * non-enumerable mark): an object many transactions share is printed once.
- */
-export function rememberJson<T extends object>(value: T, line: string): T {
-  // One flat copy: a rope of small strings would be kept as long as the object.
-  void line.charCodeAt(0);
-  Object.defineProperty(value, LINE, { value: line });
-  return value;
 }
 
 /** The JSON of a body marked by shaped(), byte for byte JSON.stringify's; undefined for any other value. */

@@ -18,10 +18,12 @@ function transaction(members: Members, optional: readonly string[]): Transaction
 }
 
 const object = (members: Members, optional: readonly string[] = []): ObjectShape => ({ object: members, optional });
+/** An object many fills share (account/fill/quote.ts): printed once, on the first line that holds it. */
+const sharedObject = (members: Members): ObjectShape => ({ object: members, shared: true });
 
 const BUCKET = object({ price: 'digits', liquidity: 'number' });
 
-const FILL_PRICE = object({
+const FILL_PRICE = sharedObject({
   closeoutBid: 'digits',
   closeoutAsk: 'digits',
   timestamp: 'text',
@@ -31,7 +33,7 @@ const FILL_PRICE = object({
 
 const FACTOR = object({ factor: 'digits' });
 
-const HOME_CONVERSION_FACTORS = object({ gainQuoteHome: FACTOR, lossQuoteHome: FACTOR, gainBaseHome: FACTOR, lossBaseHome: FACTOR });
+const HOME_CONVERSION_FACTORS = sharedObject({ gainQuoteHome: FACTOR, lossQuoteHome: FACTOR, gainBaseHome: FACTOR, lossBaseHome: FACTOR });
 
 const TRADE_OPEN = object(
   {
@@ -181,10 +183,6 @@ export const ENTRY_ORDER_JSON: TransactionSerializer = transaction(
   },
   ENTRY_MEMBERS_AFTER_TYPE,
 );
-
-/** The quote a fill took and its conversion factors, printed once for every fill that shares them. */
-export const FILL_PRICE_JSON = compileShape(FILL_PRICE);
-export const HOME_CONVERSION_FACTORS_JSON = compileShape(HOME_CONVERSION_FACTORS);
 
 /** MARGIN_CALL_ENTER and MARGIN_CALL_EXIT: no fields of their own (OANDA's definitions). */
 export const MARGIN_CALL_JSON: TransactionSerializer = transaction({ type: 'text' }, []);

@@ -1,8 +1,6 @@
 import { priceBuckets, SHOWN_LIQUIDITY, type QuoteBook } from '../../domain/liquidity.js';
 import { formatPriceInt } from '../../domain/price.js';
 import { formatRfc3339 } from '../../domain/time.js';
-import { rememberJson } from '../../domain/transaction-json.js';
-import { FILL_PRICE_JSON, HOME_CONVERSION_FACTORS_JSON } from '../../domain/transaction-shapes.js';
 import type { FillPrice, HomeConversionFactors } from '../../domain/transactions.js';
 import type { AccountMemo } from '../memo.js';
 import type { PriceSlot } from '../state.js';
@@ -34,7 +32,6 @@ export function fillPrice(memo: AccountMemo, slot: PriceSlot, precision: number)
     bids: [{ price: formatPriceInt(slot.bid, precision), liquidity: SHOWN_LIQUIDITY }],
     asks: [{ price: formatPriceInt(slot.ask, precision), liquidity: SHOWN_LIQUIDITY }],
   };
-  rememberJson(price, FILL_PRICE_JSON(price));
   memo.lastQuote = {
     slot,
     time: slot.time,
@@ -58,7 +55,6 @@ function bookPrice(book: QuoteBook, slot: PriceSlot, precision: number): FillPri
     bids: priceBuckets(book.bids, format(slot.bid), format),
     asks: priceBuckets(book.asks, format(slot.ask), format),
   };
-  rememberJson(price, FILL_PRICE_JSON(price));
   return price;
 }
 
@@ -72,7 +68,6 @@ export function conversionFactors(memo: AccountMemo, quote: string, base: string
     gainBaseHome: { factor: base },
     lossBaseHome: { factor: base },
   };
-  rememberJson(factors, HOME_CONVERSION_FACTORS_JSON(factors));
   memo.lastFactors = { quote, base, factors };
   return factors;
 }
