@@ -2,7 +2,7 @@ import { Decimal, ZERO } from '../domain/decimal.js';
 import { quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
 import { scaleOf } from '../domain/price.js';
 import { factorTexts, homeRate, midToHome, toHome, type HomeRate } from './home-currency.js';
-import type { AccountState, PositionRecord, PriceSlot, TradeRecord } from './state.js';
+import type { AccountState, PositionRecord, PositionSideRecord, PriceSlot, TradeRecord } from './state.js';
 
 /**
  * Valuation of an account at the latest quotes: P/L conversion to the home currency, unrealized
@@ -102,11 +102,16 @@ export type UnrealizedPL = Pick<PositionValuation, 'longUnrealizedPL' | 'shortUn
 
 /** Longs close at the bid, shorts at the ask; short units and cost are negative. */
 function unrealizedAt(position: PositionRecord, slot: PriceSlot, precision: number, rate: HomeRate): UnrealizedPL {
-  const { long, short } = position;
   return {
-    longUnrealizedPL: toHome(long.units.times(intToDecimal(slot.bid, precision)).minus(long.cost), rate),
-    shortUnrealizedPL: toHome(short.units.times(intToDecimal(slot.ask, precision)).minus(short.cost), rate),
+    longUnrealizedPL: sideUnrealizedPL(position.long, slot.bid, precision, rate),
+    shortUnrealizedPL: sideUnrealizedPL(position.short, slot.ask, precision, rate),
   };
+}
+
+function sideUnrealizedPL(side: PositionSideRecord, priceInt: number, precision: number, rate: HomeRate): Decimal {
+  // A side that holds nothing: 0 x price - 0 is zero at any quote (most positions are one-sided).
+  if (side.units.isZero() && side.cost.isZero()) return ZERO;
+  return toHome(side.units.times(intToDecimal(priceInt, precision)).minus(side.cost), rate);
 }
 
 /** The two unrealized P/L figures of valuePosition alone, without the position value and margin it also computes. */
