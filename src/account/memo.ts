@@ -84,6 +84,11 @@ export class AccountMemo {
     return this.batchText;
   }
 
+  /** The RFC 3339 text of `t`: the current batch's when `t` is its time (a fill at the quote of that moment), else printed afresh. */
+  timeText(t: Micros): string {
+    return t === this.batchMicros ? this.batchText : formatRfc3339(t);
+  }
+
   /** A margin rate's or a conversion fee's text as numerator / 10^decimals; null when not a non-negative decimal of at most 15 decimals. */
   partsOf(text: string): RateParts | null {
     return remember(this.parts, text, parseParts, RATES_MAX);

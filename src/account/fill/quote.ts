@@ -28,7 +28,7 @@ export function fillPrice(memo: AccountMemo, slot: PriceSlot, precision: number)
   const price: FillPrice = {
     closeoutBid: formatPriceInt(slot.closeoutBid, precision),
     closeoutAsk: formatPriceInt(slot.closeoutAsk, precision),
-    timestamp: formatRfc3339(slot.time),
+    timestamp: memo.timeText(slot.time),
     bids: [{ price: formatPriceInt(slot.bid, precision), liquidity: SHOWN_LIQUIDITY }],
     asks: [{ price: formatPriceInt(slot.ask, precision), liquidity: SHOWN_LIQUIDITY }],
   };
