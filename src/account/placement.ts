@@ -4,7 +4,8 @@
  * journal rebuilds the same index.
  */
 import { Decimal } from '../domain/decimal.js';
-import { formatPriceInt, priceTextToInt } from '../domain/price.js';
+import { formatPriceInt, parsePriceInt, priceTextToInt } from '../domain/price.js';
+import { parseScaled } from '../domain/scaled-int.js';
 import { ORDER_TYPE_RULES, type DependentOrderType, type TriggerCondition } from '../domain/order-types.js';
 import { Direction, distanceBasePrice, quoteCrosses, restingSource, triggerDirection } from '../matching/fill-rules.js';
 import { threshold2Of } from '../matching/trigger-index.js';
@@ -25,6 +26,14 @@ function priceToInt(state: AccountState, instrument: string, price: string): num
 
 /** A stop loss on fill given by distance sits that far from the trade's open price, on the losing side (StopLossDetails.distance). */
 export function stopLossPriceFromDistance(trade: TradeRecord, distance: string, precision: number): string {
+  // On the integer grid when the open price and the distance both are on it (the common case);
+  // decimal.js rounds a finer distance (stop-distance.prop.test.ts compares the two).
+  const priceInt = parsePriceInt(trade.price, precision);
+  const distanceInt = priceInt === null ? null : parseScaled(distance, precision);
+  if (priceInt !== null && distanceInt !== null) {
+    const n = trade.currentUnits.isPositive() ? priceInt - distanceInt : priceInt + distanceInt;
+    if (Number.isSafeInteger(n)) return formatPriceInt(n, precision);
+  }
   const d = new Decimal(distance);
   const price = trade.currentUnits.isPositive() ? trade.priceDecimal.minus(d) : trade.priceDecimal.plus(d);
   return price.toFixed(precision);
