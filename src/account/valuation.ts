@@ -16,12 +16,24 @@ function scaleDecimal(precision: number): Decimal {
   return SCALES[precision] ?? new Decimal(scaleOf(precision));
 }
 
+/**
+ * 10^-p and 10^-p / 2 as Decimals. A grid integer times one of these is its quotient by 10^p (or
+ * 2 x 10^p) exactly: the quotient has at most a few more digits than the integer, far within the
+ * 40 digits of precision, and decimal.js multiplies in a fraction of the time it divides.
+ */
+const INVERSE_SCALES: readonly Decimal[] = Object.freeze(Array.from({ length: 16 }, (_, i) => new Decimal(`1e-${i}`)));
+const HALF_INVERSE_SCALES: readonly Decimal[] = Object.freeze(Array.from({ length: 16 }, (_, i) => new Decimal(`5e-${i + 1}`)));
+
 export function intToDecimal(value: number, precision: number): Decimal {
-  return new Decimal(value).dividedBy(scaleDecimal(precision));
+  const inverse = INVERSE_SCALES[precision];
+  return inverse === undefined ? new Decimal(value).dividedBy(scaleDecimal(precision)) : new Decimal(value).times(inverse);
 }
 
 export function midDecimal(slot: PriceSlot, precision: number): Decimal {
-  return new Decimal(slot.bid + slot.ask).dividedBy(scaleDecimal(precision).times(2));
+  const half = HALF_INVERSE_SCALES[precision];
+  return half === undefined
+    ? new Decimal(slot.bid + slot.ask).dividedBy(scaleDecimal(precision).times(2))
+    : new Decimal(slot.bid + slot.ask).times(half);
 }
 
 function knownSlot(state: AccountState, instrument: string): PriceSlot | undefined {
