@@ -1,6 +1,6 @@
 import { Decimal, ZERO } from '../domain/decimal.js';
 import { quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
-import { scaleOf } from '../domain/price.js';
+import { priceIntToDecimal, priceMidToDecimal } from '../domain/price.js';
 import { factorTexts, homeRate, midToHome, toHome, type HomeRate } from './home-currency.js';
 import type { AccountState, PositionRecord, PositionSideRecord, PriceSlot, TradeRecord } from './state.js';
 
@@ -9,31 +9,8 @@ import type { AccountState, PositionRecord, PositionSideRecord, PriceSlot, Trade
  * P/L, margin and NAV by the formulas OANDA's own account snapshots reconcile to.
  */
 
-/** 10^0 .. 10^15 as Decimals: a frozen table, built once. */
-const SCALES: readonly Decimal[] = Object.freeze(Array.from({ length: 16 }, (_, i) => new Decimal(scaleOf(i))));
-
-function scaleDecimal(precision: number): Decimal {
-  return SCALES[precision] ?? new Decimal(scaleOf(precision));
-}
-
-/**
- * 10^-p and 10^-p / 2 as Decimals. A grid integer times one of these is its quotient by 10^p (or
- * 2 x 10^p) exactly: the quotient has at most a few more digits than the integer, far within the
- * 40 digits of precision, and decimal.js multiplies in a fraction of the time it divides.
- */
-const INVERSE_SCALES: readonly Decimal[] = Object.freeze(Array.from({ length: 16 }, (_, i) => new Decimal(`1e-${i}`)));
-const HALF_INVERSE_SCALES: readonly Decimal[] = Object.freeze(Array.from({ length: 16 }, (_, i) => new Decimal(`5e-${i + 1}`)));
-
-export function intToDecimal(value: number, precision: number): Decimal {
-  const inverse = INVERSE_SCALES[precision];
-  return inverse === undefined ? new Decimal(value).dividedBy(scaleDecimal(precision)) : new Decimal(value).times(inverse);
-}
-
 export function midDecimal(slot: PriceSlot, precision: number): Decimal {
-  const half = HALF_INVERSE_SCALES[precision];
-  return half === undefined
-    ? new Decimal(slot.bid + slot.ask).dividedBy(scaleDecimal(precision).times(2))
-    : new Decimal(slot.bid + slot.ask).times(half);
+  return priceMidToDecimal(slot.bid + slot.ask, precision);
 }
 
 function knownSlot(state: AccountState, instrument: string): PriceSlot | undefined {
@@ -123,7 +100,7 @@ function unrealizedAt(position: PositionRecord, slot: PriceSlot, precision: numb
 function sideUnrealizedPL(side: PositionSideRecord, priceInt: number, precision: number, rate: HomeRate): Decimal {
   // A side that holds nothing: 0 x price - 0 is zero at any quote (most positions are one-sided).
   if (side.units.isZero() && side.cost.isZero()) return ZERO;
-  return toHome(side.units.times(intToDecimal(priceInt, precision)).minus(side.cost), rate);
+  return toHome(side.units.times(priceIntToDecimal(priceInt, precision)).minus(side.cost), rate);
 }
 
 /** The two unrealized P/L figures of valuePosition alone, without the position value and margin it also computes. */
@@ -210,7 +187,7 @@ export function tradeUnrealizedPL(state: AccountState, trade: TradeRecord): Deci
   const slot = knownSlot(state, trade.instrument);
   const rate = homeRate(state, quoteCurrency(trade.instrument));
   if (spec === undefined || slot === undefined || rate === null) return ZERO;
-  const close = intToDecimal(trade.currentUnits.isPositive() ? slot.bid : slot.ask, spec.displayPrecision);
+  const close = priceIntToDecimal(trade.currentUnits.isPositive() ? slot.bid : slot.ask, spec.displayPrecision);
   return toHome(close.minus(trade.priceDecimal).times(trade.currentUnits), rate);
 }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal, isDecimalString } from './decimal.js';
-import { decimalToPriceInt, formatPriceInt, priceIntToDecimal, scaleOf, toPriceInt } from './price.js';
+import { decimalToPriceInt, formatPriceInt, priceIntToDecimal, priceMidToDecimal, scaleOf, toPriceInt } from './price.js';
 
 /** Grid values up to 10^12 (far beyond any FX price at 5 dp) and the precisions instruments use. */
 const priceInt = fc.integer({ min: -1e12, max: 1e12 });
@@ -58,5 +58,37 @@ describe('price grid round trips', () => {
         expect(cmp).toBe(Math.sign(a - b));
       }),
     );
+  });
+});
+
+/**
+ * Grid integers become Decimals by multiplying with 10^-p (5 x 10^-(p+1) for a mid): the same values,
+ * digit for digit, as dividing by 10^p (and 2 x 10^p), at every precision an instrument may have.
+ */
+describe('grid integers as Decimals', () => {
+  const anyPrecision = fc.integer({ min: 0, max: 15 });
+  const safe = fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });
+
+  it('priceIntToDecimal is the quotient by 10^p', () => {
+    fc.assert(
+      fc.property(safe, anyPrecision, (n, p) => {
+        expect(priceIntToDecimal(n, p).toString()).toBe(new Decimal(n).dividedBy(new Decimal(10).pow(p)).toString());
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('priceMidToDecimal is the quotient by 2 x 10^p', () => {
+    fc.assert(
+      fc.property(safe, anyPrecision, (sum, p) => {
+        expect(priceMidToDecimal(sum, p).toString()).toBe(new Decimal(sum).dividedBy(new Decimal(10).pow(p).times(2)).toString());
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('refuses a precision outside 0..15', () => {
+    expect(() => priceIntToDecimal(1, 16)).toThrow(/precision out of range/);
+    expect(() => priceMidToDecimal(1, -1)).toThrow(/precision out of range/);
   });
 });

@@ -1,9 +1,8 @@
 import { Decimal, ZERO, formatAccountUnits, formatFixed, formatUnits } from '../../domain/decimal.js';
-import { formatPriceInt, parsePriceInt } from '../../domain/price.js';
+import { formatPriceInt, parsePriceInt, priceIntToDecimal, priceMidToDecimal } from '../../domain/price.js';
 import { divRoundHalfUp, formatScaled, parseScaled, pow10 } from '../../domain/scaled-int.js';
 import { HOME_RATE, conversionCost, factorText, homeRateOf, toHome } from '../home-currency.js';
 import type { AccountState } from '../state.js';
-import { intToDecimal } from '../valuation.js';
 import type { FillPlan } from './plan.js';
 
 /** The quote a fill takes, on the instrument's integer grid. */
@@ -107,9 +106,9 @@ export function decimalAmounts(
   const home = quoteFactor === null ? HOME_RATE : homeRateOf(state, quoteFactor);
   const sign = plan.isBuy ? 1 : -1;
   const priceStr = formatPriceInt(fillInt, precision);
-  const price = intToDecimal(fillInt, precision);
+  const price = priceIntToDecimal(fillInt, precision);
   // |fill − mid| from the integer quote: |2·fill − (bid + ask)| / (2·scale)
-  const spreadPerUnit = new Decimal(Math.abs(2 * fillInt - (quote.bid + quote.ask))).dividedBy(2 * pow10(precision)).times(home.mid);
+  const spreadPerUnit = priceMidToDecimal(Math.abs(2 * fillInt - (quote.bid + quote.ask)), precision).times(home.mid);
   let pl = ZERO;
   let quotePL = ZERO;
   let cost = ZERO;
@@ -134,7 +133,7 @@ export function decimalAmounts(
   const filled = plan.reduced.plus(plan.opening);
   let opening: OpeningAmounts | undefined;
   if (!plan.opening.isZero()) {
-    const mid = new Decimal(quote.bid + quote.ask).dividedBy(2 * pow10(precision));
+    const mid = priceMidToDecimal(quote.bid + quote.ask, precision);
     opening = {
       units: formatUnits(plan.opening.times(sign)),
       halfSpreadCost: formatAccountUnits(spreadPerUnit.times(plan.opening)),
