@@ -25,12 +25,15 @@ export function fillPrice(memo: AccountMemo, slot: PriceSlot, precision: number)
   ) {
     return last.price;
   }
+  const bid = formatPriceInt(slot.bid, precision);
+  const ask = formatPriceInt(slot.ask, precision);
+  // A quote without closeout prices of its own closes out at its bid and ask: one text each.
   const price: FillPrice = {
-    closeoutBid: formatPriceInt(slot.closeoutBid, precision),
-    closeoutAsk: formatPriceInt(slot.closeoutAsk, precision),
+    closeoutBid: slot.closeoutBid === slot.bid ? bid : formatPriceInt(slot.closeoutBid, precision),
+    closeoutAsk: slot.closeoutAsk === slot.ask ? ask : formatPriceInt(slot.closeoutAsk, precision),
     timestamp: memo.timeText(slot.time),
-    bids: [{ price: formatPriceInt(slot.bid, precision), liquidity: SHOWN_LIQUIDITY }],
-    asks: [{ price: formatPriceInt(slot.ask, precision), liquidity: SHOWN_LIQUIDITY }],
+    bids: [{ price: bid, liquidity: SHOWN_LIQUIDITY }],
+    asks: [{ price: ask, liquidity: SHOWN_LIQUIDITY }],
   };
   memo.lastQuote = {
     slot,
