@@ -1,6 +1,7 @@
 import { Decimal, ZERO } from '../domain/decimal.js';
 import { quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
-import { priceIntToDecimal, priceMidToDecimal } from '../domain/price.js';
+import { decimalToPriceInt, priceIntToDecimal, priceMidToDecimal } from '../domain/price.js';
+import { divRoundHalfUp, formatScaled, pow10 } from '../domain/scaled-int.js';
 import { factorTexts, homeRate, midToHome, toHome, type HomeRate } from './home-currency.js';
 import type { AccountState, PositionRecord, PositionSideRecord, PriceSlot, TradeRecord } from './state.js';
 
@@ -108,6 +109,52 @@ export function positionUnrealizedPL(state: AccountState, position: PositionReco
   const priced = pricedPosition(state, position);
   return priced === undefined ? ZERO_VALUATION : unrealizedAt(position, priced.slot, priced.spec.displayPrecision, priced.rate);
 }
+
+/**
+ * The unrealized P/L texts of a position whose quote currency is the account's (long, short and
+ * their sum, as formatAccountUnits prints positionUnrealizedPL's figures), on the integer grid of
+ * the instrument's `precision`: units x (bid or ask) - cost, all whole numbers of price points, then
+ * rounded half up to 4 decimals. Null when a side's units or cost are not whole on that grid or a
+ * product would leave the safe integers: the Decimal route prints those. `bid` and `ask` are the
+ * known quote on the grid. unrealized-texts.prop.test.ts compares the two routes.
+ */
+export function unrealizedPLTextsAtHome(
+  position: PositionRecord,
+  bid: number,
+  ask: number,
+  precision: number,
+): readonly [string, string, string] | null {
+  const long = sideUnrealizedScaled(position.long, bid, precision);
+  if (long === null) return null;
+  const short = sideUnrealizedScaled(position.short, ask, precision);
+  if (short === null) return null;
+  const sum = long + short;
+  if (!Number.isSafeInteger(sum)) return null;
+  const texts = [accountUnitsText(long, precision), accountUnitsText(short, precision), accountUnitsText(sum, precision)] as const;
+  return texts[0] === null || texts[1] === null || texts[2] === null ? null : (texts as readonly [string, string, string]);
+}
+
+/** A side's units x price - cost in points of 10^-precision, or null off the grid or the safe integers. */
+function sideUnrealizedScaled(side: PositionSideRecord, priceInt: number, precision: number): number | null {
+  if (side.units.isZero() && side.cost.isZero()) return 0;
+  if (!side.units.isInteger()) return null;
+  const units = side.units.toNumber();
+  const cost = decimalToPriceInt(side.cost, precision);
+  const value = units * priceInt;
+  if (cost === null || !Number.isSafeInteger(units) || !Number.isSafeInteger(value) || !Number.isSafeInteger(cost)) return null;
+  const n = value - cost;
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/** Points of 10^-precision as AccountUnits text (4 decimals, half up), or null when it would leave the safe integers. */
+function accountUnitsText(n: number, precision: number): string | null {
+  if (precision >= ACCOUNT_DECIMALS) return formatScaled(divRoundHalfUp(n, pow10(precision - ACCOUNT_DECIMALS)), ACCOUNT_DECIMALS);
+  const scaled = n * pow10(ACCOUNT_DECIMALS - precision);
+  return Number.isSafeInteger(scaled) ? formatScaled(scaled, ACCOUNT_DECIMALS) : null;
+}
+
+/** The decimals AccountUnits print with (formatAccountUnits). */
+const ACCOUNT_DECIMALS = 4;
 
 /** What values an open position: its instrument, latest quote and home rate; undefined when flat or any is missing. */
 function pricedPosition(

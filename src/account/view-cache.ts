@@ -1,8 +1,10 @@
 import { AccountSummaryView, PositionView, type Figures } from './lazy-views.js';
+import { quoteCurrency } from '../domain/instruments.js';
 import { shownMarginRate } from './margin-rates.js';
 import { emptySide, type AccountState, type PositionRecord, type PriceSlot } from './state.js';
 import {
   positionUnrealizedPL,
+  unrealizedPLTextsAtHome,
   valueAccount,
   valuePosition,
   type AccountValuation,
@@ -181,7 +183,13 @@ class Marks implements Figures {
     const all = (this.positionMarks ??= new Map());
     let marks = all.get(instrument);
     if (marks === undefined) {
-      marks = { record: this.book.state.positions.get(instrument), unrealized: undefined, valuation: undefined, texts: [] };
+      marks = {
+        record: this.book.state.positions.get(instrument),
+        unrealized: undefined,
+        atHome: undefined,
+        valuation: undefined,
+        texts: [],
+      };
       if (all.size >= POSITIONS_MAX) all.clear();
       all.set(instrument, marks);
     }
@@ -192,13 +200,32 @@ class Marks implements Figures {
         marks.valuation ??= valuePosition(this.account(), record);
         text = positionFigure(marks.valuation, index);
       } else {
-        // The P/L alone unless the whole valuation is there already: margin used is rarely read.
-        marks.unrealized ??= marks.valuation ?? positionUnrealizedPL(this.account(), record);
-        text = (UNREALIZED_FIGURES[index] as (v: UnrealizedPL) => string)(marks.unrealized);
+        if (marks.atHome === undefined) marks.atHome = this.unrealizedAtHome(instrument, record);
+        if (marks.atHome !== null) {
+          text = marks.atHome[index] as string;
+        } else {
+          // The P/L alone unless the whole valuation is there already: margin used is rarely read.
+          marks.unrealized ??= marks.valuation ?? positionUnrealizedPL(this.account(), record);
+          text = (UNREALIZED_FIGURES[index] as (v: UnrealizedPL) => string)(marks.unrealized);
+        }
       }
       marks.texts[index] = text;
     }
     return text;
+  }
+  /**
+   * A position's unrealized P/L texts on the integer grid when its quote currency is the account's
+   * and its quote was known at this moment (valuation.ts unrealizedPLTextsAtHome), without the
+   * account copy the Decimal route values; null for the Decimal route.
+   */
+  private unrealizedAtHome(instrument: string, record: PositionRecord): readonly [string, string, string] | null {
+    const state = this.book.state;
+    if (quoteCurrency(instrument) !== state.currency) return null;
+    const spec = state.instruments.get(instrument);
+    const i = this.quotes.names.indexOf(instrument);
+    const values = this.values;
+    if (spec === undefined || i < 0 || values[3 * i + 2] !== 1) return null;
+    return unrealizedPLTextsAtHome(record, values[3 * i] as number, values[3 * i + 1] as number, spec.displayPrecision);
   }
 }
 
@@ -207,6 +234,8 @@ interface PositionMarks {
   /** The position at the book's transaction; undefined: never traded (flat). */
   readonly record: PositionRecord | undefined;
   unrealized: UnrealizedPL | undefined;
+  /** The unrealized P/L texts from the integer grid; null: the Decimal route prints them. */
+  atHome: readonly [string, string, string] | null | undefined;
   valuation: PositionValuation | undefined;
   readonly texts: (string | undefined)[];
 }
