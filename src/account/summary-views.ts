@@ -109,24 +109,30 @@ export function positionTexts(state: AccountState, position: PositionRecord, bef
   const { long, short, instrument } = position;
   const longTexts = sideTexts(state, instrument, long, before && { texts: before.texts.long, from: before.long });
   const shortTexts = sideTexts(state, instrument, short, before && { texts: before.texts.short, from: before.short });
-  // A sum of the same two figures is the same sum.
   return {
     instrument,
     long: longTexts,
     short: shortTexts,
-    pl:
-      before !== undefined && before.long.pl === long.pl && before.short.pl === short.pl
-        ? before.texts.pl
-        : formatAccountUnits(long.pl.plus(short.pl)),
-    resettablePL:
-      before !== undefined && before.long.resettablePL === long.resettablePL && before.short.resettablePL === short.resettablePL
-        ? before.texts.resettablePL
-        : formatAccountUnits(long.resettablePL.plus(short.resettablePL)),
-    financing:
-      before !== undefined && before.long.financing === long.financing && before.short.financing === short.financing
-        ? before.texts.financing
-        : formatAccountUnits(long.financing.plus(short.financing)),
+    pl: unchanged(before, position, 'pl') ? (before as PrintedPosition).texts.pl : sumText(long.pl, longTexts.pl, short.pl, shortTexts.pl),
+    resettablePL: unchanged(before, position, 'resettablePL')
+      ? (before as PrintedPosition).texts.resettablePL
+      : sumText(long.resettablePL, longTexts.resettablePL, short.resettablePL, shortTexts.resettablePL),
+    financing: unchanged(before, position, 'financing')
+      ? (before as PrintedPosition).texts.financing
+      : sumText(long.financing, longTexts.financing, short.financing, shortTexts.financing),
   };
+}
+
+/** Whether both sides hold the Decimals the texts were printed from: their sum prints the same. */
+function unchanged(before: PrintedPosition | undefined, position: PositionRecord, pick: 'pl' | 'resettablePL' | 'financing'): boolean {
+  return before !== undefined && before.long[pick] === position.long[pick] && before.short[pick] === position.short[pick];
+}
+
+/** The text of a + b from the texts of a and b when one of them is zero (most positions are one-sided). */
+function sumText(a: Decimal, aText: string, b: Decimal, bText: string): string {
+  if (b.isZero()) return aText;
+  if (a.isZero()) return bText;
+  return formatAccountUnits(a.plus(b));
 }
 
 /** A position's price-dependent figures: long and short unrealized P/L and their sum (from the P/L alone), then margin used. */
