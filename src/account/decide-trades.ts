@@ -171,26 +171,17 @@ export function decideClosePosition(
     const signed = long ? plan.units.negated() : plan.units;
     const units = formatUnits(signed);
     const closeout = { instrument, units: plan.text };
-    // One literal per side (a computed key or a spread would build each order in dictionary mode).
-    const body: Record<string, unknown> = long
-      ? {
-          type: 'MARKET_ORDER',
-          instrument,
-          units,
-          timeInForce: 'FOK',
-          positionFill: 'REDUCE_ONLY',
-          reason: 'POSITION_CLOSEOUT',
-          longPositionCloseout: closeout,
-        }
-      : {
-          type: 'MARKET_ORDER',
-          instrument,
-          units,
-          timeInForce: 'FOK',
-          positionFill: 'REDUCE_ONLY',
-          reason: 'POSITION_CLOSEOUT',
-          shortPositionCloseout: closeout,
-        };
+    // One literal and the side's member stored after it (a spread in the literal built each order
+    // through the runtime); the member order is the literal's, then the side's, as v20 prints them.
+    const body: Record<string, unknown> = {
+      type: 'MARKET_ORDER',
+      instrument,
+      units,
+      timeInForce: 'FOK',
+      positionFill: 'REDUCE_ONLY',
+      reason: 'POSITION_CLOSEOUT',
+    };
+    body[long ? 'longPositionCloseout' : 'shortPositionCloseout'] = closeout;
     if (plan.clientExtensions !== undefined) body['clientExtensions'] = plan.clientExtensions;
     const create = b.emit<OrderTransaction>(body as never);
     const keys = POSITION_CLOSE_KEYS[plan.key];
