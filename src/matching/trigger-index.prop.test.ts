@@ -70,7 +70,14 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 5,
     arbitrary: fc
-      .record({ bid: fc.integer({ min: LOW, max: HIGH }), spread: fc.integer({ min: 0, max: 4 }) })
+      // Now and then a crossed quote (bid above ask), as recorded feeds sometimes carry.
+      .record({
+        bid: fc.integer({ min: LOW, max: HIGH }),
+        spread: fc.oneof(
+          { weight: 5, arbitrary: fc.integer({ min: 0, max: 4 }) },
+          { weight: 1, arbitrary: fc.integer({ min: -4, max: -1 }) },
+        ),
+      })
       .map(({ bid, spread }) => ({ op: 'quote' as const, bid, ask: bid + spread })),
   },
   {

@@ -34,6 +34,15 @@ export class InstrumentTriggers {
    * that reaches it then drops the dead entries and refreshes it.
    */
   private readonly tops = new Float64Array(6).fill(Number.POSITIVE_INFINITY);
+  /**
+   * The reach of the book from the tops (doubled units): no less-or-equal trigger fires while every
+   * watched price is above `lowReach`, no greater-or-equal one while every one is below
+   * `highReach`. Bid, ask and mid all lie between the lower and the higher of bid and ask, so a
+   * quote within the reach crosses nothing: two compares instead of six. As conservative as the
+   * tops they come from (a stale top only widens the reach).
+   */
+  private lowReach = Number.NEGATIVE_INFINITY;
+  private highReach = Number.POSITIVE_INFINITY;
   trailing: TrailingEntry[] = [];
   private trailingDead = 0;
 
@@ -46,8 +55,18 @@ export class InstrumentTriggers {
     };
     const h = source * 2 + direction;
     (this.heaps[h] as TriggerHeap).push(entry);
-    if (entry.sortKey < (this.tops[h] as number)) this.tops[h] = entry.sortKey;
+    if (entry.sortKey < (this.tops[h] as number)) {
+      this.tops[h] = entry.sortKey;
+      this.refreshReach();
+    }
     return entry;
+  }
+
+  /** lowReach and highReach from the tops (heaps 0, 2, 4 watch their price less-or-equal, 1, 3, 5 greater-or-equal). */
+  private refreshReach(): void {
+    const tops = this.tops;
+    this.lowReach = -Math.min(tops[0] as number, tops[2] as number, tops[4] as number);
+    this.highReach = Math.min(tops[1] as number, tops[3] as number, tops[5] as number);
   }
 
   remove(source: PriceSource, direction: Direction, entry: TriggerEntry): void {
@@ -75,9 +94,13 @@ export class InstrumentTriggers {
    * (through a journal record), so the index stays a function of the journal.
    */
   collectCrossed(bid: number, ask: number, out: number[], moved: number[]): void {
-    const tops = this.tops;
     const bid2 = 2 * bid;
     const ask2 = 2 * ask;
+    if ((bid2 < ask2 ? bid2 : ask2) > this.lowReach && (bid2 < ask2 ? ask2 : bid2) < this.highReach) {
+      if (this.trailing.length !== 0) this.collectTrailing(bid, ask, out, moved);
+      return;
+    }
+    const tops = this.tops;
     const mid2 = bid + ask;
     // Heap h watches source h >> 1 (bid, ask, mid) in direction h & 1 (LE: probe is -watched).
     if ((tops[0] as number) <= -bid2) this.drain(0, -bid2, out);
@@ -136,6 +159,7 @@ export class InstrumentTriggers {
       top = heap.peek();
     }
     this.tops[h] = top === undefined ? Number.POSITIVE_INFINITY : top.sortKey;
+    this.refreshReach();
   }
 
   /** Live resting entries (for tests, naive scans and memory accounting). */
