@@ -1,5 +1,5 @@
-import { AccountSummaryView, PositionView, type Figures } from './lazy-views.js';
 import { quoteCurrency } from '../domain/instruments.js';
+import { AccountSummaryView, PositionView, type Figures } from './lazy-views.js';
 import { shownMarginRate } from './margin-rates.js';
 import { emptySide, type AccountState, type PositionRecord, type PriceSlot } from './state.js';
 import {
@@ -213,6 +213,7 @@ class Marks implements Figures {
     }
     return text;
   }
+
   /**
    * A position's unrealized P/L texts on the integer grid when its quote currency is the account's
    * and its quote was known at this moment (valuation.ts unrealizedPLTextsAtHome), without the
