@@ -1,7 +1,7 @@
 import { Decimal, ZERO } from '../domain/decimal.js';
 import { quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
 import { decimalToPriceInt, priceIntToDecimal, priceMidToDecimal } from '../domain/price.js';
-import { divRoundHalfUp, formatScaled, pow10 } from '../domain/scaled-int.js';
+import { formatScaled, toAccountUnits } from '../domain/scaled-int.js';
 import { factorTexts, homeRate, midToHome, toHome, type HomeRate } from './home-currency.js';
 import type { AccountState, PositionRecord, PositionSideRecord, PriceSlot, TradeRecord } from './state.js';
 
@@ -125,13 +125,13 @@ export function unrealizedPLTextsAtHome(
   precision: number,
 ): readonly [string, string, string] | null {
   const long = sideUnrealizedScaled(position.long, bid, precision);
-  if (long === null) return null;
   const short = sideUnrealizedScaled(position.short, ask, precision);
-  if (short === null) return null;
-  const sum = long + short;
-  if (!Number.isSafeInteger(sum)) return null;
-  const texts = [accountUnitsText(long, precision), accountUnitsText(short, precision), accountUnitsText(sum, precision)] as const;
-  return texts[0] === null || texts[1] === null || texts[2] === null ? null : (texts as readonly [string, string, string]);
+  if (long === null || short === null || !Number.isSafeInteger(long + short)) return null;
+  const long4 = toAccountUnits(long, precision);
+  const short4 = toAccountUnits(short, precision);
+  const sum4 = toAccountUnits(long + short, precision);
+  if (!Number.isSafeInteger(long4) || !Number.isSafeInteger(short4) || !Number.isSafeInteger(sum4)) return null;
+  return [formatScaled(long4, 4), formatScaled(short4, 4), formatScaled(sum4, 4)];
 }
 
 /** A side's units x price - cost in points of 10^-precision, or null off the grid or the safe integers. */
@@ -145,16 +145,6 @@ function sideUnrealizedScaled(side: PositionSideRecord, priceInt: number, precis
   const n = value - cost;
   return Number.isSafeInteger(n) ? n : null;
 }
-
-/** Points of 10^-precision as AccountUnits text (4 decimals, half up), or null when it would leave the safe integers. */
-function accountUnitsText(n: number, precision: number): string | null {
-  if (precision >= ACCOUNT_DECIMALS) return formatScaled(divRoundHalfUp(n, pow10(precision - ACCOUNT_DECIMALS)), ACCOUNT_DECIMALS);
-  const scaled = n * pow10(ACCOUNT_DECIMALS - precision);
-  return Number.isSafeInteger(scaled) ? formatScaled(scaled, ACCOUNT_DECIMALS) : null;
-}
-
-/** The decimals AccountUnits print with (formatAccountUnits). */
-const ACCOUNT_DECIMALS = 4;
 
 /** What values an open position: its instrument, latest quote and home rate; undefined when flat or any is missing. */
 function pricedPosition(

@@ -25,6 +25,14 @@ export function divRoundHalfUp(n: number, d: number): number {
   return q === 0 ? 0 : q; // never -0
 }
 
+/**
+ * n, a count of 10^-decimals, as a count of 10^-4 (AccountUnits' precision), rounded half up when
+ * it has more decimals; not a safe integer when the result would leave them (callers check).
+ */
+export function toAccountUnits(n: number, decimals: number): number {
+  return decimals >= 4 ? divRoundHalfUp(n, pow10(decimals - 4)) : n * pow10(4 - decimals);
+}
+
 /** "0", "0.0", "0.00" ... : zero at each precision, one shared string each. */
 const ZEROS: readonly string[] = Array.from({ length: 16 }, (_, d) => (d === 0 ? '0' : `0.${'0'.repeat(d)}`));
 

@@ -1,6 +1,6 @@
 import { Decimal, ZERO, formatAccountUnits, formatFixed, formatUnits } from '../../domain/decimal.js';
 import { formatPriceInt, parsePriceInt, priceIntToDecimal, priceMidToDecimal } from '../../domain/price.js';
-import { divRoundHalfUp, formatScaled, parseScaled, pow10 } from '../../domain/scaled-int.js';
+import { divRoundHalfUp, formatScaled, parseScaled, pow10, toAccountUnits } from '../../domain/scaled-int.js';
 import { HOME_RATE, conversionCost, factorText, homeRateOf, toHome } from '../home-currency.js';
 import type { AccountState } from '../state.js';
 import type { FillPlan } from './plan.js';
@@ -155,11 +155,6 @@ export function decimalAmounts(
     reductions: reductions ?? NONE,
     opening,
   };
-}
-
-/** round(n × 10^(4 − decimals)) when n counts 10^-decimals: an amount at account precision (4). */
-function toAccountUnits(n: number, decimals: number): number {
-  return decimals >= 4 ? divRoundHalfUp(n, pow10(decimals - 4)) : n * pow10(4 - decimals);
 }
 
 /** u × num / den rounded to 4 decimals, where the value is u × num / (den × 10^decimals); NaN if unsafe. */
