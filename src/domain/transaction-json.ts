@@ -142,7 +142,9 @@ function expression(parts: readonly Part[]): string {
  */
 function objectCode(shape: ObjectShape, subs: ((v: unknown) => string)[]): string {
   const optional = new Set(shape.optional ?? []);
-  const lines = ["let j = '';", 'let s;'];
+  // A shared object printed once already carries its line; the first print leaves it there.
+  const lines = shape.shared === true ? ['const line = o[LINE];', 'if (line !== undefined) return line;'] : [];
+  lines.push("let j = '';", 'let s;');
   let run: Part[] = [];
   const flush = (): void => {
     if (run.length !== 0) lines.push(`j += ${expression(run)};`);
@@ -168,16 +170,13 @@ function objectCode(shape: ObjectShape, subs: ((v: unknown) => string)[]): strin
   }
   run.push({ literal: '}' });
   flush();
-  lines.push('return j;');
+  lines.push(shape.shared === true ? 'return keep(o, j);' : 'return j;');
   return lines.join('\n');
 }
 
 function objectFunction(shape: ObjectShape): (v: unknown) => string {
   const subs: ((v: unknown) => string)[] = [];
-  let code = objectCode(shape, subs);
-  // A shared object printed once already carries its line; the first print leaves it there.
-  if (shape.shared === true)
-    code = `const line = o[LINE];\nif (line !== undefined) return line;\n${code.replace(/return j;$/, 'return keep(o, j);')}`;
+  const code = objectCode(shape, subs);
   // A generated function: member reads by name, as fast as a hand-written template.
   const make = new Function('text', 'num', 'subs', 'LINE', 'keep', `return function serialize(o) {\n${code}\n};`) as (
     text: (v: unknown) => string | undefined,
