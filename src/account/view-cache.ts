@@ -44,11 +44,6 @@ import {
 /** Instruments whose position texts a Book keeps (a strategy may ask for any name; each is flat). */
 const POSITIONS_MAX = 1024;
 
-interface PositionEntry extends PrintedPosition {
-  /** The position as it was at the book's transaction (a copy: evolve changes the record in place). */
-  readonly record: PositionRecord;
-}
-
 function copyPosition(position: PositionRecord): PositionRecord {
   return { instrument: position.instrument, long: { ...position.long }, short: { ...position.short } };
 }
@@ -67,9 +62,9 @@ class Book {
   /** Whether any position is open: otherwise no figure depends on a quote. */
   readonly pricesMatter: boolean;
   private summaryTexts: SummaryTexts | undefined = undefined;
-  private readonly positions = new Map<string, PositionEntry>();
+  private readonly positions = new Map<string, PrintedPosition>();
   /** Positions printed in an earlier book, whose unchanged texts this one takes over (a map, never a book: no chain of books). */
-  private readonly earlier: ReadonlyMap<string, PositionEntry> | undefined;
+  private readonly earlier: ReadonlyMap<string, PrintedPosition> | undefined;
   private readonly live: AccountState;
 
   constructor(live: AccountState, previous: Book | undefined) {
@@ -112,7 +107,7 @@ class Book {
   }
 
   /** As summary(): only while the book matches. */
-  position(instrument: string): PositionEntry {
+  position(instrument: string): PrintedPosition {
     let entry = this.positions.get(instrument);
     if (entry === undefined) {
       const record = this.state.positions.get(instrument) ?? { instrument, long: emptySide(), short: emptySide() };
@@ -121,7 +116,6 @@ class Book {
         texts: positionTexts(live, record, this.earlier?.get(instrument)),
         long: sideSnapshot(live, instrument, record.long),
         short: sideSnapshot(live, instrument, record.short),
-        record,
       };
       if (this.positions.size >= POSITIONS_MAX) this.positions.clear();
       this.positions.set(instrument, entry);
