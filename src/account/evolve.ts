@@ -293,7 +293,8 @@ function evolveFill(state: AccountState, tx: OrderFillTransaction): AccountState
     openTrade(state, tx, opened, position);
   }
   if (tx.pl !== '0.0000') {
-    const pl = new Decimal(tx.pl);
+    // The P/L of a fill that closed one trade is that trade's, parsed just now by reduceTrade.
+    const pl = state.memo.decimals.of(tx.pl);
     state.pl = state.pl.plus(pl);
     state.resettablePL = state.resettablePL.plus(pl);
   }
@@ -325,8 +326,7 @@ function openTrade(state: AccountState, tx: OrderFillTransaction, opened: TradeO
     state: 'OPEN',
     closeTime: undefined,
     closingTransactionIDs: [],
-    closedValue: ZERO,
-    closedUnits: ZERO,
+    reductions: [],
     clientExtensions: opened.clientExtensions,
     takeProfitOrderID: undefined,
     stopLossOrderID: undefined,
@@ -350,17 +350,16 @@ function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTran
   const side = trade.currentUnits.isPositive() ? position.long : position.short;
   const units = state.memo.decimals.of(reduce.units); // signed like the fill: opposite to the trade
   const realized = state.memo.decimals.of(reduce.realizedPL);
-  const closePrice = state.memo.decimals.of(reduce.price);
-  trade.currentUnits = trade.currentUnits.plus(units);
   const reducedInt = parseScaled(reduce.units, 0);
   const unitsInt = trade.unitsInt + (reducedInt ?? Number.NaN);
+  // Whole unit counts that sum to zero say the trade is closed without decimal.js; anything else is added up.
+  trade.currentUnits = unitsInt === 0 ? ZERO : trade.currentUnits.plus(units);
   trade.unitsInt = Number.isSafeInteger(unitsInt) ? unitsInt : Number.NaN;
-  const size = units.abs();
   // A sum starting from zero is the amount itself: the same value without the Decimal addition.
   trade.realizedPL = addTo(trade.realizedPL, realized);
   trade.closingTransactionIDs.push(tx.id);
-  trade.closedUnits = addTo(trade.closedUnits, size);
-  trade.closedValue = addTo(trade.closedValue, size.times(closePrice));
+  // The average close price is worked out when a view asks for it (views.ts): most trades are never viewed closed.
+  trade.reductions.push(reduce);
   side.pl = addTo(side.pl, realized);
   side.resettablePL = addTo(side.resettablePL, realized);
   let emptied = false;

@@ -4,7 +4,7 @@ import type { InstrumentSpec } from '../domain/instruments.js';
 import type { QuoteBook } from '../domain/liquidity.js';
 import { MarketCalendar } from '../domain/market-hours.js';
 import type { Micros } from '../domain/time.js';
-import type { ClientExtensions, OrderTransaction, OrderType } from '../domain/transactions.js';
+import type { ClientExtensions, OrderTransaction, OrderType, TradeReduce } from '../domain/transactions.js';
 import type { Direction, PriceSource } from '../matching/fill-rules.js';
 import type { TriggerEntry } from '../matching/trigger-heap.js';
 import { TriggerIndex, type TrailingEntry } from '../matching/trigger-index.js';
@@ -87,9 +87,8 @@ export interface TradeRecord {
   state: 'OPEN' | 'CLOSED';
   closeTime: string | undefined;
   closingTransactionIDs: string[];
-  /** Σ |units closed| × close price, for averageClosePrice. */
-  closedValue: Decimal;
-  closedUnits: Decimal;
+  /** The fills' reductions of this trade, oldest first: units and price for averageClosePrice. */
+  readonly reductions: TradeReduce[];
   clientExtensions: ClientExtensions | undefined;
   takeProfitOrderID: number | undefined;
   stopLossOrderID: number | undefined;

@@ -75,6 +75,20 @@ describe('netting (REDUCE_FIRST)', () => {
     expect(state.openTradeCount).toBe(1);
   });
 
+  it('a trade reduced at two prices averages its close price by the units each closed', () => {
+    const sim = threeLongs();
+    fillTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-4000' })); // closes 4 and 6, reduces 8 by 1000 @ 1.10100
+    sim.quote('EUR_USD', 1.1031, 1.1033);
+    fillTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-1500' })); // reduces 8 by 1500 @ 1.10310
+    const state = sim.account.state;
+    // (1000 x 1.10100 + 1500 x 1.10310) / 2500 = 1.10226
+    expect(tradeSummaryView(state, state.trades.get(8)!)).toMatchObject({ currentUnits: '500', averageClosePrice: '1.10226' });
+    fillTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-500' })); // closes 8 @ 1.10310
+    // (1000 x 1.10100 + 2000 x 1.10310) / 3000 = 1.10240
+    expect(tradeView(state, state.trades.get(8)!)).toMatchObject({ state: 'CLOSED', currentUnits: '0', averageClosePrice: '1.10240' });
+    expect(tradeView(state, state.trades.get(8)!)['closingTransactionIDs']).toHaveLength(3);
+  });
+
   it('a sell larger than the long position closes it all and opens a short with the remainder', () => {
     const sim = threeLongs();
     const fill = fillTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-7000' }));

@@ -1,4 +1,4 @@
-import { formatAccountUnits, formatFixed, formatUnits } from '../domain/decimal.js';
+import { formatAccountUnits, formatFixed, formatUnits, type Decimal } from '../domain/decimal.js';
 import { formatPriceInt } from '../domain/price.js';
 import { DEFAULT_ENUM_SPELLING, orderResourceValue, type EnumSpelling } from '../domain/enum-spelling.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
@@ -75,6 +75,24 @@ export function orderView(state: AccountState, order: OrderRecord, spelling: Enu
   return view;
 }
 
+/**
+ * Σ |units closed| × close price / Σ |units closed| over the trade's reductions, at the
+ * instrument's display precision; undefined while nothing of it was closed.
+ */
+function averageClosePrice(state: AccountState, trade: TradeRecord): string | undefined {
+  let units: Decimal | undefined;
+  let value: Decimal | undefined;
+  for (const reduce of trade.reductions) {
+    const size = state.memo.decimals.of(reduce.units).abs();
+    const amount = size.times(state.memo.decimals.of(reduce.price));
+    units = units === undefined ? size : units.plus(size);
+    value = value === undefined ? amount : value.plus(amount);
+  }
+  if (units === undefined || value === undefined || units.isZero()) return undefined;
+  const precision = state.instruments.get(trade.instrument)?.displayPrecision ?? 5;
+  return formatFixed(value.dividedBy(units), precision);
+}
+
 function tradeScalars(state: AccountState, trade: TradeRecord): Json {
   const view: Json = {
     id: String(trade.id),
@@ -91,10 +109,8 @@ function tradeScalars(state: AccountState, trade: TradeRecord): Json {
     view['unrealizedPL'] = formatAccountUnits(tradeUnrealizedPL(state, trade));
     view['marginUsed'] = formatAccountUnits(tradeMarginUsed(state, trade));
   }
-  if (!trade.closedUnits.isZero()) {
-    const precision = state.instruments.get(trade.instrument)?.displayPrecision ?? 5;
-    view['averageClosePrice'] = formatFixed(trade.closedValue.dividedBy(trade.closedUnits), precision);
-  }
+  const average = averageClosePrice(state, trade);
+  if (average !== undefined) view['averageClosePrice'] = average;
   if (trade.closingTransactionIDs.length > 0) view['closingTransactionIDs'] = trade.closingTransactionIDs;
   view['financing'] = formatAccountUnits(trade.financing);
   if (trade.closeTime !== undefined) view['closeTime'] = trade.closeTime;
