@@ -22,12 +22,6 @@ export interface QuoteMemo {
   readonly price: FillPrice;
 }
 
-export interface FactorsMemo {
-  readonly quote: string;
-  readonly base: string;
-  readonly factors: HomeConversionFactors;
-}
-
 /** A conversion factor as printed: with the fee for gains and for losses, and at mid. */
 export interface FactorTexts {
   readonly gain: string;
@@ -62,7 +56,6 @@ export class AccountMemo {
   private readonly pairs = new Map<string, Map<string, string>>();
   /** Consecutive fills at an unchanged quote share its printed object (transactions never change). */
   lastQuote: QuoteMemo | undefined = undefined;
-  lastFactors: FactorsMemo | undefined = undefined;
   lastHomeFactors: HomeFactorsMemo | undefined = undefined;
   /**
    * The account's cache of summary and position views (a ViewCache, account/view-cache.ts), made on

@@ -1,7 +1,7 @@
 import { priceBuckets, SHOWN_LIQUIDITY, type QuoteBook } from '../../domain/liquidity.js';
 import { formatPriceInt } from '../../domain/price.js';
 import { formatRfc3339 } from '../../domain/time.js';
-import type { FillPrice, HomeConversionFactors } from '../../domain/transactions.js';
+import type { FillPrice } from '../../domain/transactions.js';
 import type { AccountMemo } from '../memo.js';
 import type { PriceSlot } from '../state.js';
 
@@ -59,18 +59,4 @@ function bookPrice(book: QuoteBook, slot: PriceSlot, precision: number): FillPri
     asks: priceBuckets(book.asks, format(slot.ask), format),
   };
   return price;
-}
-
-/** The four conversion factors of a fill; shared by consecutive fills with the same factors. */
-export function conversionFactors(memo: AccountMemo, quote: string, base: string): HomeConversionFactors {
-  const last = memo.lastFactors;
-  if (last !== undefined && last.quote === quote && last.base === base) return last.factors;
-  const factors: HomeConversionFactors = {
-    gainQuoteHome: { factor: quote },
-    lossQuoteHome: { factor: quote },
-    gainBaseHome: { factor: base },
-    lossBaseHome: { factor: base },
-  };
-  memo.lastFactors = { quote, base, factors };
-  return factors;
 }
