@@ -7,7 +7,7 @@ import type { Micros } from '../domain/time.js';
 import { Account } from './account.js';
 import type { AccountCommand } from './commands.js';
 import { decimalAmounts, integerAmounts, type FillAmounts } from './fill/amounts.js';
-import { planFill, type FillRequest } from './fill/plan.js';
+import { planFill, planFillInDecimals, type FillPlan, type FillRequest } from './fill/plan.js';
 import type { AccountState, OrderRecord, PriceSlot } from './state.js';
 import { effectiveMarginRate, effectiveMarginRateText } from './valuation.js';
 
@@ -120,10 +120,24 @@ interface Probe {
   all: number;
 }
 
+function planned(plan: FillPlan): unknown {
+  return {
+    isBuy: plan.isBuy,
+    reduced: plan.reduced.toString(),
+    reducedInt: plan.reducedInt,
+    opening: plan.opening.toString(),
+    openingInt: plan.openingInt,
+    requestedInt: plan.requestedInt,
+    reductions: plan.reductions.map((r) => [r.trade.id, r.units.toString(), r.unitsInt, r.closes]),
+  };
+}
+
 /** Plans a fill of `units` on the state as it is and compares both arithmetics' amounts. */
 function compare(state: AccountState, req: FillRequest, probe: Probe): void {
   const slot = state.prices.get(INSTRUMENT) as PriceSlot;
   const plan = planFill(state, req);
+  // Whole units are planned on integers: the same trades, units and flags as decimal.js plans.
+  expect(planned(plan)).toEqual(planned(planFillInDecimals(state, req)));
   if (plan.reduced.isZero() && plan.opening.isZero()) return;
   const spec = state.instruments.get(INSTRUMENT);
   if (spec === undefined) throw new Error('no instrument');

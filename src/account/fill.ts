@@ -11,7 +11,7 @@ import { cancelOrder, emitFill, tradeOpen, tradeReduce, type TradeChanges } from
 import { hasMarginFor } from './fill/margin.js';
 import { cancelDependents, createOnFillOrders, onFillCancelReason } from './fill/on-fill.js';
 import { takeLiquidity, type Liquidity } from './fill/liquidity.js';
-import { planFill, type FillPlan, type FillRequest } from './fill/plan.js';
+import { opensNothing, planFill, reducesNothing, type FillPlan, type FillRequest } from './fill/plan.js';
 import { isReissued, reissue, type Reissue } from './fill/reissue.js';
 import { instrumentSpec, isTradeableAt, type AccountState, type OrderRecord, type PriceSlot, type TradeRecord } from './state.js';
 import { currencyToHome, effectiveMarginRate, effectiveMarginRateText, factorText } from './valuation.js';
@@ -54,8 +54,8 @@ function refusal(
   quoteFactor: Decimal,
 ): string | null {
   // Nothing to reduce and nothing it may open (REDUCE_ONLY, or a close of a side already flat).
-  if (plan.reduced.isZero() && plan.opening.isZero()) return 'POSITION_CLOSEOUT_FAILED';
-  if (plan.opening.isZero()) return null;
+  if (reducesNothing(plan) && opensNothing(plan)) return 'POSITION_CLOSEOUT_FAILED';
+  if (opensNothing(plan)) return null;
   const state = b.state;
   const order = req.order;
   if (state.openTradeCount >= LIMITS.openTradesPerAccount) return 'OPEN_TRADES_ALLOWED_EXCEEDED';
@@ -98,7 +98,7 @@ function liquidityOf(req: FillRequest, plan: FillPlan, slot: PriceSlot, precisio
  */
 function reducesShort(req: FillRequest, plan: FillPlan): boolean {
   return (
-    plan.opening.isZero() &&
+    opensNothing(plan) &&
     req.closeTradeId === undefined &&
     req.closeSide === undefined &&
     req.order.create.timeInForce === 'FOK' &&
