@@ -295,8 +295,10 @@ function evolveFill(state: AccountState, tx: OrderFillTransaction): AccountState
   if (tx.pl !== '0.0000') {
     // The P/L of a fill that closed one trade is that trade's, parsed just now by reduceTrade.
     const pl = state.memo.decimals.of(tx.pl);
+    // Until a reset, the resettable P/L is the P/L: one sum, one object (views print it once).
+    const resettableIsPL = state.resettablePL === state.pl;
     state.pl = state.pl.plus(pl);
-    state.resettablePL = state.resettablePL.plus(pl);
+    state.resettablePL = resettableIsPL ? state.pl : state.resettablePL.plus(pl);
   }
   if (tx.financing !== '0.0000') state.financing = state.financing.plus(tx.financing);
   if (tx.commission !== '0.0000') state.commission = state.commission.plus(tx.commission);
@@ -360,8 +362,9 @@ function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTran
   trade.closingTransactionIDs.push(tx.id);
   // The average close price is worked out when a view asks for it (views.ts): most trades are never viewed closed.
   trade.reductions.push(reduce);
+  const resettableIsPL = side.resettablePL === side.pl;
   side.pl = addTo(side.pl, realized);
-  side.resettablePL = addTo(side.resettablePL, realized);
+  side.resettablePL = resettableIsPL ? side.pl : addTo(side.resettablePL, realized);
   let emptied = false;
   if (closes) {
     if (!trade.currentUnits.isZero()) throw new Error(`fill ${tx.id} closes trade ${trade.id} but leaves ${trade.currentUnits.toString()}`);

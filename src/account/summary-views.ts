@@ -57,7 +57,12 @@ export function sideTexts(state: AccountState, instrument: string, side: Positio
   const old = before?.texts;
   const units = was?.units === side.units ? (old as SideTexts).units : formatUnits(side.units);
   const pl = was?.pl === side.pl ? (old as SideTexts).pl : formatAccountUnits(side.pl);
-  const resettablePL = was?.resettablePL === side.resettablePL ? (old as SideTexts).resettablePL : formatAccountUnits(side.resettablePL);
+  const resettablePL =
+    side.resettablePL === side.pl
+      ? pl
+      : was?.resettablePL === side.resettablePL
+        ? (old as SideTexts).resettablePL
+        : formatAccountUnits(side.resettablePL);
   const financing = was?.financing === side.financing ? (old as SideTexts).financing : formatAccountUnits(side.financing);
   if (side.units.isZero()) return { units, pl, resettablePL, financing };
   const precision = displayPrecision(state, instrument);
@@ -109,14 +114,19 @@ export function positionTexts(state: AccountState, position: PositionRecord, bef
   const { long, short, instrument } = position;
   const longTexts = sideTexts(state, instrument, long, before && { texts: before.texts.long, from: before.long });
   const shortTexts = sideTexts(state, instrument, short, before && { texts: before.texts.short, from: before.short });
+  const pl = unchanged(before, position, 'pl')
+    ? (before as PrintedPosition).texts.pl
+    : sumText(long.pl, longTexts.pl, short.pl, shortTexts.pl);
   return {
     instrument,
     long: longTexts,
     short: shortTexts,
-    pl: unchanged(before, position, 'pl') ? (before as PrintedPosition).texts.pl : sumText(long.pl, longTexts.pl, short.pl, shortTexts.pl),
+    pl,
     resettablePL: unchanged(before, position, 'resettablePL')
       ? (before as PrintedPosition).texts.resettablePL
-      : sumText(long.resettablePL, longTexts.resettablePL, short.resettablePL, shortTexts.resettablePL),
+      : long.resettablePL === long.pl && short.resettablePL === short.pl
+        ? pl
+        : sumText(long.resettablePL, longTexts.resettablePL, short.resettablePL, shortTexts.resettablePL),
     financing: unchanged(before, position, 'financing')
       ? (before as PrintedPosition).texts.financing
       : sumText(long.financing, longTexts.financing, short.financing, shortTexts.financing),
@@ -216,6 +226,7 @@ export interface SummaryTexts {
 
 /** `shownRate`: shownMarginRate(state), which a caller may keep (it walks the instruments). */
 export function summaryTexts(state: AccountState, shownRate: string | undefined = shownMarginRate(state)): SummaryTexts {
+  const pl = formatAccountUnits(state.pl);
   const head: Json = {
     id: state.id,
     alias: state.alias,
@@ -224,8 +235,8 @@ export function summaryTexts(state: AccountState, shownRate: string | undefined 
     createdByUserID: state.userID,
     createdTime: state.createdTime,
     guaranteedStopLossOrderMode: 'DISABLED',
-    pl: formatAccountUnits(state.pl),
-    resettablePL: formatAccountUnits(state.resettablePL),
+    pl,
+    resettablePL: state.resettablePL === state.pl ? pl : formatAccountUnits(state.resettablePL),
     resettablePLTime: '0',
     financing: formatAccountUnits(state.financing),
     commission: formatAccountUnits(state.commission),

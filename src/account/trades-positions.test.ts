@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderFillTransaction } from '../domain/transactions.js';
-import { orderView, positionView, tradeSummaryView, tradeView } from './views.js';
+import { accountSummaryView, orderView, positionView, tradeSummaryView, tradeView } from './views.js';
 import { ACCOUNT_ID, Sim, USER_ID, cancelTx, createTx, fillTx, iso, shape } from './test-helpers.js';
 
 /** Three longs opened at rising asks: 1000 @ 1.10020 (4), 2000 @ 1.10040 (6), 3000 @ 1.10060 (8). */
@@ -87,6 +87,17 @@ describe('netting (REDUCE_FIRST)', () => {
     // (1000 x 1.10100 + 2000 x 1.10310) / 3000 = 1.10240
     expect(tradeView(state, state.trades.get(8)!)).toMatchObject({ state: 'CLOSED', currentUnits: '0', averageClosePrice: '1.10240' });
     expect(tradeView(state, state.trades.get(8)!)['closingTransactionIDs']).toHaveLength(3);
+  });
+
+  it('without a reset the resettable P/L is the P/L, on each side, the position and the account', () => {
+    const sim = threeLongs();
+    fillTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-4500' })); // +2.6000
+    sim.quote('EUR_USD', 1.0995, 1.0997);
+    fillTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-1000' })); // 1000 of trade 8 at 1.09950: -1.1000
+    const state = sim.account.state;
+    const position = positionView(state, state.positions.get('EUR_USD')!);
+    expect(position).toMatchObject({ long: { units: '500', pl: '1.5000', resettablePL: '1.5000' }, pl: '1.5000', resettablePL: '1.5000' });
+    expect(accountSummaryView(state)).toMatchObject({ pl: '1.5000', resettablePL: '1.5000', balance: '100001.5000' });
   });
 
   it('a sell larger than the long position closes it all and opens a short with the remainder', () => {
