@@ -1,6 +1,7 @@
 import type { AccountState, PriceSlot } from '../account/state.js';
 import { currencyToHomeFloat } from '../account/valuation.js';
 import { quoteCurrency } from '../domain/instruments.js';
+import type { Decimal } from '../domain/decimal.js';
 import type { Micros } from '../domain/time.js';
 
 /** Why an equity point was taken. */
@@ -35,6 +36,10 @@ interface OpenPosition {
   readonly shortCost: number;
 }
 
+function floatOf(d: Decimal): number {
+  return d.isZero() ? 0 : d.toNumber();
+}
+
 /**
  * Marks the account to market in floating point: balance plus, per open position, units at the
  * closing side of the latest quote (bid for longs, ask for shorts) minus cost, converted to the
@@ -65,10 +70,11 @@ export class MarkToMarket {
       open.push({
         slot: this.state.prices.get(position.instrument),
         quote: quoteCurrency(position.instrument),
-        longUnits: long.units.toNumber(),
-        longCost: long.cost.toNumber(),
-        shortUnits: short.units.toNumber(),
-        shortCost: short.cost.toNumber(),
+        // Most positions hold one side: the other is zero without a decimal.js conversion.
+        longUnits: floatOf(long.units),
+        longCost: floatOf(long.cost),
+        shortUnits: floatOf(short.units),
+        shortCost: floatOf(short.cost),
       });
     }
     this.open = open;
