@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Decimal } from '../domain/decimal.js';
+import { Decimal, formatFixed } from '../domain/decimal.js';
 import { buildCatalogue, type InstrumentOverride } from '../domain/instruments.js';
 import { formatPriceInt } from '../domain/price.js';
 import type { Micros } from '../domain/time.js';
@@ -9,6 +9,7 @@ import type { AccountCommand } from './commands.js';
 import { decimalAmounts, integerAmounts, type FillAmounts } from './fill/amounts.js';
 import { planFill, planFillInDecimals, type FillPlan, type FillRequest } from './fill/plan.js';
 import type { AccountState, OrderRecord, PriceSlot } from './state.js';
+import { averagePriceText } from './summary-views.js';
 import { effectiveMarginRate, effectiveMarginRateText } from './valuation.js';
 
 /**
@@ -151,7 +152,19 @@ function compare(state: AccountState, req: FillRequest, probe: Probe): void {
   expect(whole).toEqual(decimal);
 }
 
+/** Each side's average price as printed equals Σ units × price / Σ units in decimal.js (one trade: its price text). */
+function checkAveragePrices(state: AccountState): void {
+  const precision = state.instruments.get(INSTRUMENT)?.displayPrecision ?? 5;
+  for (const position of state.positions.values()) {
+    for (const side of [position.long, position.short]) {
+      if (side.units.isZero()) continue;
+      expect(averagePriceText(state, side, precision)).toBe(formatFixed(side.cost.dividedBy(side.units), precision));
+    }
+  }
+}
+
 function probeAll(state: AccountState, units: string, probe: Probe): void {
+  checkAveragePrices(state);
   const d = new Decimal(units);
   for (const positionFill of ['DEFAULT', 'REDUCE_ONLY', 'OPEN_ONLY']) {
     compare(state, { order: ORDER, units: d, reason: 'MARKET_ORDER', positionFill }, probe);

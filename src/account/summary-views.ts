@@ -1,4 +1,5 @@
 import { formatAccountUnits, formatFixed, formatUnits, type Decimal } from '../domain/decimal.js';
+import { fractionDigits } from '../domain/scaled-int.js';
 import { shownMarginRate } from './margin-rates.js';
 import type { AccountState, PositionRecord, PositionSideRecord } from './state.js';
 import { valueAccount, valuePosition, type AccountValuation, type PositionValuation, type UnrealizedPL } from './valuation.js';
@@ -69,9 +70,21 @@ export function sideTexts(state: AccountState, instrument: string, side: Positio
   const averagePrice =
     old?.averagePrice !== undefined && was?.units === side.units && was.cost === side.cost && was.precision === precision
       ? old.averagePrice
-      : formatFixed(side.cost.dividedBy(side.units), precision);
+      : averagePriceText(state, side, precision);
   const tradeIDs = old?.tradeIDs !== undefined && sameIds(was?.tradeIds, side.tradeIds) ? old.tradeIDs : side.tradeIds.map(String);
   return { units, averagePrice, tradeIDs, pl, resettablePL, financing };
+}
+
+/**
+ * Σ units × price / Σ units of the side's open trades. A side of one trade (most are) averages to
+ * that trade's price, which its fill printed at the instrument's precision: no division.
+ */
+export function averagePriceText(state: AccountState, side: PositionSideRecord, precision: number): string {
+  if (side.tradeIds.length === 1) {
+    const trade = state.trades.get(side.tradeIds[0] as number);
+    if (trade !== undefined && fractionDigits(trade.price) === precision) return trade.price;
+  }
+  return formatFixed(side.cost.dividedBy(side.units), precision);
 }
 
 function sameIds(a: readonly number[] | undefined, b: readonly number[]): boolean {
