@@ -14,7 +14,8 @@ import { takeLiquidity, type Liquidity } from './fill/liquidity.js';
 import { opensNothing, planFill, reducesNothing, type FillPlan, type FillRequest } from './fill/plan.js';
 import { isReissued, reissue, type Reissue } from './fill/reissue.js';
 import { instrumentSpec, isTradeableAt, type AccountState, type OrderRecord, type PriceSlot, type TradeRecord } from './state.js';
-import { currencyToHome, effectiveMarginRate, effectiveMarginRateText, factorText } from './valuation.js';
+import { currencyToHome, effectiveMarginRate, effectiveMarginRateText } from './valuation.js';
+import { factorTexts } from './home-currency.js';
 
 export { cancelOrder } from './fill/bodies.js';
 export type { FillRequest } from './fill/plan.js';
@@ -125,8 +126,9 @@ export function fillOrCancel(b: Batch, req: FillRequest): FillResult {
   if (slot === undefined || !isTradeableAt(slot, b.now)) return cancelled(b, order, 'MARKET_HALTED');
   const quoteIsHome = quoteCurrency(order.instrument) === state.currency;
   const quoteFactor = quoteIsHome ? null : currencyToHome(state, quoteCurrency(order.instrument));
-  const baseFactorText = factorText(state, baseCurrency(order.instrument));
-  if ((!quoteIsHome && quoteFactor === null) || baseFactorText === null) return cancelled(b, order, 'MARKET_HALTED');
+  // The base converts whenever the quote does (through the instrument's own price): checked all the same.
+  if ((!quoteIsHome && quoteFactor === null) || factorTexts(state, baseCurrency(order.instrument)) === null)
+    return cancelled(b, order, 'MARKET_HALTED');
   const isBuy = req.units.isPositive();
   let fillInt = fillPriceAt(isBuy, slot.bid, slot.ask);
   const precision = spec.displayPrecision;
@@ -148,7 +150,7 @@ export function fillOrCancel(b: Batch, req: FillRequest): FillResult {
 
   const amounts = fillAmounts(state, plan, { fillInt, bid: slot.bid, ask: slot.ask, precision }, quoteFactor, rate, req.units);
   const changes = tradeChanges(b, order, plan, amounts);
-  const fill = emitFill(b, req, slot, precision, amounts, baseFactorText, changes);
+  const fill = emitFill(b, req, slot, precision, amounts, changes);
   if (liquidity !== null) consume(liquidity.side, liquidity.walk);
   const cancels: OrderCancelTransaction[] = [];
   if (changes.closed !== undefined) cancelDependents(b, changes.closed, cancels);

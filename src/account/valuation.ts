@@ -2,7 +2,7 @@ import { Decimal, ZERO } from '../domain/decimal.js';
 import { quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
 import { decimalToPriceInt, priceIntToDecimal, priceMidToDecimal } from '../domain/price.js';
 import { formatScaled, toAccountUnits } from '../domain/scaled-int.js';
-import { factorTexts, homeRate, midToHome, toHome, type HomeRate } from './home-currency.js';
+import { homeRate, midToHome, toHome, type HomeRate } from './home-currency.js';
 import type { AccountState, PositionRecord, PositionSideRecord, PriceSlot, TradeRecord } from './state.js';
 
 /**
@@ -273,9 +273,4 @@ export function approxMarginAvailable(state: AccountState): number {
     margin += Math.max(Math.abs(long.unitsFloat), Math.abs(short.unitsFloat)) * mid * factor * rate;
   }
   return state.balanceFloat + unrealized - margin;
-}
-
-/** The mid conversion factor as prices print it (8 decimals, "1" for the home currency). */
-export function factorText(state: AccountState, currency: string): string | null {
-  return factorTexts(state, currency)?.mid ?? null;
 }

@@ -85,7 +85,6 @@ export function emitFill(
   slot: PriceSlot,
   precision: number,
   a: FillAmounts,
-  _baseFactor: string,
   trades: TradeChanges,
 ): OrderFillTransaction {
   const order = req.order;
