@@ -16,9 +16,10 @@ import {
   type OrderEvent,
   type OrderState,
 } from '../orders/lifecycle.js';
-import { ORDER_TYPES } from '../domain/order-types.js';
+import { ORDER_TYPE_RULES, ORDER_TYPES } from '../domain/order-types.js';
 import { Account } from './account.js';
 import type { AccountCommand } from './commands.js';
+import { openTradeRecords, pendingOrderRecords } from './live-records.js';
 import type { AccountConfig } from './state.js';
 import { accountChangesStateView, accountView, orderView, pendingOrders, positionView, tradeView } from './views.js';
 import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
@@ -923,6 +924,20 @@ describe('Account invariants over random sessions', () => {
         }
         expect([...account.state.trades.keys()].map(String)).toEqual([...opened]);
         expect([...account.state.orders.keys()]).toEqual(knownIds(log).orders);
+      }),
+      RUNS,
+    );
+  });
+
+  it('the pending-order and open-trade lists equal a scan of every order and trade, oldest first, after every step', () => {
+    fc.assert(
+      fc.property(session, (s) => {
+        runSession(s, (account) => {
+          const state = account.state;
+          const pending = [...state.orders.values()].filter((o) => o.state === 'PENDING' && ORDER_TYPE_RULES[o.type].trigger !== null);
+          expect(pendingOrderRecords(state)).toEqual(pending);
+          expect(openTradeRecords(state)).toEqual([...state.trades.values()].filter((t) => t.state === 'OPEN'));
+        });
       }),
       RUNS,
     );

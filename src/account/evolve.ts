@@ -22,6 +22,7 @@ import { ORDER_TYPE_RULES, isEntryType, orderTypeOfTransaction, type OrderType }
 import { transitionOrder } from '../orders/lifecycle.js';
 import { markMarginStale, movesMarginLevels } from './margin-watch.js';
 import { evolveTransactionsLost } from './transactions-lost.js';
+import { noteOpenTrade, notePendingOrder } from './live-records.js';
 import { placeInIndex, removeFromIndex, trailingValue2 } from './placement.js';
 import { positionOf, type AccountState, type OrderRecord, type PositionRecord, type TradeRecord } from './state.js';
 
@@ -175,6 +176,7 @@ function evolveOrderCreate(state: AccountState, tx: OrderTransaction, type: Orde
   if (order.clientExtensions?.id !== undefined) state.clientOrderIds.set(order.clientExtensions.id, order.id);
   if (ORDER_TYPE_RULES[type].trigger === null) return state; // a MARKET order: filled or cancelled within this batch
   state.pendingCount += 1;
+  notePendingOrder(state, order.id);
   if (trade !== undefined && !isEntryType(type)) {
     if (type === 'TAKE_PROFIT') trade.takeProfitOrderID = order.id;
     else if (type === 'STOP_LOSS') trade.stopLossOrderID = order.id;
@@ -293,9 +295,8 @@ function evolveFill(state: AccountState, tx: OrderFillTransaction): AccountState
     openTrade(state, tx, opened, position);
   }
   if (tx.pl !== '0.0000') {
-    // The P/L of a fill that closed one trade is that trade's, parsed just now by reduceTrade.
+    // Parsed just now by reduceTrade when one trade closed. Until a reset the resettable P/L is the P/L: one sum, one object.
     const pl = state.memo.decimals.of(tx.pl);
-    // Until a reset, the resettable P/L is the P/L: one sum, one object (views print it once).
     const resettableIsPL = state.resettablePL === state.pl;
     state.pl = state.pl.plus(pl);
     state.resettablePL = resettableIsPL ? state.pl : state.resettablePL.plus(pl);
@@ -336,6 +337,7 @@ function openTrade(state: AccountState, tx: OrderFillTransaction, opened: TradeO
   };
   state.trades.set(trade.id, trade);
   state.openTradeCount += 1;
+  noteOpenTrade(state, trade.id);
   if (trade.clientExtensions?.id !== undefined) state.clientTradeIds.set(trade.clientExtensions.id, trade.id);
   const side = units.isPositive() ? position.long : position.short;
   side.units = addTo(side.units, units);

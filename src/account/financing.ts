@@ -6,6 +6,7 @@ import type { Batch } from './batch.js';
 import { homeConversionFactors, homeRate, toHome } from './home-currency.js';
 import type { TradeRecord } from './state.js';
 import { midDecimal } from './valuation.js';
+import { openTradeRecords } from './live-records.js';
 
 const DAYS: readonly string[] = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'];
 const DAYS_PER_YEAR = new Decimal(365);
@@ -40,8 +41,7 @@ export function decideDailyFinancing(b: Batch, at: Micros): DailyFinancingTransa
   const weekday = rolloverWeekday(at);
   const byInstrument = new Map<string, PositionCharges>();
   let total = ZERO;
-  for (const trade of state.trades.values()) {
-    if (trade.state !== 'OPEN') continue;
+  for (const trade of openTradeRecords(state)) {
     const charge = tradeCharge(b, trade, weekday);
     if (charge === undefined) continue;
     let entry = byInstrument.get(trade.instrument);

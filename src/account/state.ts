@@ -176,8 +176,12 @@ export interface AccountState {
   lastTransactionID: number;
   orders: Map<number, OrderRecord>;
   pendingCount: number;
+  /** Pending orders' IDs, oldest first, with some that have since ended (account/live-records.ts). */
+  pendingOrderIds: number[];
   trades: Map<number, TradeRecord>;
   openTradeCount: number;
+  /** Open trades' IDs, oldest first, with some that have since closed (account/live-records.ts). */
+  openTradeIds: number[];
   positions: Map<string, PositionRecord>;
   /** Client order IDs of pending orders, and client trade IDs of open trades. */
   /**
@@ -237,8 +241,10 @@ export function emptyAccountState(id: string, instruments: ReadonlyMap<string, I
     lastTransactionID: 0,
     orders: new Map(),
     pendingCount: 0,
+    pendingOrderIds: [],
     trades: new Map(),
     openTradeCount: 0,
+    openTradeIds: [],
     positions: new Map(),
     clientOrderIds: new Map(),
     clientTradeIds: new Map(),

@@ -14,6 +14,7 @@ import { tradeMarginUsed, tradeUnrealizedPL, valuePosition } from './valuation.j
  * EnumSpelling of their DEFAULT values (domain/enum-spelling.ts; transactions are never respelled).
  */
 import { accountSummaryView, calculatedFields, isOpenPosition, positionView, type Json } from './summary-views.js';
+import { openTradeRecords, pendingOrderRecords } from './live-records.js';
 
 export { accountSummaryView, isOpenPosition, positionView, type Json };
 
@@ -138,17 +139,15 @@ export function tradeView(state: AccountState, trade: TradeRecord, spelling: Enu
   return view;
 }
 
+/** The pending orders, oldest first. */
 export function pendingOrders(state: AccountState): OrderRecord[] {
-  const out: OrderRecord[] = [];
-  for (const order of state.orders.values())
-    if (order.state === 'PENDING' && ORDER_TYPE_RULES[order.type].trigger !== null) out.push(order);
-  return out;
+  return pendingOrderRecords(state);
 }
 
 export function accountView(state: AccountState, spelling: EnumSpelling = DEFAULT_ENUM_SPELLING): Json {
   const view = accountSummaryView(state);
   const trades: Json[] = [];
-  for (const trade of state.trades.values()) if (trade.state === 'OPEN') trades.push(tradeSummaryView(state, trade));
+  for (const trade of openTradeRecords(state)) trades.push(tradeSummaryView(state, trade));
   const positions: Json[] = [];
   for (const position of state.positions.values()) positions.push(positionView(state, position));
   view['trades'] = trades;
@@ -161,8 +160,8 @@ export function accountView(state: AccountState, spelling: EnumSpelling = DEFAUL
 export function accountChangesStateView(state: AccountState): Json {
   const view = calculatedFields(state);
   const orders: Json[] = [];
-  for (const order of state.orders.values()) {
-    if (order.state !== 'PENDING' || order.trailing === undefined || Number.isNaN(order.trailing.value2)) continue;
+  for (const order of pendingOrderRecords(state)) {
+    if (order.trailing === undefined || Number.isNaN(order.trailing.value2)) continue;
     const precision = state.instruments.get(order.instrument)?.displayPrecision ?? 5;
     const slot = state.prices.get(order.instrument);
     const watched2 =
@@ -181,8 +180,7 @@ export function accountChangesStateView(state: AccountState): Json {
     });
   }
   const trades: Json[] = [];
-  for (const trade of state.trades.values()) {
-    if (trade.state !== 'OPEN') continue;
+  for (const trade of openTradeRecords(state)) {
     trades.push({
       id: String(trade.id),
       unrealizedPL: formatAccountUnits(tradeUnrealizedPL(state, trade)),

@@ -15,6 +15,7 @@
  * Each entry counts once, whatever its units: the bucket fields are *Count*Percent.
  */
 import type { OrderRecord, AccountState, TradeRecord } from '../account/state.js';
+import { pendingOrderRecords } from '../account/live-records.js';
 import { bucketize, bucketWidthInt, BOOK_INTERVAL, type BookBucket, type BookEntry } from '../domain/books.js';
 import { Decimal } from '../domain/decimal.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
@@ -91,7 +92,7 @@ export function captureBooks(
   const orders = new Map<string, BookEntry[]>();
   const positions = new Map<string, BookEntry[]>();
   for (const state of states) {
-    for (const order of state.orders.values()) {
+    for (const order of pendingOrderRecords(state)) {
       const spec = instruments.get(order.instrument);
       if (spec === undefined || !mids.has(order.instrument)) continue;
       const price = orderBookPrice(order, spec.displayPrecision);

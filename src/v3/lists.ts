@@ -1,5 +1,6 @@
 import type { AccountState, OrderRecord, TradeRecord } from '../account/state.js';
 import { pendingOrders } from '../account/views.js';
+import { openTradeRecords } from '../account/live-records.js';
 
 /** What GET orders / GET trades filter on, already checked. */
 export interface ListFilter {
@@ -45,7 +46,5 @@ export function pendingOrdersNewestFirst(state: AccountState): OrderRecord[] {
 
 /** GET openTrades: every open trade, newest first (no paging). */
 export function openTradesNewestFirst(state: AccountState): TradeRecord[] {
-  const open: TradeRecord[] = [];
-  for (const trade of state.trades.values()) if (trade.state === 'OPEN') open.push(trade);
-  return open.reverse();
+  return openTradeRecords(state).reverse();
 }

@@ -1,6 +1,7 @@
 import type { AccountCommand, Outcome } from '../account/commands.js';
 import type { AccountState } from '../account/state.js';
 import { accountSummaryView } from '../account/views.js';
+import { pendingOrderRecords } from '../account/live-records.js';
 import { Decimal } from '../domain/decimal.js';
 import type { Transaction } from '../domain/transactions.js';
 import type { AccountView } from '../engine/engine.js';
@@ -51,7 +52,7 @@ function* resetCommands(
   }
   // Dependent orders went with their trades; what is left are entry orders.
   const pending: number[] = [];
-  for (const order of state.orders.values()) if (order.state === 'PENDING') pending.push(order.id);
+  for (const order of pendingOrderRecords(state)) pending.push(order.id);
   for (const id of pending) {
     if (state.orders.get(id)?.state !== 'PENDING') continue;
     yield { what: `cancelling order ${id}`, command: { type: 'CANCEL_ORDER', orderSpecifier: String(id) } };
