@@ -40,22 +40,21 @@ export function noteOpenTrade(state: AccountState, id: number): void {
   note(state.openTradeIds, id, state.openTradeCount, (each) => isOpen(state.trades.get(each)));
 }
 
-/** The pending orders, oldest first. */
-export function pendingOrderRecords(state: AccountState): OrderRecord[] {
-  const out: OrderRecord[] = [];
-  for (const id of state.pendingOrderIds) {
-    const order = state.orders.get(id);
-    if (isPending(order)) out.push(order);
+function liveOf<T>(ids: readonly number[], get: (id: number) => T | undefined, isLive: (record: T | undefined) => record is T): T[] {
+  const out: T[] = [];
+  for (const id of ids) {
+    const record = get(id);
+    if (isLive(record)) out.push(record);
   }
   return out;
 }
 
+/** The pending orders, oldest first. */
+export function pendingOrderRecords(state: AccountState): OrderRecord[] {
+  return liveOf(state.pendingOrderIds, (id) => state.orders.get(id), isPending);
+}
+
 /** The open trades, oldest first. */
 export function openTradeRecords(state: AccountState): TradeRecord[] {
-  const out: TradeRecord[] = [];
-  for (const id of state.openTradeIds) {
-    const trade = state.trades.get(id);
-    if (isOpen(trade)) out.push(trade);
-  }
-  return out;
+  return liveOf(state.openTradeIds, (id) => state.trades.get(id), isOpen);
 }
