@@ -10,6 +10,8 @@
 import { accountView } from '../src/account/views.js';
 import { createEngine, type Engine } from '../src/engine/engine.js';
 import { openTradesNewestFirst, pendingOrdersNewestFirst } from '../src/v3/lists.js';
+import { listOrders } from '../src/v3/orders.js';
+import { listTrades } from '../src/v3/trades.js';
 import type { AccountState } from '../src/account/state.js';
 import { fmtNum, isMain, runStandalone, type Row } from './lib.js';
 
@@ -56,11 +58,24 @@ function microsPerCall(f: () => unknown): number {
 }
 
 export function history(): Promise<Row[]> {
-  const fresh = accountWith(0).state;
-  const long = accountWith(HISTORY).state;
+  const freshAccount = accountWith(0);
+  const longAccount = accountWith(HISTORY);
+  const fresh = freshAccount.state;
+  const long = longAccount.state;
+  const engineOf = (state: AccountState): Engine => (state === fresh ? freshAccount.engine : longAccount.engine);
   const lists: ReadonlyArray<readonly [string, string, (state: AccountState) => unknown]> = [
     ['pending', 'pending orders (GET pendingOrders)', pendingOrdersNewestFirst],
     ['open', 'open trades (GET openTrades)', openTradesNewestFirst],
+    [
+      'orders',
+      'a page of orders, default state PENDING (GET orders)',
+      (state) => listOrders({ engine: engineOf(state), accountID: ACCOUNT }, {}),
+    ],
+    [
+      'trades',
+      'a page of trades, default state OPEN (GET trades)',
+      (state) => listTrades({ engine: engineOf(state), accountID: ACCOUNT }, {}),
+    ],
     ['account', 'the Account (GET account)', accountView],
   ];
   process.stdout.write(

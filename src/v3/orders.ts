@@ -1,5 +1,6 @@
 import type { Outcome } from '../account/commands.js';
 import { findOrder } from '../account/specifiers.js';
+import { pendingOrderRecords } from '../account/live-records.js';
 import { orderView } from '../account/views.js';
 import { accountOf, accountUrl, type V3Call } from './call.js';
 import {
@@ -46,7 +47,7 @@ export function setOrderClientExtensions(call: V3Call, orderSpecifier: string, b
 }
 
 /** GET orders: default state PENDING. */
-export const listOrders = pagedList('orders', 'PENDING', (state) => state.orders.values(), orderView);
+export const listOrders = pagedList('orders', 'PENDING', (state) => state.orders.values(), pendingOrderRecords, orderView);
 
 export const listPendingOrders = wholeList('orders', pendingOrdersNewestFirst, orderView);
 

@@ -62,12 +62,15 @@ export function pagedList<T extends Listable>(
   resource: 'orders' | 'trades',
   defaultState: string,
   itemsOf: (state: AccountState) => Iterable<T>,
+  liveOf: (state: AccountState) => Iterable<T>,
   view: View<T>,
 ): (call: V3Call, query: ListQuery) => V20Response {
   return (call, query) =>
     answer(() => {
       const { state } = accountOf(call);
-      const { page, headers } = listPage(call, resource, itemsOf(state), query, defaultState);
+      // The default state (PENDING orders, OPEN trades) is what the account keeps listed: no walk of its history.
+      const items = (query.state ?? defaultState) === defaultState ? liveOf(state) : itemsOf(state);
+      const { page, headers } = listPage(call, resource, items, query, defaultState);
       return ok(
         { [resource]: page.map((item) => view(state, item, spellingOf(call))), lastTransactionID: String(state.lastTransactionID) },
         headers,

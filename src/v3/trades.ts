@@ -1,5 +1,6 @@
 import type { Outcome } from '../account/commands.js';
 import { findTrade } from '../account/specifiers.js';
+import { openTradeRecords } from '../account/live-records.js';
 import { tradeView } from '../account/views.js';
 import { accountOf, type V3Call } from './call.js';
 import { closeTradeCommand, setTradeOrdersCommand, tradeClientExtensionsCommand, type TradeOrdersBody } from './commands.js';
@@ -14,7 +15,7 @@ function respond(call: V3Call, outcome: Outcome): V20Response {
 }
 
 /** GET trades: default state OPEN. No trade waits for a market to open: CLOSE_WHEN_TRADEABLE matches none. */
-export const listTrades = pagedList('trades', 'OPEN', (state) => state.trades.values(), tradeView);
+export const listTrades = pagedList('trades', 'OPEN', (state) => state.trades.values(), openTradeRecords, tradeView);
 
 export const listOpenTrades = wholeList('trades', openTradesNewestFirst, tradeView);
 
