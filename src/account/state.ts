@@ -9,6 +9,7 @@ import type { Direction, PriceSource } from '../matching/fill-rules.js';
 import type { TriggerEntry } from '../matching/trigger-heap.js';
 import { TriggerIndex, type TrailingEntry } from '../matching/trigger-index.js';
 import { DeadlineQueue } from './deadlines.js';
+import { IdTable } from './id-table.js';
 import { AccountMemo } from './memo.js';
 import type { OrderState } from '../orders/lifecycle.js';
 
@@ -174,11 +175,11 @@ export interface AccountState {
   financing: Decimal;
   commission: Decimal;
   lastTransactionID: number;
-  orders: Map<number, OrderRecord>;
+  orders: IdTable<OrderRecord>;
   pendingCount: number;
   /** Pending orders' IDs, oldest first, with some that have since ended (account/live-records.ts). */
   pendingOrderIds: number[];
-  trades: Map<number, TradeRecord>;
+  trades: IdTable<TradeRecord>;
   openTradeCount: number;
   /** Open trades' IDs, oldest first, with some that have since closed (account/live-records.ts). */
   openTradeIds: number[];
@@ -239,10 +240,10 @@ export function emptyAccountState(id: string, instruments: ReadonlyMap<string, I
     financing: ZERO,
     commission: ZERO,
     lastTransactionID: 0,
-    orders: new Map(),
+    orders: new IdTable(),
     pendingCount: 0,
     pendingOrderIds: [],
-    trades: new Map(),
+    trades: new IdTable(),
     openTradeCount: 0,
     openTradeIds: [],
     positions: new Map(),
