@@ -294,13 +294,8 @@ function evolveFill(state: AccountState, tx: OrderFillTransaction): AccountState
     order.tradeOpenedID = opened.tradeID;
     openTrade(state, tx, opened, position);
   }
-  if (tx.pl !== '0.0000') {
-    // Parsed just now by reduceTrade when one trade closed. Until a reset the resettable P/L is the P/L: one sum, one object.
-    const pl = state.memo.decimals.of(tx.pl);
-    const resettableIsPL = state.resettablePL === state.pl;
-    state.pl = state.pl.plus(pl);
-    state.resettablePL = resettableIsPL ? state.pl : state.resettablePL.plus(pl);
-  }
+  // The P/L of a fill that closed one trade was parsed just now by reduceTrade.
+  if (tx.pl !== '0.0000') addRealized(state, state.memo.decimals.of(tx.pl));
   if (tx.financing !== '0.0000') state.financing = state.financing.plus(tx.financing);
   if (tx.commission !== '0.0000') state.commission = state.commission.plus(tx.commission);
   setBalance(state, tx.accountBalance);
@@ -364,9 +359,7 @@ function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTran
   trade.closingTransactionIDs.push(tx.id);
   // The average close price is worked out when a view asks for it (views.ts): most trades are never viewed closed.
   trade.reductions.push(reduce);
-  const resettableIsPL = side.resettablePL === side.pl;
-  side.pl = addTo(side.pl, realized);
-  side.resettablePL = resettableIsPL ? side.pl : addTo(side.resettablePL, realized);
+  addRealized(side, realized);
   let emptied = false;
   if (closes) {
     if (!trade.currentUnits.isZero()) throw new Error(`fill ${tx.id} closes trade ${trade.id} but leaves ${trade.currentUnits.toString()}`);
@@ -392,6 +385,13 @@ function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTran
     side.unitsFloat += unitsFloat;
     side.costFloat += unitsFloat * Number(trade.price);
   }
+}
+
+/** Realized P/L into pl and resettablePL, one Decimal until a reset (added once, printed once). */
+function addRealized(holder: { pl: Decimal; resettablePL: Decimal }, amount: Decimal): void {
+  const resettableIsPL = holder.resettablePL === holder.pl;
+  holder.pl = addTo(holder.pl, amount);
+  holder.resettablePL = resettableIsPL ? holder.pl : addTo(holder.resettablePL, amount);
 }
 
 /** sum + amount, where a sum still at zero simply becomes the amount (Decimals are immutable). */
