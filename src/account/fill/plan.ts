@@ -105,41 +105,36 @@ function candidates(
 export function planFill(state: AccountState, req: FillRequest, fillable?: Decimal): FillPlan {
   const isBuy = req.units.isPositive();
   const where = candidates(state, req, isBuy);
-  const requestedInt = req.unitsInt !== undefined && !Number.isNaN(req.unitsInt) ? req.unitsInt : wholeOf(req.units);
+  const requestedInt = requestedIntOf(req);
   if (fillable === undefined && Number.isSafeInteger(requestedInt)) {
     const plan = wholePlan(state, where, isBuy, requestedInt);
     if (plan !== null) return plan;
   }
-  return decimalPlan(
-    state,
-    where,
-    isBuy,
-    requestedInt,
-    fillable ?? req.units.abs(),
-    fillable === undefined ? Math.abs(requestedInt) : wholeOf(fillable),
-  );
+  return decimalPlan(state, req, where, isBuy, requestedInt, fillable);
 }
 
-/** The plan in decimal.js, for every request: `remaining` absolute units to place. */
+/** The plan in decimal.js, for every request (planFill's route for what is not whole). */
 export function planFillInDecimals(state: AccountState, req: FillRequest, fillable?: Decimal): FillPlan {
   const isBuy = req.units.isPositive();
-  const requestedInt = req.unitsInt !== undefined && !Number.isNaN(req.unitsInt) ? req.unitsInt : wholeOf(req.units);
-  const remainingInt = fillable === undefined ? Math.abs(requestedInt) : wholeOf(fillable);
-  return decimalPlan(state, candidates(state, req, isBuy), isBuy, requestedInt, fillable ?? req.units.abs(), remainingInt);
+  return decimalPlan(state, req, candidates(state, req, isBuy), isBuy, requestedIntOf(req), fillable);
 }
 
 type Candidates = ReturnType<typeof candidates>;
 
+function requestedIntOf(req: FillRequest): number {
+  return req.unitsInt !== undefined && !Number.isNaN(req.unitsInt) ? req.unitsInt : wholeOf(req.units);
+}
+
 function decimalPlan(
   state: AccountState,
+  req: FillRequest,
   where: Candidates,
   isBuy: boolean,
   requestedInt: number,
-  asked: Decimal,
-  askedInt: number,
+  fillable: Decimal | undefined,
 ): FillPlan {
-  let remaining = asked;
-  let remainingInt = askedInt;
+  let remaining = fillable ?? req.units.abs();
+  let remainingInt = fillable === undefined ? Math.abs(requestedInt) : wholeOf(fillable);
   let reductions: Reduction[] | undefined;
   let reduced = ZERO;
   let reducedInt = 0;
