@@ -139,10 +139,8 @@ export function tradeView(state: AccountState, trade: TradeRecord, spelling: Enu
   return view;
 }
 
-/** The pending orders, oldest first. */
-export function pendingOrders(state: AccountState): OrderRecord[] {
-  return pendingOrderRecords(state);
-}
+/** The pending orders, oldest first (the library's name for live-records' list). */
+export const pendingOrders: (state: AccountState) => OrderRecord[] = pendingOrderRecords;
 
 export function accountView(state: AccountState, spelling: EnumSpelling = DEFAULT_ENUM_SPELLING): Json {
   const view = accountSummaryView(state);
@@ -152,7 +150,7 @@ export function accountView(state: AccountState, spelling: EnumSpelling = DEFAUL
   for (const position of state.positions.values()) positions.push(positionView(state, position));
   view['trades'] = trades;
   view['positions'] = positions;
-  view['orders'] = pendingOrders(state).map((o) => orderView(state, o, spelling));
+  view['orders'] = pendingOrderRecords(state).map((o) => orderView(state, o, spelling));
   return view;
 }
 

@@ -50,12 +50,10 @@ function* resetCommands(
     if (c.short) command.shortUnits = 'ALL';
     yield { what: `closing ${c.instrument}`, command };
   }
-  // Dependent orders went with their trades; what is left are entry orders.
-  const pending: number[] = [];
-  for (const order of pendingOrderRecords(state)) pending.push(order.id);
-  for (const id of pending) {
-    if (state.orders.get(id)?.state !== 'PENDING') continue;
-    yield { what: `cancelling order ${id}`, command: { type: 'CANCEL_ORDER', orderSpecifier: String(id) } };
+  // Dependent orders went with their trades; what is left are entry orders (a list taken now: the cancels change the account).
+  for (const order of pendingOrderRecords(state)) {
+    if (order.state !== 'PENDING') continue;
+    yield { what: `cancelling order ${order.id}`, command: { type: 'CANCEL_ORDER', orderSpecifier: String(order.id) } };
   }
   const delta = new Decimal(target).minus(state.balance);
   if (!delta.isZero())
