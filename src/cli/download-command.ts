@@ -2,7 +2,7 @@
  * `v20sim download candles`: bid/ask candles of one or more instruments from a v20 server into an
  * NDJSON or CSV file. Written to FILE.partial and renamed to FILE at the end, so a file under its
  * final name is always whole; a second run with the same --out continues the .partial after its
- * last complete line.
+ * last complete line, when it asks for the same candles (download-options-file.ts).
  */
 import { appendFileSync, existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { formatRfc3339, type Micros } from '../domain/time.js';
@@ -18,6 +18,7 @@ import {
   type ResumePoint,
 } from './candle-file.js';
 import { mergeCandles } from './candle-merge.js';
+import { checkResumeOptions, removeDownloadOptions, writeDownloadOptions, type DownloadOptions } from './download-options-file.js';
 import { candlePages } from './candle-pages.js';
 import { lineProgress } from './download-progress.js';
 import { EXIT, UsageError, type Parsed } from './program.js';
@@ -89,6 +90,20 @@ interface PartialFile {
   readonly resume: ResumePoint | undefined;
   /** Made by this run (removed again when the run fails before writing a candle). */
   readonly created: boolean;
+  /** Continued without a record of the options it was started with (made by an earlier version). */
+  readonly unchecked: boolean;
+}
+
+function optionsOf(plan: DownloadPlan): DownloadOptions {
+  return {
+    instruments: [...plan.instruments],
+    granularity: plan.granularity,
+    from: formatRfc3339(plan.from),
+    to: formatRfc3339(plan.to),
+    format: plan.format,
+    mid: plan.withMid,
+    includeIncomplete: plan.includeIncomplete,
+  };
 }
 
 /** FILE.partial ready for appending: a new one (with the CSV header), or an interrupted one cut after its last complete candle. */
@@ -98,13 +113,18 @@ function openPartial(plan: DownloadPlan): PartialFile {
   const header = csvHeader(plan.withMid);
   const created = !existsSync(partial);
   let resume: ResumePoint | undefined;
-  if (created) writeFileSync(partial, '');
-  else {
+  let unchecked = false;
+  if (created) {
+    writeFileSync(partial, '');
+    writeDownloadOptions(partial, optionsOf(plan));
+  } else {
     if (!statSync(partial).isFile()) throw new RemoteError(`${partial} is not a file`);
+    // Before anything is cut from the file: a run asking for other candles leaves it as it is.
+    unchecked = !checkResumeOptions(partial, optionsOf(plan));
     resume = prepareResume(partial, plan.format, header, plan.granularity, plan.instruments);
   }
   if (plan.format === 'csv' && statSync(partial).size === 0) appendFileSync(partial, `${header}\n`);
-  return { partial, resume, created };
+  return { partial, resume, created, unchecked };
 }
 
 function pagesOf(plan: DownloadPlan, from: Micros, warn: (text: string) => void): AsyncIterator<CandleLine[]>[] {
@@ -130,7 +150,11 @@ function pagesOf(plan: DownloadPlan, from: Micros, warn: (text: string) => void)
 
 async function download(plan: DownloadPlan, io: DownloadIo): Promise<void> {
   const warn = (text: string): void => void io.stderr.write(`${text}\n`);
-  const { partial, resume, created } = openPartial(plan);
+  const { partial, resume, created, unchecked } = openPartial(plan);
+  if (unchecked)
+    warn(
+      `v20sim download: ${partial} has no record of the options it was started with (an earlier version made it): continuing it unchecked`,
+    );
   if (resume !== undefined)
     warn(`v20sim download: resuming ${partial} after ${resume.instrument} ${resume.time} (${resume.lines} candles already there)`);
   const resumeIndex = resume === undefined ? -1 : plan.instruments.indexOf(resume.instrument);
@@ -156,11 +180,15 @@ async function download(plan: DownloadPlan, io: DownloadIo): Promise<void> {
   } catch (error) {
     flush();
     // A file this run created and nothing went into is not left behind.
-    if (created && written === 0) rmSync(partial, { force: true });
+    if (created && written === 0) {
+      rmSync(partial, { force: true });
+      removeDownloadOptions(partial);
+    }
     throw error;
   }
   flush();
   renameSync(partial, plan.out);
+  removeDownloadOptions(partial);
   progress.finish(`${written} candles written to ${plan.out}`);
 }
 

@@ -203,6 +203,7 @@ describe('v20sim download candles', () => {
     expect(result.stderr).toMatch(new RegExp(`resuming .*killed\\.ndjson\\.partial after \\w+ \\S+ \\(${before} candles already there\\)`));
     expect(readFileSync(file, 'utf8')).toBe(reference);
     expect(existsSync(`${file}.partial`)).toBe(false);
+    expect(existsSync(`${file}.partial.json`)).toBe(false);
   }, 60_000);
 
   it('resumes a CSV .partial cut anywhere, to the same file', async () => {
@@ -210,7 +211,10 @@ describe('v20sim download candles', () => {
     for (const cut of [0, 40, 5000, 17_777, whole.length - 3]) {
       const file = out(`cut-${cut}.csv`);
       writeFileSync(`${file}.partial`, whole.slice(0, cut));
-      expect((await download(common(serve.url, file, '--page-size', '64'))).code).toBe(0);
+      // A .partial without the record of its options (as an earlier version left them) is continued unchecked.
+      const result = await download(common(serve.url, file, '--page-size', '64'));
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain('has no record of the options it was started with');
       expect(readFileSync(file, 'utf8')).toBe(whole);
     }
   });
@@ -276,6 +280,67 @@ describe('v20sim download candles', () => {
     expect(readFileSync(file, 'utf8')).toBe(reference);
   });
 
+  it('continues a .partial only for the options it was started with, and leaves it as it is otherwise', async () => {
+    const proxy = await startProxy(serve.url);
+    proxies.push(proxy);
+    proxy.rule = (n, _req, res) => {
+      if (n < 2) return 'forward';
+      res.writeHead(500);
+      res.end();
+      return 'handled';
+    };
+    const file = out('options.ndjson');
+    const partial = `${file}.partial`;
+    const cut = await download(common(proxy.url, file, '--page-size', '100', '--retries', '0'));
+    expect(cut.code).toBe(1);
+    expect(JSON.parse(readFileSync(`${partial}.json`, 'utf8'))).toEqual({
+      instruments: ['EUR_USD', 'USD_JPY'],
+      granularity: 'S5',
+      from: FROM,
+      to: TO,
+      format: 'ndjson',
+      mid: false,
+      includeIncomplete: false,
+    });
+    // With a cut last line: a refused resume must not even tidy the file up.
+    appendFileSync(partial, '{"instrument":"EUR_U');
+    const kept = readFileSync(partial, 'utf8');
+    const later = formatRfc3339(MANUAL_T0 + 60_000_000);
+    const refusals: [string[], string[]][] = [
+      [common(serve.url, file).map((a) => (a === FROM ? later : a)), [`--from ${FROM} (now ${later})`]],
+      [
+        common(serve.url, file, '--mid')
+          .filter((a) => a !== 'USD_JPY')
+          .filter((a, i, all) => !(a === '--instrument' && all[i + 1] === '--granularity')),
+        ['--instrument EUR_USD,USD_JPY (now EUR_USD)', '--mid off (now on)'],
+      ],
+    ];
+    for (const [args, named] of refusals) {
+      const refused = await download(args);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`${partial} was started with`);
+      for (const text of named) expect(refused.stderr).toContain(text);
+      expect(refused.stderr).toContain('run the same command again to continue it');
+      expect(readFileSync(partial, 'utf8')).toBe(kept);
+      expect(existsSync(file)).toBe(false);
+    }
+    writeFileSync(`${partial}.json`, '{"instruments": "EUR_USD"');
+    const broken = await download(common(serve.url, file));
+    expect(broken).toMatchObject({ code: 1, stderr: expect.stringContaining('is not the JSON this command writes') as unknown });
+    writeFileSync(`${partial}.json`, '{"instruments": "EUR_USD"}');
+    const wrongShape = await download(common(serve.url, file));
+    expect(wrongShape).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('options.ndjson.partial.json: granularity is required') as unknown,
+    });
+    expect(readFileSync(partial, 'utf8')).toBe(kept);
+    // The same options continue it to the same file as an uninterrupted run, and the record goes.
+    rmSync(`${partial}.json`);
+    expect((await download(common(serve.url, file))).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(reference);
+    expect(existsSync(`${partial}.json`)).toBe(false);
+  });
+
   it('names the cause of a refusal and leaves no file behind', async () => {
     const file = out('refused.ndjson');
     const unauthorized = await download(common(serve.url, file).map((a) => (a === MANUAL_TOKEN ? 'wrong' : a)));
@@ -303,7 +368,7 @@ describe('v20sim download candles', () => {
     const unreachable = await download(common(`http://127.0.0.1:${port}`, file, '--retries', '1', '--retry-base-ms', '1'));
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toContain(`cannot reach http://127.0.0.1:${port}: ECONNREFUSED`);
-    expect(existsSync(file) || existsSync(`${file}.partial`)).toBe(false);
+    expect(existsSync(file) || existsSync(`${file}.partial`) || existsSync(`${file}.partial.json`)).toBe(false);
     // A finished file is never overwritten.
     const done = out('whole.ndjson');
     const again = await download(common(serve.url, done));
@@ -329,7 +394,7 @@ describe('v20sim download candles', () => {
       expect(result.stderr).toContain(why);
       expect(result.code).toBe(2);
     }
-    expect(existsSync(file) || existsSync(`${file}.partial`)).toBe(false);
+    expect(existsSync(file) || existsSync(`${file}.partial`) || existsSync(`${file}.partial.json`)).toBe(false);
     // The token may come from the environment.
     const env = await download(
       common(serve.url, out('env.ndjson')).filter((a) => a !== '--token' && a !== MANUAL_TOKEN),
