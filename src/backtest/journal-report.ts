@@ -23,6 +23,7 @@ import { parseDateTime, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
 import { unsealLine } from '../journal/batch-seal.js';
 import { serializeTransaction } from '../journal/journal.js';
+import { readLines } from '../engine/feeds/lines.js';
 import { EquityArrays, EquityRecorder, POINT_END, POINT_FILL, POINT_INTERVAL, POINT_START } from './equity.js';
 import { computeMetrics } from './report.js';
 import type { BacktestResult } from './runner.js';
@@ -34,22 +35,42 @@ export class JournalReportError extends Error {}
 
 /** The entries of a journal's NDJSON text; an unreadable line is an error naming it. */
 export function parseJournalText(text: string, source: string): JournalEntry[] {
-  const entries: JournalEntry[] = [];
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
-  lines.forEach((line, index) => {
+  return parseJournalLines(lines, source);
+}
+
+/**
+ * The entries of a journal file, read a block of lines at a time: a served account's journal may
+ * be larger than the longest string V8 can hold (about 512 MB), so it is never read as one text.
+ */
+export function readJournalFile(file: string, chunkSize?: number): JournalEntry[] {
+  return parseJournalLines(readLines(file, chunkSize), file);
+}
+
+/** The entries of a journal's lines (without their newlines); an unreadable line is an error naming it. */
+export function parseJournalLines(lines: Iterable<string>, source: string): JournalEntry[] {
+  const entries: JournalEntry[] = [];
+  // One line of look-ahead: a line that does not parse is reported as cut when it is the last.
+  const iterator = lines[Symbol.iterator]();
+  let next = iterator.next();
+  let number = 0;
+  while (next.done !== true) {
+    const line = next.value;
+    next = iterator.next();
+    number += 1;
     let entry: unknown;
     try {
       // A data-dir journal seals each batch's last line (journal/batch-seal.ts): read it as exported.
       entry = JSON.parse(unsealLine(line).text);
     } catch {
-      const torn = index === lines.length - 1 ? ' (the last line is cut: the file may still be written, or was torn)' : '';
-      throw new JournalReportError(`${source}:${index + 1}: not a JSON line${torn}`);
+      const torn = next.done === true ? ' (the last line is cut: the file may still be written, or was torn)' : '';
+      throw new JournalReportError(`${source}:${number}: not a JSON line${torn}`);
     }
     if (typeof entry !== 'object' || entry === null || typeof (entry as { type?: unknown }).type !== 'string')
-      throw new JournalReportError(`${source}:${index + 1}: not a journal entry (no "type")`);
+      throw new JournalReportError(`${source}:${number}: not a journal entry (no "type")`);
     entries.push(entry as JournalEntry);
-  });
+  }
   return entries;
 }
 

@@ -4,9 +4,10 @@
  * temporary folder beside the target and renamed into place, so a failed run leaves no half-written
  * report file.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { JournalReportError, parseJournalText, reportFromJournal } from '../backtest/journal-report.js';
+import { JournalReportError, readJournalFile, reportFromJournal } from '../backtest/journal-report.js';
+import type { JournalEntry } from '../domain/journal-entry.js';
 import { writeOutputs } from '../backtest/outputs.js';
 import { buildCatalogue } from '../domain/instruments.js';
 import { ConfigError, loadConfigFile } from './config.js';
@@ -39,15 +40,16 @@ export function runParsedReport(parsed: RunParsed, io: ReportIo): number {
   } catch (error) {
     return fail(EXIT.usage, error instanceof ConfigError ? error.message : (error as Error).message);
   }
-  let text: string;
+  let entries: JournalEntry[];
   try {
-    text = readFileSync(journal, 'utf8');
+    entries = readJournalFile(journal);
   } catch (error) {
+    if (error instanceof JournalReportError) return fail(EXIT.failure, error.message);
     return fail(EXIT.failure, `cannot read ${journal}: ${(error as Error).message}`);
   }
   let result;
   try {
-    result = reportFromJournal(parseJournalText(text, journal), { source: journal, ...(instruments === undefined ? {} : { instruments }) });
+    result = reportFromJournal(entries, { source: journal, ...(instruments === undefined ? {} : { instruments }) });
   } catch (error) {
     if (error instanceof JournalReportError) return fail(EXIT.failure, `${journal}: ${error.message}`);
     throw error;

@@ -3,9 +3,12 @@
  * has the same trades, summary and trade statistics as the backtest's report. (Its equity curve
  * has a point per transaction instead of per minute, so curve metrics differ.)
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import maCrossover from '../../examples/strategies/ma-crossover.js';
-import { JournalReportError, parseJournalText, reportFromJournal } from '../../src/backtest/journal-report.js';
+import { JournalReportError, parseJournalText, readJournalFile, reportFromJournal } from '../../src/backtest/journal-report.js';
 import { SAMPLE_TICKS_FILE, openTicks } from '../../src/backtest/load.js';
 import { runBacktest } from '../../src/backtest/runner.js';
 
@@ -38,5 +41,29 @@ describe('report from a journal', () => {
     const lines = text.split('\n').filter((l) => l !== '');
     expect(() => reportFromJournal(parseJournalText(lines.slice(1).join('\n'), 'j'))).toThrow(JournalReportError);
     expect(() => reportFromJournal(parseJournalText(lines.slice(0, 1).join('\n'), 'j'))).toThrow(/no opening deposit/);
+  });
+
+  it('reads a journal file a block of lines at a time, as the same entries as its text', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'v20sim-journal-report-'));
+    try {
+      const file = path.join(dir, 'transactions.ndjson');
+      // A comment with a two-byte character: a block boundary never splits it.
+      const lines = text.split('\n').filter((l) => l !== '');
+      lines.splice(2, 0, '{"type":"NOTE","time":"2024-01-02T00:00:00.000000000Z","comment":"déjà vu"}');
+      const withNote = `${lines.join('\n')}\n`;
+      writeFileSync(file, withNote);
+      const whole = parseJournalText(withNote, file);
+      // Blocks far smaller than a line (7 bytes) and about a line: every line crosses a boundary somewhere.
+      for (const chunk of [7, 301, 65_536]) expect(readJournalFile(file, chunk)).toEqual(whole);
+      expect(whole[2]).toMatchObject({ comment: 'déjà vu' });
+      writeFileSync(file, `${text}{"id":"9`);
+      expect(() => readJournalFile(file, 64)).toThrow(
+        new RegExp(`transactions\\.ndjson:${lines.length}: not a JSON line \\(the last line is cut`),
+      );
+      writeFileSync(file, `${lines[0] as string}\nnot json\n${lines[1] as string}\n`);
+      expect(() => readJournalFile(file, 64)).toThrow(/transactions\.ndjson:2: not a JSON line$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
