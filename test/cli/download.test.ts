@@ -101,6 +101,19 @@ function lines(file: string): Record<string, unknown>[] {
 
 let reference = '';
 
+/** A proxy that forwards the first `forwarded` requests and answers every later one with a bare 500. */
+async function failingAfter(forwarded: number): Promise<V20Proxy> {
+  const proxy = await startProxy(serve.url);
+  proxies.push(proxy);
+  proxy.rule = (n, _req, res) => {
+    if (n < forwarded) return 'forward';
+    res.writeHead(500);
+    res.end();
+    return 'handled';
+  };
+  return proxy;
+}
+
 describe('v20sim download candles', () => {
   it('pages through from + count and writes every complete candle of each instrument in time order', async () => {
     const proxy = await startProxy(serve.url);
@@ -262,14 +275,7 @@ describe('v20sim download candles', () => {
   });
 
   it('gives up after --retries, keeping what it has for a resume', async () => {
-    const proxy = await startProxy(serve.url);
-    proxies.push(proxy);
-    proxy.rule = (n, _req, res) => {
-      if (n < 2) return 'forward';
-      res.writeHead(500);
-      res.end();
-      return 'handled';
-    };
+    const proxy = await failingAfter(2);
     const file = out('gaveup.ndjson');
     const result = await download(common(proxy.url, file, '--page-size', '100', '--retries', '2', '--retry-base-ms', '1'));
     expect(result.code).toBe(1);
@@ -281,14 +287,7 @@ describe('v20sim download candles', () => {
   });
 
   it('continues a .partial only for the options it was started with, and leaves it as it is otherwise', async () => {
-    const proxy = await startProxy(serve.url);
-    proxies.push(proxy);
-    proxy.rule = (n, _req, res) => {
-      if (n < 2) return 'forward';
-      res.writeHead(500);
-      res.end();
-      return 'handled';
-    };
+    const proxy = await failingAfter(2);
     const file = out('options.ndjson');
     const partial = `${file}.partial`;
     const cut = await download(common(proxy.url, file, '--page-size', '100', '--retries', '0'));
