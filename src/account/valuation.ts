@@ -1,7 +1,7 @@
 import { Decimal, ZERO } from '../domain/decimal.js';
 import { quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
 import { decimalToPriceInt, priceIntToDecimal, priceMidToDecimal } from '../domain/price.js';
-import { formatScaled, toAccountUnits } from '../domain/scaled-int.js';
+import { formatScaled, parseScaled, toAccountUnits } from '../domain/scaled-int.js';
 import { homeRate, midToHome, toHome, type HomeRate } from './home-currency.js';
 import type { AccountState, PositionRecord, PositionSideRecord, PriceSlot, TradeRecord } from './state.js';
 
@@ -137,8 +137,9 @@ export function unrealizedPLTextsAtHome(
 /** A side's units x price - cost in points of 10^-precision, or null off the grid or the safe integers. */
 function sideUnrealizedScaled(side: PositionSideRecord, priceInt: number, precision: number): number | null {
   if (side.units.isZero() && side.cost.isZero()) return 0;
-  if (!side.units.isInteger()) return null;
-  const units = side.units.toNumber();
+  // Whole units read off their text (null when fractional or past the safe integers), as the cost is.
+  const units = parseScaled(side.units.toString(), 0);
+  if (units === null) return null;
   const cost = decimalToPriceInt(side.cost, precision);
   const value = units * priceInt;
   if (cost === null || !Number.isSafeInteger(units) || !Number.isSafeInteger(value) || !Number.isSafeInteger(cost)) return null;

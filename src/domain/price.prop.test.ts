@@ -51,6 +51,30 @@ describe('price grid round trips', () => {
     );
   });
 
+  it('decimalToPriceInt reads a value as decimal.js multiplies it out, any size, any digits', () => {
+    // The decimal.js route it takes when the value's text does not read as a safe grid integer.
+    const multiplied = (d: Decimal, p: number): number | null => {
+      const scaled = d.times(scaleOf(p));
+      return scaled.isInteger() ? scaled.toNumber() : null;
+    };
+    const digits = (max: number): fc.Arbitrary<string> =>
+      fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: max }).map((a) => a.join(''));
+    const value = fc
+      .tuple(fc.boolean(), digits(24), digits(14), fc.integer({ min: -30, max: 30 }))
+      .map(([negative, whole, fraction, shift]) =>
+        new Decimal(`${negative ? '-' : ''}${whole === '' ? '0' : whole}.${fraction}0`).times(new Decimal(10).pow(shift)),
+      );
+    fc.assert(
+      fc.property(value, precision, (d, p) => {
+        // Compared with ===: a negative zero (-0.000 multiplies out to -0) is the grid's zero either way.
+        const got = decimalToPriceInt(d, p);
+        const want = multiplied(d, p);
+        expect(got === want, `${d.toString()} at ${p}: ${String(got)} vs ${String(want)}`).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('the grid keeps the order of prices', () => {
     fc.assert(
       fc.property(priceInt, priceInt, precision, (a, b, p) => {

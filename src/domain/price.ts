@@ -25,6 +25,10 @@ export function formatPriceInt(value: number, precision: number): string {
 
 /** Decimal price to the integer grid, or null when it carries more precision than allowed. */
 export function decimalToPriceInt(value: Decimal, precision: number): number | null {
+  // Its digits read off its text when they fit a safe integer (toString prints plain digits, see
+  // decimal.ts): a third of the time of decimal.js's multiplication, and nothing for the collector.
+  const read = parseScaled(value.toString(), precision);
+  if (read !== null) return read;
   const scaled = value.times(scaleOf(precision));
   if (!scaled.isInteger()) return null;
   return scaled.toNumber();
