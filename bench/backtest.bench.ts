@@ -8,11 +8,7 @@
  *
  * Cases per strategy: the run alone; the run plus writing every output file (transactions.ndjson,
  * trades.csv, equity.csv, report.json, report.html); and the run on a pre-parsed array (no I/O).
- * Then a strategy that asks questions (bench/strategies/busy-reader.ts: its position and the account
- * summary on every tick, thousands of trades) on the pre-parsed array: the tick loop alone (until
- * onEnd has run; not the trades, equity and metrics computed after it), what one transaction costs
- * inside the loop (the run without the reads minus a run that never trades, per transaction: compare
- * with the fill suite's MARKET + TP/SL) and what the reads cost per tick (with minus without them).
+ * (A strategy that asks questions is its own suite, busy-reader.bench.ts.)
  *
  * Then a parameter sweep of the moving-average crossover (16 runs) on one thread and on two (this
  * one and a worker), passes interleaved: the speed-up of the first two-thread pass (the worker
@@ -45,9 +41,6 @@ const STRATEGIES = [
   { id: 'ma', file: 'examples/strategies/ma-crossover.ts' },
   { id: 'grid', file: 'examples/strategies/grid.ts' },
 ] as const;
-const BUSY_READER = 'bench/strategies/busy-reader.ts';
-/** Ticks between decisions of the idle variant: more than the data holds, so it never trades. */
-const NEVER = 1e12;
 const SWEEP_GRID = { fast: [5, 10, 20, 40], slow: [50, 100, 150, 200] };
 /** Interleaved pairs of sweeps (1 thread, 2 threads); the first 2-thread pass starts the worker. */
 const SWEEP_PASSES = 5;
@@ -233,99 +226,6 @@ async function scenarioRows(): Promise<Row[]> {
   ];
 }
 
-/**
- * One variant of the busy reader as a benny op (one whole run), timing the tick loop inside the op:
- * from the call to the last onProgress, which the runner makes once onEnd has run.
- */
-class LoopCase {
-  /** The fastest loop of every run (benny's warm-up included): the figure least disturbed by other processes. */
-  best = Number.POSITIVE_INFINITY;
-  runs = 0;
-  transactions = 0;
-  trades = 0;
-
-  constructor(
-    private readonly strategy: StrategyDefinition,
-    private readonly ticks: readonly Tick[],
-    private readonly params: Readonly<Record<string, unknown>>,
-  ) {}
-
-  readonly run = (): void => {
-    const start = process.hrtime.bigint();
-    let loop = 0;
-    const result = runBacktest({
-      strategy: this.strategy,
-      ticks: this.ticks,
-      params: this.params,
-      progressEvery: 2 ** 30,
-      onProgress: () => void (loop = secondsSince(start)),
-    });
-    this.best = Math.min(this.best, loop);
-    this.runs += 1;
-    this.transactions = result.transactions.length;
-    this.trades = result.metrics.trades;
-  };
-
-  /** Seconds of the fastest loop. */
-  get loop(): number {
-    return this.best;
-  }
-}
-
-async function busyReader(parsed: readonly Tick[]): Promise<Row[]> {
-  const strategy = await loadStrategy(BUSY_READER);
-  const reading = new LoopCase(strategy, parsed, { read: true });
-  const trading = new LoopCase(strategy, parsed, { read: false });
-  const idle = new LoopCase(strategy, parsed, { read: false, every: NEVER });
-  const names = {
-    reading: `${strategy.name}: position + summary every tick, trading (pre-parsed array)`,
-    trading: `${strategy.name}: the same trades, no reads`,
-    idle: `${strategy.name}: no reads, no trades`,
-  };
-  const stats = await timeCases(
-    `${SUITE} (${strategy.name})`,
-    [
-      { name: names.reading, fn: reading.run },
-      { name: names.trading, fn: trading.run },
-      { name: names.idle, fn: idle.run },
-    ],
-    { maxTime: 2, minSamples: 4 },
-  );
-  const ticks = parsed.length;
-  const tx = trading.transactions;
-  process.stdout.write(
-    `backtest ${strategy.name}: ${fmtNum(ticks)} ticks, ${fmtNum(reading.trades)} trades, ${fmtNum(tx)} transactions per pass\n`,
-  );
-  const perTx = ((trading.loop - idle.loop) / tx) * 1e6;
-  const perRead = ((reading.loop - trading.loop) / ticks) * 1e9;
-  return [
-    {
-      suite: SUITE,
-      id: 'backtest.busy.loop',
-      name: `${names.reading}: the tick loop`,
-      value: ticks / reading.loop,
-      unit: 'ticks/s',
-      note: `fastest of ${reading.runs} loops; whole run ${rmeNote(statsOf(stats, names.reading), `${fmtNum(statsOf(stats, names.reading).hz * ticks)} ticks/s`)}`,
-    },
-    {
-      suite: SUITE,
-      id: 'backtest.busy.tx',
-      name: `${strategy.name}: one transaction inside the loop`,
-      value: perTx,
-      unit: 'µs',
-      note: `${perTx.toFixed(2)} µs: (loop without reads - loop without trades) / ${fmtNum(tx)} transactions; the fill suite's MARKET + TP/SL is the yardstick`,
-    },
-    {
-      suite: SUITE,
-      id: 'backtest.busy.read',
-      name: `${strategy.name}: position + summary read, per tick`,
-      value: perRead,
-      unit: 'ns',
-      note: '(loop with reads - loop without) / ticks',
-    },
-  ];
-}
-
 export async function backtest(): Promise<Row[]> {
   if (!hasLeanData()) {
     process.stdout.write(`backtest: skipped, the real EUR/USD ticks are not at ${LEAN_DIR}\n`);
@@ -373,8 +273,6 @@ export async function backtest(): Promise<Row[]> {
       add(`backtest.${s.id}.outputs`, names.outputs, '');
       add(`backtest.${s.id}.parsed`, names.parsed, '');
     }
-
-    rows.push(...(await busyReader(parsed)));
 
     rows.push(await twoThreadCeiling());
     rows.push(...(await sweepRows(files, ticksPerPass)));

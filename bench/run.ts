@@ -2,30 +2,32 @@
  * `npm run bench`: every suite in sequence, one table, the project's goals next to the figures,
  * and bench/.results/latest.json for machines. Prints; never fails on a slow figure.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { api } from './api.bench.js';
-import { backtest } from './backtest.bench.js';
-import { endToEnd } from './end-to-end.bench.js';
-import { fills } from './fills.bench.js';
-import { history } from './history.bench.js';
-import { fmtNum, machineInfo, printMachine, printTable, secondsSince, type Row, type SuiteFn } from './lib.js';
-import { memory } from './memory.bench.js';
-import { quietTicks } from './quiet-ticks.bench.js';
-import { streams } from './streams.bench.js';
+import { fmtNum, machineInfo, printMachine, printTable, secondsSince, type Row } from './lib.js';
+import { SUITES } from './suites.js';
 
-const SUITES: ReadonlyArray<readonly [string, SuiteFn]> = [
-  ['quiet-ticks', quietTicks],
-  ['end-to-end', endToEnd],
-  ['fills', fills],
-  ['memory', memory],
-  ['backtest', backtest],
-  ['api', api],
-  ['streams', streams],
-  // Last: its two long accounts leave garbage the suites above should not pay for.
-  ['history', history],
-];
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Runs one suite in a process of its own (bench/suite-child.ts, with this process's node flags),
+ * its output passed through: no suite pays for the heap, the compiled code or the garbage another
+ * left, and the order of the suites changes no figure.
+ */
+async function runSuite(name: string, dir: string): Promise<Row[]> {
+  const out = path.join(dir, `${name}.json`);
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, path.join(HERE, 'suite-child.ts'), name, out], { stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (exitCode) => resolve(exitCode));
+  });
+  if (code !== 0) throw new Error(`suite ${name} exited with ${String(code)}`);
+  const rows = JSON.parse(readFileSync(out, 'utf8')) as (Omit<Row, 'value'> & { value: number | null })[];
+  return rows.map((r) => ({ ...r, value: r.value ?? Number.NaN }));
+}
 
 /** Quiet ticks/s count as "not falling" down to this share of the 0-order figure (run-to-run noise). */
 const FLAT_TOLERANCE = 0.9;
@@ -145,11 +147,16 @@ async function main(): Promise<void> {
   const started = process.hrtime.bigint();
   const rows: Row[] = [];
   const durations: Record<string, number> = {};
-  for (const [name, suite] of SUITES) {
-    const t = process.hrtime.bigint();
-    rows.push(...(await suite()));
-    durations[name] = Math.round(secondsSince(t) * 10) / 10;
-    process.stdout.write(`(${name}: ${durations[name]} s)\n\n`);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'v20sim-bench-'));
+  try {
+    for (const [name] of SUITES) {
+      const t = process.hrtime.bigint();
+      rows.push(...(await runSuite(name, dir)));
+      durations[name] = Math.round(secondsSince(t) * 10) / 10;
+      process.stdout.write(`(${name}: ${durations[name]} s)\n\n`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
   const elapsed = secondsSince(started);
   printTable(rows);
