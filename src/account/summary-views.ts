@@ -22,40 +22,24 @@ export interface SideTexts {
   readonly financing: string;
 }
 
-/** The figures of a position side its texts were printed from (a copy: evolve changes a side in place). */
-export interface SideSnapshot {
-  readonly units: Decimal;
-  readonly cost: Decimal;
-  readonly pl: Decimal;
-  readonly resettablePL: Decimal;
-  readonly financing: Decimal;
-  readonly tradeIds: readonly number[];
-  /** The instrument's display precision (averagePrice). */
-  readonly precision: number;
-}
-
-/** Texts printed before, and what from: positionTexts prints again only what has changed since. */
-export interface PrintedSide {
-  readonly texts: SideTexts;
-  readonly from: SideSnapshot;
-}
-
-function displayPrecision(state: AccountState, instrument: string): number {
+export function displayPrecision(state: AccountState, instrument: string): number {
   return state.instruments.get(instrument)?.displayPrecision ?? 5;
-}
-
-export function sideSnapshot(state: AccountState, instrument: string, side: PositionSideRecord): SideSnapshot {
-  const { units, cost, pl, resettablePL, financing } = side;
-  return { units, cost, pl, resettablePL, financing, tradeIds: side.tradeIds.slice(), precision: displayPrecision(state, instrument) };
 }
 
 /**
  * The texts of `side`. A text printed from the same Decimal object is the same text (Decimals are
- * immutable), so with `before` a figure no transaction has touched since is not printed again.
+ * immutable), so given the texts printed before (`old`), the side they were printed from (`was`,
+ * a copy: evolve changes a side in place) and the precision then, a figure no transaction has
+ * touched since is not printed again.
  */
-export function sideTexts(state: AccountState, instrument: string, side: PositionSideRecord, before?: PrintedSide): SideTexts {
-  const was = before?.from;
-  const old = before?.texts;
+export function sideTexts(
+  state: AccountState,
+  instrument: string,
+  side: PositionSideRecord,
+  old?: SideTexts,
+  was?: PositionSideRecord,
+  wasPrecision?: number,
+): SideTexts {
   const units = was?.units === side.units ? (old as SideTexts).units : formatUnits(side.units);
   const pl = was?.pl === side.pl ? (old as SideTexts).pl : formatAccountUnits(side.pl);
   const resettablePL =
@@ -68,7 +52,7 @@ export function sideTexts(state: AccountState, instrument: string, side: Positio
   if (side.units.isZero()) return { units, pl, resettablePL, financing };
   const precision = displayPrecision(state, instrument);
   const averagePrice =
-    old?.averagePrice !== undefined && was?.units === side.units && was.cost === side.cost && was.precision === precision
+    old?.averagePrice !== undefined && was?.units === side.units && was.cost === side.cost && wasPrecision === precision
       ? old.averagePrice
       : averagePriceText(state, side, precision);
   const tradeIDs = old?.tradeIDs !== undefined && sameIds(was?.tradeIds, side.tradeIds) ? old.tradeIDs : side.tradeIds.map(String);
@@ -116,17 +100,17 @@ export interface PositionTexts {
   readonly financing: string;
 }
 
-/** A position's texts and what they were printed from (positionTexts' `before`). */
+/** A position's texts, the copy of the position they were printed from and the instrument's precision then (positionTexts' `before`). */
 export interface PrintedPosition {
   readonly texts: PositionTexts;
-  readonly long: SideSnapshot;
-  readonly short: SideSnapshot;
+  readonly from: PositionRecord;
+  readonly precision: number;
 }
 
 export function positionTexts(state: AccountState, position: PositionRecord, before?: PrintedPosition): PositionTexts {
   const { long, short, instrument } = position;
-  const longTexts = sideTexts(state, instrument, long, before && { texts: before.texts.long, from: before.long });
-  const shortTexts = sideTexts(state, instrument, short, before && { texts: before.texts.short, from: before.short });
+  const longTexts = sideTexts(state, instrument, long, before?.texts.long, before?.from.long, before?.precision);
+  const shortTexts = sideTexts(state, instrument, short, before?.texts.short, before?.from.short, before?.precision);
   const pl = unchanged(before, position, 'pl')
     ? (before as PrintedPosition).texts.pl
     : sumText(long.pl, longTexts.pl, short.pl, shortTexts.pl);
@@ -148,7 +132,7 @@ export function positionTexts(state: AccountState, position: PositionRecord, bef
 
 /** Whether both sides hold the Decimals the texts were printed from: their sum prints the same. */
 function unchanged(before: PrintedPosition | undefined, position: PositionRecord, pick: 'pl' | 'resettablePL' | 'financing'): boolean {
-  return before !== undefined && before.long[pick] === position.long[pick] && before.short[pick] === position.short[pick];
+  return before !== undefined && before.from.long[pick] === position.long[pick] && before.from.short[pick] === position.short[pick];
 }
 
 /** The text of a + b from the texts of a and b when one of them is zero (most positions are one-sided). */

@@ -2,6 +2,7 @@ import { quoteCurrency } from '../domain/instruments.js';
 import { AccountSummaryView, PositionView, type Figures } from './lazy-views.js';
 import { shownMarginRate } from './margin-rates.js';
 import { emptySide, type AccountState, type PositionRecord, type PriceSlot } from './state.js';
+import { Book, POSITIONS_MAX } from './view-book.js';
 import {
   positionUnrealizedPL,
   unrealizedPLTextsAtHome,
@@ -16,15 +17,9 @@ import {
   MARGIN_USED_FIGURE,
   UNREALIZED_FIGURES,
   accountSummaryView,
-  isOpenPosition,
   positionFigure,
-  positionTexts,
-  sideSnapshot,
   positionView,
-  summaryTexts,
   type Json,
-  type PrintedPosition,
-  type SummaryTexts,
 } from './summary-views.js';
 
 /**
@@ -40,89 +35,6 @@ import {
  * whether it is known: conversion rates may come from any pair). Trailing-stop records move no
  * figure of these views.
  */
-
-/** Instruments whose position texts a Book keeps (a strategy may ask for any name; each is flat). */
-const POSITIONS_MAX = 1024;
-
-function copyPosition(position: PositionRecord): PositionRecord {
-  return { instrument: position.instrument, long: { ...position.long }, short: { ...position.short } };
-}
-
-/** What the views show that changes only with transactions, at one lastTransactionID. */
-class Book {
-  readonly lastTransactionID: number;
-  private readonly currency: string;
-  private readonly alias: string;
-  private readonly hedgingEnabled: boolean;
-  private readonly homeConversionFee: string;
-  private readonly marginRate: string | undefined;
-  private readonly instruments: AccountState['instruments'];
-  /** The account as valuation reads it at this transaction; `prices` is replaced by each Marks. */
-  readonly state: AccountState;
-  /** Whether any position is open: otherwise no figure depends on a quote. */
-  readonly pricesMatter: boolean;
-  private summaryTexts: SummaryTexts | undefined = undefined;
-  private readonly positions = new Map<string, PrintedPosition>();
-  /** Positions printed in an earlier book, whose unchanged texts this one takes over (a map, never a book: no chain of books). */
-  private readonly earlier: ReadonlyMap<string, PrintedPosition> | undefined;
-  private readonly live: AccountState;
-
-  constructor(live: AccountState, previous: Book | undefined) {
-    this.live = live;
-    this.earlier = previous === undefined ? undefined : previous.positions.size !== 0 ? previous.positions : previous.earlier;
-    this.lastTransactionID = live.lastTransactionID;
-    // What a view shows that no transaction stamps: the account's settings (account.ts initialState).
-    this.currency = live.currency;
-    this.alias = live.alias;
-    this.hedgingEnabled = live.hedgingEnabled;
-    this.homeConversionFee = live.homeConversionFee;
-    this.marginRate = live.marginRate;
-    this.instruments = live.instruments;
-    const positions = new Map<string, PositionRecord>();
-    let open = false;
-    for (const [instrument, position] of live.positions) {
-      positions.set(instrument, copyPosition(position));
-      if (isOpenPosition(position)) open = true;
-    }
-    this.pricesMatter = open;
-    this.state = { ...live, positions };
-  }
-
-  matches(live: AccountState): boolean {
-    return (
-      live === this.live &&
-      live.lastTransactionID === this.lastTransactionID &&
-      live.currency === this.currency &&
-      live.alias === this.alias &&
-      live.hedgingEnabled === this.hedgingEnabled &&
-      live.homeConversionFee === this.homeConversionFee &&
-      live.marginRate === this.marginRate &&
-      live.instruments === this.instruments
-    );
-  }
-
-  /** Called only while the book matches the live account, so the texts are printed from it. */
-  summary(cache: ViewCache): SummaryTexts {
-    return (this.summaryTexts ??= summaryTexts(this.live, cache.shownMarginRate(this.live)));
-  }
-
-  /** As summary(): only while the book matches. */
-  position(instrument: string): PrintedPosition {
-    let entry = this.positions.get(instrument);
-    if (entry === undefined) {
-      const record = this.state.positions.get(instrument) ?? { instrument, long: emptySide(), short: emptySide() };
-      const live = this.live;
-      entry = {
-        texts: positionTexts(live, record, this.earlier?.get(instrument)),
-        long: sideSnapshot(live, instrument, record.long),
-        short: sideSnapshot(live, instrument, record.short),
-      };
-      if (this.positions.size >= POSITIONS_MAX) this.positions.clear();
-      this.positions.set(instrument, entry);
-    }
-    return entry;
-  }
-}
 
 /** The price-dependent figures at one book and one set of quotes, each printed on first read. */
 class Marks implements Figures {
@@ -178,7 +90,7 @@ class Marks implements Figures {
     let marks = all.get(instrument);
     if (marks === undefined) {
       marks = {
-        record: this.book.state.positions.get(instrument),
+        record: this.book.positionRecord(instrument),
         unrealized: undefined,
         atHome: undefined,
         valuation: undefined,
@@ -214,9 +126,9 @@ class Marks implements Figures {
    * account copy the Decimal route values; null for the Decimal route.
    */
   private unrealizedAtHome(instrument: string, record: PositionRecord): readonly [string, string, string] | null {
-    const state = this.book.state;
-    if (quoteCurrency(instrument) !== state.currency) return null;
-    const spec = state.instruments.get(instrument);
+    const book = this.book;
+    if (quoteCurrency(instrument) !== book.currency) return null;
+    const spec = book.instruments.get(instrument);
     const i = this.quotes.names.indexOf(instrument);
     const values = this.values;
     if (spec === undefined || i < 0 || values[3 * i + 2] !== 1) return null;
@@ -324,7 +236,10 @@ function cacheOf(state: AccountState): ViewCache {
 export function summaryViewOf(state: AccountState): AccountSummaryView {
   const cache = cacheOf(state);
   const marks = cache.marksOf(state);
-  return new AccountSummaryView(marks.book.summary(cache), marks);
+  return new AccountSummaryView(
+    marks.book.summary((state) => cache.shownMarginRate(state)),
+    marks,
+  );
 }
 
 /** The Position of an instrument now (flat when never traded), its figures printed on first read; new as summaryViewOf's. */
