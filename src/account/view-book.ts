@@ -1,10 +1,10 @@
-import { emptySide, type AccountState, type PositionRecord } from './state.js';
-import { displayPrecision, isOpenPosition, positionTexts, summaryTexts, type PrintedPosition, type SummaryTexts } from './summary-views.js';
-
 /**
  * What the views of an account show that changes only with transactions, at one
- * lastTransactionID (account/view-cache.ts keeps one per account and prints from it).
+ * lastTransactionID: account/view-cache.ts keeps the latest book of each account and prints its
+ * views from it, and a view taken at this transaction keeps its book.
  */
+import { emptySide, type AccountState, type PositionRecord } from './state.js';
+import { displayPrecision, isOpenPosition, positionTexts, summaryTexts, type PrintedPosition, type SummaryTexts } from './summary-views.js';
 
 /** Instruments whose position texts a Book keeps (a strategy may ask for any name; each is flat). */
 export const POSITIONS_MAX = 1024;
