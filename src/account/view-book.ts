@@ -6,6 +6,11 @@
 import { emptySide, type AccountState, type PositionRecord } from './state.js';
 import { displayPrecision, isOpenPosition, positionTexts, summaryTexts, type PrintedPosition, type SummaryTexts } from './summary-views.js';
 
+/** Where a book gets the shown margin rate (the ViewCache keeps it per rate and instruments). */
+export interface MarginRateTexts {
+  shownMarginRate(state: AccountState): string | undefined;
+}
+
 /** Instruments whose position texts a Book keeps (a strategy may ask for any name; each is flat). */
 export const POSITIONS_MAX = 1024;
 
@@ -104,8 +109,8 @@ export class Book {
   }
 
   /** Called only while the book matches the live account, so the texts are printed from it. */
-  summary(shownMarginRate: (state: AccountState) => string | undefined): SummaryTexts {
-    return (this.summaryTexts ??= summaryTexts(this.live, shownMarginRate(this.live)));
+  summary(rates: MarginRateTexts): SummaryTexts {
+    return (this.summaryTexts ??= summaryTexts(this.live, rates.shownMarginRate(this.live)));
   }
 
   /** As summary(): only while the book matches. */

@@ -2,7 +2,7 @@ import { quoteCurrency } from '../domain/instruments.js';
 import { AccountSummaryView, PositionView, type Figures } from './lazy-views.js';
 import { shownMarginRate } from './margin-rates.js';
 import { emptySide, type AccountState, type PositionRecord, type PriceSlot } from './state.js';
-import { Book, POSITIONS_MAX } from './view-book.js';
+import { Book, POSITIONS_MAX, type MarginRateTexts } from './view-book.js';
 import {
   positionUnrealizedPL,
   unrealizedPLTextsAtHome,
@@ -153,7 +153,7 @@ interface Quotes {
   readonly slots: readonly PriceSlot[];
 }
 
-export class ViewCache {
+export class ViewCache implements MarginRateTexts {
   private book: Book | undefined = undefined;
   private marks: Marks | undefined = undefined;
   private quotes: Quotes = { names: [], slots: [] };
@@ -236,10 +236,7 @@ function cacheOf(state: AccountState): ViewCache {
 export function summaryViewOf(state: AccountState): AccountSummaryView {
   const cache = cacheOf(state);
   const marks = cache.marksOf(state);
-  return new AccountSummaryView(
-    marks.book.summary((state) => cache.shownMarginRate(state)),
-    marks,
-  );
+  return new AccountSummaryView(marks.book.summary(cache), marks);
 }
 
 /** The Position of an instrument now (flat when never traded), its figures printed on first read; new as summaryViewOf's. */
