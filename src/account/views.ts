@@ -13,7 +13,7 @@ import { tradeMarginUsed, tradeUnrealizedPL, valuePosition } from './valuation.j
  * latest quotes; nothing here changes state. Views that hold Order resources take the
  * EnumSpelling of their DEFAULT values (domain/enum-spelling.ts; transactions are never respelled).
  */
-import { accountSummaryView, calculatedFields, isOpenPosition, positionView, type Json } from './summary-views.js';
+import { accountSummaryView, calculatedFields, displayPrecision, isOpenPosition, positionView, type Json } from './summary-views.js';
 import { openTradeRecords, pendingOrderRecords } from './live-records.js';
 
 export { accountSummaryView, isOpenPosition, positionView, type Json };
@@ -55,7 +55,7 @@ export function orderView(state: AccountState, order: OrderRecord, spelling: Enu
   if (order.clientExtensions !== undefined) view['clientExtensions'] = order.clientExtensions;
   if (order.tradeClientExtensions !== undefined) view['tradeClientExtensions'] = order.tradeClientExtensions;
   if (order.trailing !== undefined && !Number.isNaN(order.trailing.value2)) {
-    const precision = state.instruments.get(order.instrument)?.displayPrecision ?? 5;
+    const precision = displayPrecision(state, order.instrument);
     // Doubled units: a MID-watched stop may sit half a tick off the grid; it is shown rounded down.
     view['trailingStopValue'] = formatPriceInt(Math.floor(order.trailing.value2 / 2), precision);
   }
@@ -90,7 +90,7 @@ function averageClosePrice(state: AccountState, trade: TradeRecord): string | un
     value = value === undefined ? amount : value.plus(amount);
   }
   if (units === undefined || value === undefined || units.isZero()) return undefined;
-  const precision = state.instruments.get(trade.instrument)?.displayPrecision ?? 5;
+  const precision = displayPrecision(state, trade.instrument);
   return formatFixed(value.dividedBy(units), precision);
 }
 
@@ -160,7 +160,7 @@ export function accountChangesStateView(state: AccountState): Json {
   const orders: Json[] = [];
   for (const order of pendingOrderRecords(state)) {
     if (order.trailing === undefined || Number.isNaN(order.trailing.value2)) continue;
-    const precision = state.instruments.get(order.instrument)?.displayPrecision ?? 5;
+    const precision = displayPrecision(state, order.instrument);
     const slot = state.prices.get(order.instrument);
     const watched2 =
       slot === undefined
