@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TICK_RUNS_PER_THREAD, estimateTicks, sweepThreads } from './sweep-plan.js';
+import { TICK_RUNS_PER_THREAD, estimateTicks, largestFirst, sweepThreads } from './sweep-plan.js';
 
 describe('sweep sizing', () => {
   it('keeps a small sweep on one thread and gives each thread a good share of a large one', () => {
@@ -29,6 +29,29 @@ describe('sweep sizing', () => {
       expect(text).toBeGreaterThan(0);
       expect(zip).toBeGreaterThan(text);
       expect(estimateTicks([path.join(dir, 'a.csv'), path.join(dir, 'missing.csv')])).toBe(text);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('hands the files out largest first, ties and unreadable files in file order', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'v20sim-sweep-plan-'));
+    try {
+      const file = (name: string, bytes: number): string => {
+        const at = path.join(dir, name);
+        writeFileSync(at, Buffer.alloc(bytes));
+        return at;
+      };
+      const files = [
+        file('small.csv', 400),
+        file('big.csv', 4000),
+        path.join(dir, 'missing.csv'),
+        file('same.csv', 400),
+        // 2000 compressed bytes hold more ticks than 4000 bytes of text.
+        file('dense.zip', 2000),
+      ];
+      expect(largestFirst(files)).toEqual([4, 1, 0, 3, 2]);
+      expect(largestFirst([])).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -9,7 +9,7 @@ import { runBacktest, type BacktestAccountOptions } from './runner.js';
 import type { ParamValue, StrategyDefinition } from './strategy.js';
 import { claimJob, closeQueue, jobQueue, queueEmpty, type JobQueue } from '../workers/job-queue.js';
 import { warmModulePool, type ModulePool } from '../workers/pool.js';
-import { estimateTicks, sweepThreads } from './sweep-plan.js';
+import { estimateTicks, largestFirst, sweepThreads } from './sweep-plan.js';
 import { columnTicks, type TickColumns } from './tick-columns.js';
 import { mergeSweepFiles, readSweepFile, tickOptions, type FilesRead, type SweepTicks } from './sweep-ticks.js';
 
@@ -189,7 +189,7 @@ export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], optio
   const runHere = options.runHere !== false || threads <= 1;
   const queue = jobQueue(jobs);
   // The tick files, read by this thread and the workers ready by then, each claiming the next (none for one run).
-  const files = jobQueue(total > 1 ? spec.tickFiles.map((_, i) => i) : []);
+  const files = jobQueue(total > 1 ? largestFirst(spec.tickFiles) : []);
   let failure: Error | undefined;
   let ticks: TickColumns | undefined;
   const fail = (error: unknown): void => {
