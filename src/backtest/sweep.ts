@@ -235,11 +235,15 @@ export async function runSweep(spec: SweepSpec, jobs: readonly SweepJob[], optio
     const definition = await loadStrategy(spec.strategyFile);
     if (total > 1) {
       if (!runHere) await Promise.all(filesRead);
+      let readHere = 0;
       for (let file = takeFile(); file !== undefined; file = takeFile()) {
         parts[file] = readSweepFile(spec, file);
+        readHere += 1;
         if (lanes.length > 0) await yieldToEventLoop();
       }
-      await Promise.allSettled([...running]);
+      // Only a worker that claimed a file is waited for: one still starting claimed none, and
+      // waiting for it to start kept this thread idle (a fresh process: 140 ms, the files read).
+      if (readHere < spec.tickFiles.length) await Promise.allSettled([...running]);
       if (failure === undefined) ticks = mergeSweepFiles(parts);
       if (ticks !== undefined) threads = sizing(ticks.count);
       if (lanes.length === 0 && threads > 1) startWorkers(threads - 1);
