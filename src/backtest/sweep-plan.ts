@@ -16,9 +16,17 @@ import { COLUMN_BYTES_PER_TICK } from './tick-columns.js';
  */
 export const TICK_RUNS_PER_THREAD = 4_000_000;
 
-/** Bytes per tick: compressed files hold one in 5-12 bytes (the LEAN zips 5.6, the sample .csv.gz 11.7), text lines take 30-60. */
-const COMPRESSED_BYTES_PER_TICK = 6;
-const TEXT_BYTES_PER_TICK = 40;
+/**
+ * Bytes per tick at the low end of what files hold: compressed 5-12 (the LEAN zips 5.5-6.3, the
+ * sample .csv.gz 11.7), text lines 30-60. The estimate only decides whether workers start while
+ * the ticks are read (the count read decides which take jobs), so it errs high: a worker started
+ * late gets its first jobs only when this thread's first run ends (the pool's messages go through
+ * this thread), and a cold run can take a second. At 6 bytes for the LEAN zips (2-9% low) a sweep
+ * of 16 busy-reader runs over them started its worker late: 5.6-5.8 s on two threads, as slow as
+ * one, against 4.6-4.8 with the worker started at once.
+ */
+const COMPRESSED_BYTES_PER_TICK = 5;
+const TEXT_BYTES_PER_TICK = 30;
 
 /** A file's estimated tick count, from its size (an unreadable file counts as empty). */
 function fileTicks(file: string): number {
