@@ -13,8 +13,10 @@
  * Then a parameter sweep of the moving-average crossover (16 runs) on one thread and on two (this
  * one and a worker), passes interleaved: the speed-up of the first two-thread pass (the worker
  * starts: from dist/ when it is current, else through tsx) and of the later ones (the process's
- * warm worker is reused). Last `v20sim scenario run` over scenarios/ with -j 1 and with the
- * default thread count, each a fresh process (bin/v20sim.js: the build when current), interleaved.
+ * warm worker is reused); then the same sweep as `v20sim backtest --param` runs it, a fresh process
+ * with the default threads against one (cli-sweep.ts). Last `v20sim scenario run` over scenarios/
+ * with -j 1 and with the default thread count, each a fresh process (bin/v20sim.js: the build when
+ * current), interleaved.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,6 +36,7 @@ import {
 import type { Tick } from '../src/domain/tick.js';
 import { builtModule } from '../src/workers/built-module.js';
 import { LEAN_DIR, hasLeanData, leanFiles } from '../test/support/lean-eurusd.js';
+import { cliSweepRows } from './cli-sweep.js';
 import { fmtNum, isMain, rmeNote, runStandalone, secondsSince, statsOf, timeCases, type Row } from './lib.js';
 
 const SUITE = 'backtest';
@@ -276,6 +279,7 @@ export async function backtest(): Promise<Row[]> {
 
     rows.push(await twoThreadCeiling());
     rows.push(...(await sweepRows(files, ticksPerPass)));
+    rows.push(...(await cliSweepRows(files)));
     rows.push(...(await scenarioRows()));
   } finally {
     rmSync(out, { recursive: true, force: true });
