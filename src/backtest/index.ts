@@ -79,21 +79,16 @@ export {
   sweptNames,
   type ParamGrid,
 } from './params.js';
+export { runSweepJob, type SweepJob, type SweepOptions, type SweepRow, type SweepRunner, type SweepSpec } from './sweep.js';
+export { runSweep } from './sweep-run.js';
 export {
   RANK_METRICS,
   checkRankMetric,
   rankRows,
-  runSweep,
-  runSweepJob,
   sweepCsv,
   sweepReport,
   sweepTable,
   writeSweep,
-  type SweepJob,
-  type SweepOptions,
   type SweepReport,
-  type SweepRow,
-  type SweepRunner,
-  type SweepSpec,
-} from './sweep.js';
+} from './sweep-report.js';
 export { fmtDuration, fmtNumber, fmtPercent, parseDuration, textTable } from './format.js';
