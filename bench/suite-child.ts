@@ -7,10 +7,10 @@ import { writeFileSync } from 'node:fs';
 import { SUITES } from './suites.js';
 
 const [name, out] = process.argv.slice(2);
-const suite = SUITES.find(([n]) => n === name)?.[1];
-if (suite === undefined || out === undefined) {
+const load = SUITES.find(([n]) => n === name)?.[1];
+if (load === undefined || out === undefined) {
   process.stderr.write(`usage: suite-child.ts SUITE OUT.json (suites: ${SUITES.map(([n]) => n).join(', ')})\n`);
   process.exit(2);
 }
-const rows = await suite();
+const rows = await (await load())();
 writeFileSync(out, JSON.stringify(rows.map((r) => ({ ...r, value: Number.isNaN(r.value) ? null : r.value }))));
