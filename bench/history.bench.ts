@@ -21,7 +21,12 @@ const T0 = Date.UTC(2024, 0, 2, 12) * 1000;
 export const HISTORY = 20_000;
 const PENDING = 10;
 
-function accountWith(history: number): { engine: Engine; state: AccountState } {
+interface Account {
+  readonly engine: Engine;
+  readonly state: AccountState;
+}
+
+function accountWith(history: number): Account {
   const engine = createEngine({ accounts: [{ id: ACCOUNT, currency: 'USD', balance: '1000000000' }], start: T0 });
   engine.pushTick({ instrument: 'EUR_USD', time: T0, bid: 1.1, ask: 1.1001 });
   engine.pushTick({ instrument: 'GBP_USD', time: T0, bid: 1.25, ask: 1.2502 });
@@ -58,28 +63,17 @@ function microsPerCall(f: () => unknown): number {
 }
 
 export function history(): Promise<Row[]> {
-  const freshAccount = accountWith(0);
-  const longAccount = accountWith(HISTORY);
-  const fresh = freshAccount.state;
-  const long = longAccount.state;
-  const engineOf = (state: AccountState): Engine => (state === fresh ? freshAccount.engine : longAccount.engine);
-  const lists: ReadonlyArray<readonly [string, string, (state: AccountState) => unknown]> = [
-    ['pending', 'pending orders (GET pendingOrders)', pendingOrdersNewestFirst],
-    ['open', 'open trades (GET openTrades)', openTradesNewestFirst],
-    [
-      'orders',
-      'a page of orders, default state PENDING (GET orders)',
-      (state) => listOrders({ engine: engineOf(state), accountID: ACCOUNT }, {}),
-    ],
-    [
-      'trades',
-      'a page of trades, default state OPEN (GET trades)',
-      (state) => listTrades({ engine: engineOf(state), accountID: ACCOUNT }, {}),
-    ],
-    ['account', 'the Account (GET account)', accountView],
+  const fresh = accountWith(0);
+  const long = accountWith(HISTORY);
+  const lists: ReadonlyArray<readonly [string, string, (account: Account) => unknown]> = [
+    ['pending', 'pending orders (GET pendingOrders)', ({ state }) => pendingOrdersNewestFirst(state)],
+    ['open', 'open trades (GET openTrades)', ({ state }) => openTradesNewestFirst(state)],
+    ['orders', 'a page of orders, default state PENDING (GET orders)', ({ engine }) => listOrders({ engine, accountID: ACCOUNT }, {})],
+    ['trades', 'a page of trades, default state OPEN (GET trades)', ({ engine }) => listTrades({ engine, accountID: ACCOUNT }, {})],
+    ['account', 'the Account (GET account)', ({ state }) => accountView(state)],
   ];
   process.stdout.write(
-    `history: ${fmtNum(PENDING)} pending orders and 1 open trade, then ${fmtNum(HISTORY)} round trips: ${fmtNum(long.orders.size)} orders, ${fmtNum(long.trades.size)} trades\n`,
+    `history: ${fmtNum(PENDING)} pending orders and 1 open trade, then ${fmtNum(HISTORY)} round trips: ${fmtNum(long.state.orders.size)} orders, ${fmtNum(long.state.trades.size)} trades\n`,
   );
   const rows: Row[] = [];
   for (const [id, name, list] of lists) {
@@ -95,7 +89,7 @@ export function history(): Promise<Row[]> {
       name: `${name} after ${fmtNum(HISTORY)} round trips`,
       value: after,
       unit: 'µs',
-      note: `${after.toFixed(1)} µs; ${before.toFixed(1)} µs on a fresh account with the same live records; ${fmtNum(long.orders.size)} orders and ${fmtNum(long.trades.size)} trades behind it`,
+      note: `${after.toFixed(1)} µs; ${before.toFixed(1)} µs on a fresh account with the same live records; ${fmtNum(long.state.orders.size)} orders and ${fmtNum(long.state.trades.size)} trades behind it`,
     });
   }
   return Promise.resolve(rows);
