@@ -18,11 +18,9 @@
  * with -j 1 and with the default thread count, each a fresh process (bin/v20sim.js: the build when
  * current), interleaved.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import {
   loadStrategy,
@@ -37,7 +35,7 @@ import type { Tick } from '../src/domain/tick.js';
 import { builtModule } from '../src/workers/built-module.js';
 import { LEAN_DIR, hasLeanData, leanFiles } from '../test/support/lean-eurusd.js';
 import { cliSweepRows } from './cli-sweep.js';
-import { fmtNum, isMain, rmeNote, runStandalone, secondsSince, statsOf, timeCases, type Row } from './lib.js';
+import { fmtNum, isMain, rmeNote, runStandalone, secondsSince, statsOf, timeCases, timeV20sim, type Row } from './lib.js';
 
 const SUITE = 'backtest';
 const STRATEGIES = [
@@ -48,7 +46,6 @@ const SWEEP_GRID = { fast: [5, 10, 20, 40], slow: [50, 100, 150, 200] };
 /** Interleaved pairs of sweeps (1 thread, 2 threads); the first 2-thread pass starts the worker. */
 const SWEEP_PASSES = 5;
 const SCENARIO_PASSES = 3;
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function sweepJobs(definition: StrategyDefinition): { index: number; params: Record<string, string | number | boolean> }[] {
   const jobs: { index: number; params: Record<string, string | number | boolean> }[] = [];
@@ -70,18 +67,8 @@ async function timeSweep(
 }
 
 /** Seconds from spawn to exit of `v20sim scenario run ARGS` over the repository's scenarios. */
-function timeScenarioRun(args: readonly string[]): Promise<number> {
-  const start = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin/v20sim.js'), 'scenario', 'run', '--quiet', ...args], {
-      cwd: ROOT,
-      stdio: 'ignore',
-    });
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve(secondsSince(start)) : reject(new Error(`scenario run ${args.join(' ')}: exit ${code}`)),
-    );
-  });
+async function timeScenarioRun(args: readonly string[]): Promise<number> {
+  return (await timeV20sim(['scenario', 'run', '--quiet', ...args])).seconds;
 }
 
 async function sweepRows(files: readonly string[], ticksPerPass: number): Promise<Row[]> {

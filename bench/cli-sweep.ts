@@ -5,16 +5,13 @@
  * backtest.bench.ts measure what a program running several sweeps in one process gets (a warm
  * worker).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { builtModule } from '../src/workers/built-module.js';
-import { secondsSince, type Row } from './lib.js';
+import { timeV20sim, type Row } from './lib.js';
 
 const SUITE = 'backtest';
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PASSES = 3;
 const GRID = ['--param', 'fast=5,10,20,40', '--param', 'slow=50,100,150,200'];
 
@@ -24,22 +21,11 @@ interface CliSweep {
   readonly threads: number;
 }
 
-/** Seconds from spawn to exit of one `v20sim backtest` sweep of ma-crossover over `files`. */
-function timeCliSweep(files: readonly string[], out: string, extra: readonly string[]): Promise<CliSweep> {
-  const args = [path.join(ROOT, 'bin/v20sim.js'), 'backtest', '--strategy', 'examples/strategies/ma-crossover.ts'];
-  args.push('--ticks', ...files, ...GRID, '--out', out, ...extra);
-  const start = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const seconds = secondsSince(start);
-      if (code !== 0) reject(new Error(`v20sim backtest ${extra.join(' ')}: exit ${code}: ${stderr.slice(-500)}`));
-      else resolve({ seconds, threads: Number(/ on (\d+) threads?/.exec(stderr)?.[1] ?? Number.NaN) });
-    });
-  });
+/** Seconds from spawn to exit of one `v20sim backtest` sweep of ma-crossover over `files`, and its thread count. */
+async function timeCliSweep(files: readonly string[], out: string, extra: readonly string[]): Promise<CliSweep> {
+  const args = ['backtest', '--strategy', 'examples/strategies/ma-crossover.ts', '--ticks', ...files, ...GRID, '--out', out, ...extra];
+  const { seconds, stderr } = await timeV20sim(args);
+  return { seconds, threads: Number(/ on (\d+) threads?/.exec(stderr)?.[1] ?? Number.NaN) };
 }
 
 export async function cliSweepRows(files: readonly string[]): Promise<Row[]> {

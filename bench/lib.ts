@@ -3,6 +3,7 @@
  * number formatting, a garbage-collector handle and the standalone entry point of each suite.
  * Benchmarks print; they never assert timings.
  */
+import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -147,6 +148,28 @@ export function collector(): () => void {
 /** Seconds since `start` (a process.hrtime.bigint() reading). */
 export function secondsSince(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Runs `v20sim ARGS` (bin/v20sim.js, which runs the build when it is current) from the repository
+ * in a process of its own: seconds from spawn to exit and what it wrote on stderr. Rejects on a
+ * non-zero exit.
+ */
+export function timeV20sim(args: readonly string[]): Promise<{ seconds: number; stderr: string }> {
+  const start = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin/v20sim.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const seconds = secondsSince(start);
+      if (code === 0) resolve({ seconds, stderr });
+      else reject(new Error(`v20sim ${args.join(' ')}: exit ${code}: ${stderr.slice(-500)}`));
+    });
+  });
 }
 
 export function printTable(rows: readonly Row[]): void {
