@@ -39,7 +39,7 @@ const FLAGS: Record<keyof DownloadOptions, string> = {
   includeIncomplete: '--include-incomplete',
 };
 
-export function optionsFileOf(partial: string): string {
+function optionsFileOf(partial: string): string {
   return `${partial}.json`;
 }
 

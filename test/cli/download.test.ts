@@ -333,7 +333,8 @@ describe('v20sim download candles', () => {
       stderr: expect.stringContaining('options.ndjson.partial.json: granularity is required') as unknown,
     });
     expect(readFileSync(partial, 'utf8')).toBe(kept);
-    // The same options continue it to the same file as an uninterrupted run, and the record goes.
+    // Without a record (as an earlier version left it) it continues to the same file as an
+    // uninterrupted run; a run with a matching record is the killed-run case above.
     rmSync(`${partial}.json`);
     expect((await download(common(serve.url, file))).code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(reference);
