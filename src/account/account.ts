@@ -25,6 +25,8 @@ import {
 } from './state.js';
 import { moveTrailingStops } from './trailing-stops.js';
 import { executeTriggered } from './trigger.js';
+import type { RecordStore } from './id-table.js';
+import { ORDER_TEXT, TRADE_TEXT } from './record-text.js';
 import { TransactionLog, type TransactionLogOptions } from './transaction-log.js';
 import { canConvertToHome } from './home-currency.js';
 import { placeInIndex } from './placement.js';
@@ -69,6 +71,17 @@ function decideIn(b: Batch, command: AccountCommand): Outcome {
 }
 
 /**
+ * Where an account pages out the orders that have ended and the trades that have closed, keeping
+ * the newest `window` of each in memory (id-table.ts): a long backtest or a long-running server
+ * then holds its live orders and trades and a window of its past, not all of it.
+ */
+export interface RecordPaging {
+  readonly window: number;
+  readonly orders: RecordStore;
+  readonly trades: RecordStore;
+}
+
+/**
  * One account as an actor: it owns its book, order lifecycles and trigger index and handles one
  * message at a time (a command, a quote, the passage of time). Every transaction it creates goes
  * to its log and to the sink, in order.
@@ -93,9 +106,13 @@ export class Account {
   private lastSlot: PriceSlot | undefined;
   private lastBook: InstrumentTriggers | undefined;
 
-  private constructor(state: AccountState, logOptions: TransactionLogOptions | undefined) {
+  private constructor(state: AccountState, logOptions: TransactionLogOptions | undefined, paging: RecordPaging | undefined) {
     this.state = state;
     this.log = new TransactionLog(logOptions);
+    if (paging !== undefined) {
+      state.orders.page(paging.orders, paging.window, ORDER_TEXT);
+      state.trades.page(paging.trades, paging.window, TRADE_TEXT);
+    }
   }
 
   /** A new account: CREATE, the opening deposit and the alias, stamped at `now`. */
@@ -105,6 +122,7 @@ export class Account {
     now: Micros,
     sink?: TransactionSink,
     logOptions?: TransactionLogOptions,
+    paging?: RecordPaging,
   ): Account {
     // Check the whole config before the first transaction, so a refused config leaves no journal.
     const balance = config.balance ?? '100000';
@@ -115,7 +133,7 @@ export class Account {
       if (!isDecimalString(rate) || !new Decimal(rate).greaterThan(0) || new Decimal(rate).greaterThan(1))
         throw new Error(`account ${config.id}: marginRate ${rate} is invalid`);
     }
-    const account = new Account(Account.initialState(config, instruments), logOptions);
+    const account = new Account(Account.initialState(config, instruments), logOptions, paging);
     if (sink !== undefined) account.sink = sink;
     account.clock = now;
     account.nextRollover = nextNewYorkFivePm(now);
@@ -134,11 +152,16 @@ export class Account {
     instruments: ReadonlyMap<string, InstrumentSpec>,
     entries: readonly JournalEntry[],
     logOptions?: TransactionLogOptions,
+    paging?: RecordPaging,
   ): Account {
-    const account = new Account(Account.initialState(config, instruments), logOptions);
+    const account = new Account(Account.initialState(config, instruments), logOptions, paging);
+    const state = account.state;
     for (const entry of entries) {
-      evolve(account.state, entry);
+      evolve(state, entry);
       if (isTransaction(entry)) account.log.push(entry);
+      // No decision holds a record during a replay: records may page out after any entry.
+      state.orders.trim();
+      state.trades.trim();
     }
     const last = entries.at(-1);
     account.clock = last === undefined ? 0 : (parseDateTime(last.time) ?? 0);
@@ -316,6 +339,8 @@ export class Account {
     const transactions = b.transactions;
     if (transactions.length === 0) return;
     for (const tx of transactions) this.log.push(tx);
+    this.state.orders.trim();
+    this.state.trades.trim();
     if (this.sink !== undefined) this.sink(b.journalEntries());
   }
 }

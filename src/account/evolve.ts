@@ -152,7 +152,7 @@ function evolveConfigure(state: AccountState, tx: ClientConfigureTransaction): A
 
 function evolveOrderCreate(state: AccountState, tx: OrderTransaction, type: OrderType): AccountState {
   const tradeId = tx.tradeID === undefined ? undefined : Number(tx.tradeID);
-  const trade = tradeId === undefined ? undefined : state.trades.get(tradeId);
+  const trade = tradeId === undefined ? undefined : state.trades.forUpdate(tradeId);
   const instrument = tx.instrument ?? trade?.instrument;
   if (instrument === undefined) throw new Error(`order ${tx.id} has neither instrument nor trade`);
   // A dependent order closes its trade, so it trades against the trade's direction.
@@ -198,24 +198,22 @@ function expiryOf(tx: OrderTransaction): number | undefined {
 }
 
 function finishOrder(state: AccountState, order: OrderRecord): void {
+  state.orders.ended(order.id);
   if (ORDER_TYPE_RULES[order.type].trigger !== null) {
     state.pendingCount -= 1;
     removeFromIndex(state, order);
   }
-  // The client ID stays indexed: @clientID finds a filled or cancelled order, and no later order
-  // may take the ID (see state.ts clientOrderIds).
-  if (order.tradeId !== undefined) {
-    const trade = state.trades.get(order.tradeId);
-    if (trade !== undefined) {
-      if (trade.takeProfitOrderID === order.id) trade.takeProfitOrderID = undefined;
-      if (trade.stopLossOrderID === order.id) trade.stopLossOrderID = undefined;
-      if (trade.trailingStopLossOrderID === order.id) trade.trailingStopLossOrderID = undefined;
-    }
+  // The client ID stays indexed: @clientID finds an ended order, no later order takes it (state.ts clientOrderIds).
+  const trade = order.tradeId === undefined ? undefined : state.trades.forUpdate(order.tradeId);
+  if (trade !== undefined) {
+    if (trade.takeProfitOrderID === order.id) trade.takeProfitOrderID = undefined;
+    if (trade.stopLossOrderID === order.id) trade.stopLossOrderID = undefined;
+    if (trade.trailingStopLossOrderID === order.id) trade.trailingStopLossOrderID = undefined;
   }
 }
 
 function requireOrder(state: AccountState, orderID: string): OrderRecord {
-  const order = state.orders.get(Number(orderID));
+  const order = state.orders.forUpdate(Number(orderID));
   if (order === undefined) throw new Error(`transaction refers to unknown order ${orderID}`);
   return order;
 }
@@ -249,7 +247,7 @@ function evolveOrderExtensions(state: AccountState, tx: OrderClientExtensionsMod
 }
 
 function evolveTradeExtensions(state: AccountState, tx: TradeClientExtensionsModifyTransaction): AccountState {
-  const trade = state.trades.get(Number(tx.tradeID));
+  const trade = state.trades.forUpdate(Number(tx.tradeID));
   if (trade === undefined) throw new Error(`transaction refers to unknown trade ${tx.tradeID}`);
   const oldId = trade.clientExtensions?.id;
   if (oldId !== undefined && state.clientTradeIds.get(oldId) === trade.id) state.clientTradeIds.delete(oldId);
@@ -266,7 +264,7 @@ function evolveFinancing(state: AccountState, tx: DailyFinancingTransaction): Ac
   for (const pf of tx.positionFinancings) {
     const position = positionOf(state, pf.instrument);
     for (const otf of pf.openTradeFinancings) {
-      const trade = state.trades.get(Number(otf.tradeID));
+      const trade = state.trades.forUpdate(Number(otf.tradeID));
       if (trade === undefined) continue;
       const amount = new Decimal(otf.financing);
       trade.financing = trade.financing.plus(amount);
@@ -343,7 +341,7 @@ function openTrade(state: AccountState, tx: OrderFillTransaction, opened: TradeO
 }
 
 function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTransaction, closes: boolean): void {
-  const trade = state.trades.get(Number(reduce.tradeID));
+  const trade = state.trades.forUpdate(Number(reduce.tradeID));
   if (trade === undefined || trade.state !== 'OPEN') throw new Error(`fill ${tx.id} reduces trade ${reduce.tradeID} that is not open`);
   const position = positionOf(state, trade.instrument);
   const side = trade.currentUnits.isPositive() ? position.long : position.short;
@@ -365,6 +363,7 @@ function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTran
     if (!trade.currentUnits.isZero()) throw new Error(`fill ${tx.id} closes trade ${trade.id} but leaves ${trade.currentUnits.toString()}`);
     trade.state = 'CLOSED';
     trade.closeTime = tx.time;
+    state.trades.ended(trade.id);
     state.openTradeCount -= 1;
     const at = side.tradeIds.indexOf(trade.id);
     if (at >= 0) side.tradeIds.splice(at, 1);

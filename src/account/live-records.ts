@@ -7,7 +7,9 @@ import type { AccountState, OrderRecord, TradeRecord } from './state.js';
  * records open (IDs only grow, so each list stays sorted, oldest first) and the ones that have
  * since ended are dropped when they outnumber the live ones: amortised O(1) a record, and a list
  * never holds more than twice its live records plus SLACK. Only evolve appends (through
- * `notePendingOrder` and `noteOpenTrade`); readers filter and never change the lists.
+ * `notePendingOrder` and `noteOpenTrade`); readers filter and never change the lists. A live record
+ * is always in memory (only ended ones are paged out, id-table.ts), so liveness is read from
+ * memory alone.
  */
 const SLACK = 64;
 
@@ -32,12 +34,12 @@ function isOpen(trade: TradeRecord | undefined): trade is TradeRecord {
 
 /** A resting order was created (after pendingCount counted it). */
 export function notePendingOrder(state: AccountState, id: number): void {
-  note(state.pendingOrderIds, id, state.pendingCount, (each) => isPending(state.orders.get(each)));
+  note(state.pendingOrderIds, id, state.pendingCount, (each) => isPending(state.orders.resident(each)));
 }
 
 /** A trade was opened (after openTradeCount counted it). */
 export function noteOpenTrade(state: AccountState, id: number): void {
-  note(state.openTradeIds, id, state.openTradeCount, (each) => isOpen(state.trades.get(each)));
+  note(state.openTradeIds, id, state.openTradeCount, (each) => isOpen(state.trades.resident(each)));
 }
 
 function liveOf<T>(ids: readonly number[], get: (id: number) => T | undefined, isLive: (record: T | undefined) => record is T): T[] {
@@ -51,10 +53,10 @@ function liveOf<T>(ids: readonly number[], get: (id: number) => T | undefined, i
 
 /** The pending orders, oldest first. */
 export function pendingOrderRecords(state: AccountState): OrderRecord[] {
-  return liveOf(state.pendingOrderIds, (id) => state.orders.get(id), isPending);
+  return liveOf(state.pendingOrderIds, (id) => state.orders.resident(id), isPending);
 }
 
 /** The open trades, oldest first. */
 export function openTradeRecords(state: AccountState): TradeRecord[] {
-  return liveOf(state.openTradeIds, (id) => state.trades.get(id), isOpen);
+  return liveOf(state.openTradeIds, (id) => state.trades.resident(id), isOpen);
 }

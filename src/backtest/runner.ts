@@ -6,7 +6,7 @@ import type { InstrumentOverride } from '../domain/instruments.js';
 import type { Tick } from '../domain/tick.js';
 import { MICROS_PER_MINUTE, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
-import { createEngine, type AccountView, type Engine } from '../engine/engine.js';
+import { createEngine, type AccountView, type Engine, type RecordsInMemory } from '../engine/engine.js';
 import { serializeTransaction } from '../journal/journal.js';
 import { EngineStrategyContext } from './context.js';
 import { tickCursor, type TickCursor } from './tick-cursor.js';
@@ -82,6 +82,12 @@ export interface BacktestOptions<P extends StrategyParams = StrategyParams> {
    * result holds the whole log; runBacktestToFiles keeps DEFAULT_BACKTEST_WINDOW.
    */
   readonly transactionsInMemory?: number;
+  /**
+   * The newest this many ended orders, and as many closed trades, stay in the account's memory,
+   * older ones are paged out to a scratch file and read back when asked (account/id-table.ts).
+   * runBacktestToFiles only (default DEFAULT_RECORD_WINDOW); runBacktest keeps them all.
+   */
+  readonly recordsInMemory?: number;
 }
 
 export interface BacktestResult {
@@ -121,6 +127,8 @@ export type BacktestSummary = Omit<BacktestResult, 'transactions' | 'transaction
 export interface RunStores {
   readonly journal: JournalStore;
   readonly equity: EquitySink;
+  /** Where the account pages out its ended orders and closed trades; absent: it keeps them all. */
+  readonly records?: RecordsInMemory;
 }
 
 /**
@@ -198,6 +206,7 @@ function openAccount<P extends StrategyParams>(
   setup: RunSetup<P>,
   start: Micros,
   journal: RecordingJournal,
+  records: RecordsInMemory | undefined,
 ): { engine: Engine; account: AccountView } {
   const { accountID, currency, balance } = setup;
   const engine = createEngine({
@@ -218,6 +227,7 @@ function openAccount<P extends StrategyParams>(
     journal,
     seed: 0,
     ...(setup.window === undefined ? {} : { transactionsInMemory: setup.window }),
+    ...(records === undefined ? {} : { recordsInMemory: records }),
   });
   const account = engine.account(accountID);
   if (account === undefined) throw new Error(`backtest: account ${accountID} did not open`);
@@ -350,7 +360,7 @@ function run<P extends StrategyParams>(
 ): RunOutcome {
   const { definition, params, interval, progressMask, accountID } = setup;
   const journal = new RecordingJournal(stores.journal);
-  const { engine, account } = openAccount(options, setup, first.time, journal);
+  const { engine, account } = openAccount(options, setup, first.time, journal, stores.records);
   const recorder = new EquityRecorder(account.state, stores.equity);
   const ctx = new EngineStrategyContext<P>(engine, accountID, params, options.enumSpelling);
   const strategy = new StrategyHooks(definition, params, ctx, engine, journal.pending, recorder);

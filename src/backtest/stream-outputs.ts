@@ -1,18 +1,23 @@
 /**
  * A backtest whose outputs go to disk while it runs, so its memory does not grow with its length:
  * transactions.ndjson is the run's journal (the account keeps the newest `transactionsInMemory`
- * transactions and reads older ones back from this file, as serve does from its journal),
+ * transactions and reads older ones back from this file, as serve does from its journal), the
+ * account keeps the newest `recordsInMemory` ended orders and closed trades and pages older ones
+ * out to scratch files (read back when the strategy asks for them: account/id-table.ts),
  * equity.csv is written a point at a time, and the curve and price series the report page charts
  * are spilled to temporary files as doubles and read back once, decimated as they are read. The
  * metrics are summed as the points and transactions come (DrawdownTracker, the period closers,
- * TransactionStats). What stays in memory: the account (its open and closed trades and orders, the
- * newest transactions), one trading day's and one month's figures per day and month of the run,
- * a chunk of each file, and the strategy's own state and log. The files are byte for byte what
- * writeOutputs writes for the same run held in memory.
+ * TransactionStats). What stays in memory: the account (its pending orders, open trades, a window
+ * of its ended ones, the newest transactions), per trade the few figures trades.csv needs, one
+ * trading day's and one month's figures per day and month of the run, a chunk of each file, and the
+ * strategy's own state and log. The files are byte for byte what writeOutputs writes for the same
+ * run held in memory.
  */
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { RecordFile } from '../journal/record-file.js';
 import type { Micros } from '../domain/time.js';
+import type { RecordsInMemory } from '../engine/engine.js';
 import type { Transaction } from '../domain/transactions.js';
 import { committedLines } from '../journal/file-lines.js';
 import { serializeTransaction, transactionLines } from '../journal/journal.js';
@@ -37,6 +42,12 @@ import { TransactionStats } from './transaction-stats.js';
 
 /** The transactions a streamed backtest keeps in the account's memory by default: serve's default window. */
 export const DEFAULT_BACKTEST_WINDOW = 10_000;
+
+/**
+ * The ended orders, and the closed trades, a streamed backtest keeps in the account's memory by
+ * default; older ones are paged out to a scratch file beside the outputs (account/id-table.ts).
+ */
+export const DEFAULT_RECORD_WINDOW = 50_000;
 
 /** Text written through a buffer of about this many characters. */
 export const TEXT_BUFFER_CHARS = 1 << 16;
@@ -239,9 +250,18 @@ export function runBacktestToFiles<P extends StrategyParams>(options: BacktestOp
   const journal = new JournalFile(partial('transactions.ndjson'));
   let equity: StreamedEquity | undefined;
   const temporary = [...OUTPUT_FILES, 'strategy.log'].map(partial);
+  const recordFiles: RecordFile[] = [];
+  const records: RecordsInMemory = {
+    window: options.recordsInMemory ?? DEFAULT_RECORD_WINDOW,
+    store: (_accountId, kind) => {
+      const file = new RecordFile(partial(`${kind}.records`));
+      recordFiles.push(file);
+      return file;
+    },
+  };
   try {
     equity = new StreamedEquity(dir, partial('equity.csv'));
-    const stores = { journal, equity };
+    const stores = { journal, equity, records };
     const { setup, outcome } = runInto(
       { ...options, transactionsInMemory: options.transactionsInMemory ?? DEFAULT_BACKTEST_WINDOW },
       stores,
@@ -272,6 +292,7 @@ export function runBacktestToFiles<P extends StrategyParams>(options: BacktestOp
     journal.text.close();
     equity?.csv.close();
     equity?.remove();
+    for (const file of recordFiles) file.remove();
     for (const file of temporary) rmSync(file, { force: true });
   }
 }

@@ -1,7 +1,8 @@
 import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import { createHash } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
-import { Account } from '../account/account.js';
+import { Account, type RecordPaging } from '../account/account.js';
+import type { RecordStore } from '../account/id-table.js';
 import type { TransactionLog, TransactionLogOptions } from '../account/transaction-log.js';
 import type { AccountCommand, Outcome } from '../account/commands.js';
 import type { AccountConfig, AccountState } from '../account/state.js';
@@ -31,6 +32,18 @@ export interface EngineConfig {
    * (src/account/transaction-log.ts). Default: all (backtests and scenarios read them all anyway).
    */
   readonly transactionsInMemory?: number;
+  /**
+   * Ended orders and closed trades each account keeps in memory, the newest `window` of each; the
+   * older ones are written to the stores `store` opens and read back when asked (id-table.ts).
+   * Default: all in memory.
+   */
+  readonly recordsInMemory?: RecordsInMemory;
+}
+
+export interface RecordsInMemory {
+  readonly window: number;
+  /** A store for one account's orders or trades; the caller removes the stores after the run. */
+  readonly store: (accountId: string, kind: 'orders' | 'trades') => RecordStore;
 }
 
 export interface RunInfo {
@@ -116,6 +129,7 @@ class SimEngine implements Engine {
   readonly advances$: Observable<Micros> = this.advances.asObservable();
   private clock: Micros;
   private readonly window: number | undefined;
+  private readonly records: RecordsInMemory | undefined;
   private books: BookHistory | undefined;
   /** The next book boundary to take; +Infinity while books are not kept, so a tick pays one compare. */
   private nextBook: Micros = Number.POSITIVE_INFINITY;
@@ -128,6 +142,7 @@ class SimEngine implements Engine {
     this.journal = config.journal ?? new MemoryJournal();
     this.clock = config.start ?? 0;
     this.window = config.transactionsInMemory;
+    this.records = config.recordsInMemory;
     this.info = {
       seed: config.seed ?? 0,
       configDigest: digest({
@@ -152,9 +167,14 @@ class SimEngine implements Engine {
     const journal = this.journal;
     const logOptions: TransactionLogOptions =
       this.window === undefined ? {} : { window: this.window, older: (fromId) => journal.transactionsFrom(config.id, fromId) };
+    const records = this.records;
+    const paging: RecordPaging | undefined =
+      records === undefined
+        ? undefined
+        : { window: records.window, orders: records.store(config.id, 'orders'), trades: records.store(config.id, 'trades') };
     let account: Account;
     if (existing.length > 0) {
-      account = Account.replay(config, this.instruments, existing, logOptions);
+      account = Account.replay(config, this.instruments, existing, logOptions, paging);
       account.setSink(sink);
       // The clock never runs behind an account's own history.
       if (account.now > this.clock) this.clock = account.now;
@@ -162,7 +182,7 @@ class SimEngine implements Engine {
       // The opening transactions (CREATE, the deposit, the settings) reach the journal as one
       // append: a journal that fails to take them leaves no half-opened account behind.
       const opening: JournalEntry[] = [];
-      account = Account.open(config, this.instruments, this.clock, (entries) => void opening.push(...entries), logOptions);
+      account = Account.open(config, this.instruments, this.clock, (entries) => void opening.push(...entries), logOptions, paging);
       this.onTransactions(config.id, opening);
       account.setSink(sink);
     }

@@ -16,17 +16,17 @@ export interface ListFilter {
 
 /**
  * Orders or trades as v20 lists them: matching the filter, newest first, at most `count`;
- * `more` says whether another page would follow.
+ * `more` says whether another page would follow. `newestFirst` yields the candidates highest ID
+ * first and is read only until the page is full, so a page of an account's recent history does not
+ * read the rest of it (a paged-out record is read back from disk: id-table.ts).
  */
 export function listNewestFirst<T extends { readonly id: number; readonly state: string; readonly instrument: string }>(
-  items: Iterable<T>,
+  newestFirst: Iterable<T>,
   filter: ListFilter,
 ): { page: T[]; more: boolean } {
-  const all = [...items];
   const before = filter.beforeID ?? Number.POSITIVE_INFINITY;
   const page: T[] = [];
-  for (let i = all.length - 1; i >= 0; i -= 1) {
-    const item = all[i] as T;
+  for (const item of newestFirst) {
     if (item.id >= before || (filter.state !== 'ALL' && item.state !== filter.state)) continue;
     if (
       (filter.ids !== undefined && !filter.ids.has(item.id)) ||

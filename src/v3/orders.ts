@@ -47,7 +47,7 @@ export function setOrderClientExtensions(call: V3Call, orderSpecifier: string, b
 }
 
 /** GET orders: default state PENDING. */
-export const listOrders = pagedList('orders', 'PENDING', (state) => state.orders.values(), pendingOrderRecords, orderView);
+export const listOrders = pagedList('orders', 'PENDING', (state) => state.orders.newestFirst(), pendingOrderRecords, orderView);
 
 export const listPendingOrders = wholeList('orders', pendingOrdersNewestFirst, orderView);
 

@@ -41,11 +41,11 @@ function listFilterOf(q: ListQuery, defaultState: string): ListFilter {
 export function listPage<T extends Listable>(
   call: V3Call,
   resource: 'orders' | 'trades',
-  items: Iterable<T>,
+  newestFirst: Iterable<T>,
   q: ListQuery,
   defaultState: string,
 ): { page: T[]; headers?: Record<string, string> } {
-  const { page, more } = listNewestFirst(items, listFilterOf(q, defaultState));
+  const { page, more } = listNewestFirst(newestFirst, listFilterOf(q, defaultState));
   if (!more) return { page };
   const params = new URLSearchParams();
   if (q.ids !== undefined) params.set('ids', q.ids);
@@ -61,15 +61,17 @@ export function listPage<T extends Listable>(
 export function pagedList<T extends Listable>(
   resource: 'orders' | 'trades',
   defaultState: string,
-  itemsOf: (state: AccountState) => Iterable<T>,
-  liveOf: (state: AccountState) => Iterable<T>,
+  /** Every order or trade, newest first. */
+  newestOf: (state: AccountState) => Iterable<T>,
+  /** The live ones (pending orders, open trades), oldest first. */
+  liveOf: (state: AccountState) => T[],
   view: View<T>,
 ): (call: V3Call, query: ListQuery) => V20Response {
   return (call, query) =>
     answer(() => {
       const { state } = accountOf(call);
       // The default state (PENDING orders, OPEN trades) is what the account keeps listed: no walk of its history.
-      const items = (query.state ?? defaultState) === defaultState ? liveOf(state) : itemsOf(state);
+      const items = (query.state ?? defaultState) === defaultState ? liveOf(state).reverse() : newestOf(state);
       const { page, headers } = listPage(call, resource, items, query, defaultState);
       return ok(
         { [resource]: page.map((item) => view(state, item, spellingOf(call))), lastTransactionID: String(state.lastTransactionID) },

@@ -15,7 +15,7 @@ function respond(call: V3Call, outcome: Outcome): V20Response {
 }
 
 /** GET trades: default state OPEN. No trade waits for a market to open: CLOSE_WHEN_TRADEABLE matches none. */
-export const listTrades = pagedList('trades', 'OPEN', (state) => state.trades.values(), openTradeRecords, tradeView);
+export const listTrades = pagedList('trades', 'OPEN', (state) => state.trades.newestFirst(), openTradeRecords, tradeView);
 
 export const listOpenTrades = wholeList('trades', openTradesNewestFirst, tradeView);
 

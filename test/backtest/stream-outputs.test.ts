@@ -13,6 +13,7 @@ import {
   type StrategyContext,
 } from '../../src/backtest/index.js';
 import { runInto } from '../../src/backtest/runner.js';
+import { RecordFile } from '../../src/journal/record-file.js';
 import { SPILL_CHUNK_RECORDS } from '../../src/backtest/spill.js';
 import { JournalFile, StreamedEquity, TEXT_BUFFER_CHARS } from '../../src/backtest/stream-outputs.js';
 import { generateTicks } from '../../src/engine/feeds/index.js';
@@ -51,6 +52,43 @@ function trader(every: number) {
   });
 }
 
+/**
+ * Entries with a take profit and a stop loss every `every` ticks, closed after a while, and every
+ * few decisions a read of the oldest records: the first order and trade by ID and the newest
+ * filled orders and closed trades, logged whole (with a small record window these come from disk).
+ */
+function recordReader(every: number) {
+  let ticks = 0;
+  let side = 1;
+  let open: string | undefined;
+  return strategyOf({
+    onTick(tick, ctx: StrategyContext) {
+      ticks += 1;
+      if (ticks % every !== 0) return;
+      if (open === undefined || ctx.trade(open)?.state !== 'OPEN') {
+        const outcome = ctx.createOrder({
+          type: 'MARKET',
+          instrument: 'EUR_USD',
+          units: String(1000 * side),
+          takeProfitOnFill: { price: (tick.bid + side * 0.0004).toFixed(5) },
+          stopLossOnFill: { distance: '0.00040' },
+        });
+        open = (outcome.response['orderFillTransaction'] as { tradeOpened?: { tradeID: string } } | undefined)?.tradeOpened?.tradeID;
+        side = -side;
+      } else if (ticks % (every * 3) === 0) ctx.closeTrade(open);
+      if (ticks % (every * 4) === 0) {
+        const reads = [
+          ctx.order('4'),
+          ctx.trade('5'),
+          ctx.orders({ state: 'FILLED', count: 3 }),
+          ctx.trades({ state: 'CLOSED', count: 2, beforeID: '30' }),
+        ];
+        ctx.log(JSON.stringify(reads));
+      }
+    },
+  });
+}
+
 describe('runBacktestToFiles: the outputs streamed to disk', () => {
   for (const file of ['examples/strategies/ma-crossover.ts', 'examples/strategies/grid.ts']) {
     it(`${file} on the sample: the same five files, byte for byte, as writeOutputs(runBacktest())`, async () => {
@@ -84,6 +122,50 @@ describe('runBacktestToFiles: the outputs streamed to disk', () => {
     const files = written(dir);
     expect(files.get('strategy.log')).toMatch(/^\S+ \d+ transactions, first 1 CREATE\n/);
     expect(files).toEqual(inMemory(options()));
+  });
+
+  it('pages ended orders and closed trades out beyond its window and reads them back as the in-memory run has them', () => {
+    const options = (): BacktestOptions => ({
+      strategy: recordReader(25),
+      ticks: generateTicks({ seed: 7, instruments: ['EUR_USD'], count: 6_000 }),
+      transactionsInMemory: 3,
+      recordsInMemory: 2,
+    });
+    const dir = tempDir();
+    runBacktestToFiles(options(), dir);
+    const files = written(dir);
+    expect(files.get('strategy.log')).toMatch(/"state":"FILLED"/);
+    expect(files.get('strategy.log')).toMatch(/"state":"CLOSED"/);
+    expect(files).toEqual(inMemory(options()));
+
+    // The same run through runInto: the oldest ended records are on disk, and still answer.
+    const scratch = tempDir();
+    const stores: RecordFile[] = [];
+    const records = {
+      window: 2,
+      store: (_id: string, kind: 'orders' | 'trades') => {
+        const file = new RecordFile(path.join(scratch, kind));
+        stores.push(file);
+        return file;
+      },
+    };
+    const journal = new JournalFile(path.join(scratch, 'transactions.ndjson'));
+    const equity = new StreamedEquity(scratch, path.join(scratch, 'equity.csv'));
+    const { outcome } = runInto(options(), { journal, equity, records });
+    const state = outcome.account.state;
+    const firstFill = outcome.account.log.slice().find((tx) => tx.type === 'ORDER_FILL') as {
+      orderID: string;
+      tradeOpened?: { tradeID: string };
+    };
+    const orderId = Number(firstFill.orderID);
+    const tradeId = Number(firstFill.tradeOpened?.tradeID);
+    expect([state.orders.resident(orderId), state.trades.resident(tradeId)]).toEqual([undefined, undefined]);
+    expect([state.orders.get(orderId)?.state, state.trades.get(tradeId)?.state]).toEqual(['FILLED', 'CLOSED']);
+    expect(statSync(path.join(scratch, 'orders')).size).toBeGreaterThan(0);
+    equity.remove();
+    journal.text.close();
+    for (const store of stores) store.remove();
+    expect(readdirSync(scratch).sort()).toEqual(['equity.csv', 'transactions.ndjson']);
   });
 
   it('keeps its memory bounded over a long run: files are flushed as it goes, buffers and the transaction window stay small', () => {
