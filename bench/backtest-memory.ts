@@ -3,11 +3,13 @@
  * generated ticks, so that one can see whether a backtest's memory grows with its length. The ticks
  * come from the seeded generator (generateTicks, seed 1, EUR_USD and USD_JPY, as the shipped
  * sample) written as csv to a temporary folder; each backtest runs the example strategies
- * (examples/strategies/ma-crossover.ts and grid.ts) through the CLI's backtest command in a child
+ * (examples/strategies/ma-crossover.ts and grid.ts) and bench/strategies/busy-reader.ts (a trade
+ * every 150 ticks or so: some 33,000 trades and 67,000 orders over 10,000,000 ticks, more than the
+ * 50,000 ended records an account keeps in memory) through the CLI's backtest command in a child
  * process of its own, which reports its peak RSS (process.resourceUsage().maxRSS) when it is done.
  * A benchmark, not a test: it prints figures and never fails on them.
  *
- * Options: --ticks 1000000,10000000 (the runs' lengths); --strategies ma-crossover,grid;
+ * Options: --ticks 1000000,10000000 (the runs' lengths); --strategies ma-crossover,grid,busy-reader;
  * --data DIR (keep the generated tick files there and reuse them on the next run, e.g. to compare
  * two trees on the same files); --child ARGS... (one backtest in this process, used by the parent).
  */
@@ -24,7 +26,13 @@ import { printMachine } from './lib.js';
 const MB = 2 ** 20;
 const SEED = 1;
 const INSTRUMENTS = ['EUR_USD', 'USD_JPY'];
-const STRATEGY_DIR = fileURLToPath(new URL('../examples/strategies/', import.meta.url));
+const STRATEGY_DIRS = ['../examples/strategies/', './strategies/'].map((dir) => fileURLToPath(new URL(dir, import.meta.url)));
+
+/** An example strategy, else a benchmark one (busy-reader: thousands of trades, whose records page out). */
+function strategyFile(name: string): string {
+  const files = STRATEGY_DIRS.map((dir) => join(dir, `${name}.ts`));
+  return files.find((file) => existsSync(file)) ?? (files[0] as string);
+}
 
 interface Reading {
   readonly strategy: string;
@@ -80,7 +88,7 @@ function measure(name: string, ticks: number, file: string, out: string, oldSpac
     fileURLToPath(import.meta.url),
     '--child',
     '--strategy',
-    join(STRATEGY_DIR, `${strategy}.ts`),
+    strategyFile(strategy),
     '--ticks',
     file,
     '--out',
@@ -112,7 +120,7 @@ async function main(): Promise<void> {
   const childAt = process.argv.indexOf('--child');
   if (childAt !== -1) return child(process.argv.slice(childAt + 1));
   const counts = (arg('ticks') ?? '1000000,10000000').split(',').map(Number);
-  const strategies = (arg('strategies') ?? 'ma-crossover,grid,ma-crossover@1s').split(',');
+  const strategies = (arg('strategies') ?? 'ma-crossover,grid,ma-crossover@1s,busy-reader').split(',');
   const keep = arg('data');
   const oldSpace = arg('old-space');
   const dataDir = keep ?? mkdtempSync(join(tmpdir(), 'v20sim-backtest-memory-'));
