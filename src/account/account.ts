@@ -7,7 +7,8 @@ import { nextNewYorkFivePm, parseDateTime, type Micros } from '../domain/time.js
 import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import { Batch } from './batch.js';
 import type { AccountCommand, Outcome } from './commands.js';
-import { decideConfigure, decideCreateAccount, decideTransferFunds } from './decide-account.js';
+import { decideConfigure, decideCreateAccount, decideTransferFunds, isTransferAmount } from './decide-account.js';
+import { LIMITS } from '../domain/limits.js';
 import { decideCancelOrder, decideCreateOrder, decideModifyOrderExtensions, decideReplaceOrder } from './decide-orders.js';
 import { decideClosePosition, decideCloseTrade, decideModifyTradeExtensions, decideSetTradeOrders } from './decide-trades.js';
 import { evolve } from './evolve.js';
@@ -128,6 +129,9 @@ export class Account {
     const balance = config.balance ?? '100000';
     if (!isDecimalString(balance) || new Decimal(balance).isNegative())
       throw new Error(`account ${config.id}: balance must be a non-negative decimal string`);
+    // A deposit TRANSFER_FUNDS would refuse (AMOUNT_INVALID) would leave the account unfunded.
+    if (!new Decimal(balance).isZero() && !isTransferAmount(balance))
+      throw new Error(`account ${config.id}: balance ${balance} has more than 4 decimal places or is over ${LIMITS.transferAmountMax}`);
     if (config.marginRate !== undefined) {
       const rate = config.marginRate;
       if (!isDecimalString(rate) || !new Decimal(rate).greaterThan(0) || new Decimal(rate).greaterThan(1))

@@ -61,7 +61,8 @@ function marginRateConsequence(state: AccountState, marginRate: string): string 
 }
 
 /** Non-zero, at most four decimals (account units), and within the simulator's bound. */
-function isTransferAmount(amount: unknown): amount is string {
+/** What TRANSFER_FUNDS accepts: a non-zero decimal of at most 4 places and at most LIMITS.transferAmountMax. */
+export function isTransferAmount(amount: unknown): amount is string {
   if (!isDecimalString(amount)) return false;
   const value = new Decimal(amount);
   return !value.isZero() && value.decimalPlaces() <= 4 && value.abs().lessThanOrEqualTo(LIMITS.transferAmountMax);

@@ -51,6 +51,14 @@ describe('opening an account', () => {
   it('refuses an invalid margin rate, balance or account ID', () => {
     expect(() => Account.open({ id: ACCOUNT_ID, currency: 'USD', marginRate: '2' }, CATALOGUE, T0)).toThrow(/marginRate/);
     expect(() => Account.open({ id: ACCOUNT_ID, currency: 'USD', balance: '-1' }, CATALOGUE, T0)).toThrow(/balance/);
+    // An opening deposit TRANSFER_FUNDS would refuse (AMOUNT_INVALID): the account would open empty.
+    for (const balance of ['100000.12345', '1000000000000.0001'])
+      expect(() => Account.open({ id: ACCOUNT_ID, currency: 'USD', balance }, CATALOGUE, T0)).toThrow(
+        /more than 4 decimal places or is over/,
+      );
+    expect(
+      accountSummaryView(Account.open({ id: ACCOUNT_ID, currency: 'USD', balance: '1000000000000' }, CATALOGUE, T0).state).balance,
+    ).toBe('1000000000000.0000');
     expect(() => Account.open({ id: '1234567', currency: 'USD' }, CATALOGUE, T0)).toThrow(/account id/);
   });
 });

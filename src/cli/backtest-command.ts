@@ -38,6 +38,8 @@ import {
   type SweepSpec,
   type TickSourceInfo,
 } from '../backtest/index.js';
+import { isTransferAmount } from '../account/decide-account.js';
+import { LIMITS } from '../domain/limits.js';
 import { decompressedSize, type FeedFormat } from '../engine/feeds/index.js';
 import { checkFeedFormat, checkWorkers, type BacktestFileConfig } from './backtest-config.js';
 import { EXIT, UsageError, parseArgv, usageMessage, type Parsed } from './program.js';
@@ -105,6 +107,9 @@ function planOf(options: Readonly<Record<string, unknown>>, config: BacktestFile
   const balance = opt('balance') ?? config.balance;
   if (balance !== undefined && !/^\d+(\.\d+)?$/.test(balance))
     throw new UsageError(`--balance must be a non-negative decimal, got ${JSON.stringify(balance)}`);
+  // The opening deposit is a TRANSFER_FUNDS: what it would refuse is refused here, before any run.
+  if (balance !== undefined && Number(balance) !== 0 && !isTransferAmount(balance))
+    throw new UsageError(`--balance must have at most 4 decimal places and be at most ${LIMITS.transferAmountMax}, got ${balance}`);
   const currency = opt('accountCurrency') ?? config.accountCurrency;
   if (currency !== undefined && !/^[A-Z]{3}$/.test(currency))
     throw new UsageError(`--account-currency must be a currency code such as USD, got ${JSON.stringify(currency)}`);

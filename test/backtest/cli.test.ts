@@ -172,6 +172,9 @@ describe('v20sim backtest (runBacktestCommand)', () => {
       [['--strategy', MA, '--equity-interval', 'often'], /--equity-interval/],
       [['--strategy', MA, '--format', 'xml'], /--format must be one of/],
       [['--strategy', MA, '--balance', '-5'], /--balance must be a non-negative decimal/],
+      // A deposit TRANSFER_FUNDS would refuse: the run would go on with no money.
+      [['--strategy', MA, '--balance', '100000.123456'], /--balance must have at most 4 decimal places and be at most 1000000000000/],
+      [['--strategy', MA, '--balance', '100000000000000'], /--balance must have at most 4 decimal places/],
     ];
     for (const [args, message] of cases) {
       const r = await run(args);
