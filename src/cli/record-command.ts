@@ -26,6 +26,7 @@ import { lineProgress } from './download-progress.js';
 import { readPriceStream, type StreamTarget } from './price-stream.js';
 import { EXIT, UsageError, type Parsed } from './program.js';
 import { instrumentsOption, requiredOption, secondsOption, stringOption, tokenOption, urlOption, wholeOption } from './remote-options.js';
+import { TimeOrder } from './tick-order.js';
 import { tickOfStreamLine } from './tick-record.js';
 import { backoffMs, PRACTICE_STREAM_URL, RemoteError, type RetryPolicy } from './v20-http.js';
 
@@ -48,6 +49,8 @@ interface RecordPlan {
 
 /** Three v20 heartbeats (5 s apart, OpenAPI streamPricing) missing in a row mean the connection is gone. */
 const DEFAULT_HEARTBEAT_TIMEOUT_S = 15;
+/** How long a price is held for older prices of other instruments to arrive (tick-order.ts). */
+const HOLD_MS = 1000;
 const DEFAULT_RECONNECTS = 10;
 
 function planOf(options: Readonly<Record<string, unknown>>, env: RecordIo['env']): RecordPlan {
@@ -158,13 +161,21 @@ async function record(plan: RecordPlan, io: RecordIo): Promise<number> {
   const last = new Map<string, Micros>();
   let written = 0;
   const progress = lineProgress((text) => void io.stderr.write(text), io.isTTY, 'v20sim record', 'ticks');
+  // Wall-clock time: how long a price waits for older ones of other instruments (tick-order.ts).
+  const order = new TimeOrder(
+    (text) => appendFileSync(partial, text),
+    HOLD_MS,
+    () => performance.now(),
+    floor,
+  );
+  const flusher = setInterval(() => order.flush(), HOLD_MS / 2);
   const onLine = (line: string): void => {
     if (done.signal.aborted) return;
     const tick = tickOfStreamLine(line);
     if (tick === undefined) return;
     const previous = last.get(tick.instrument) ?? floor;
     if (previous !== undefined && tick.at <= previous) return;
-    appendFileSync(partial, `${tick.line}\n`);
+    if (!order.add(tick)) return;
     last.set(tick.instrument, tick.at);
     written += 1;
     progress.update(
@@ -183,10 +194,16 @@ async function record(plan: RecordPlan, io: RecordIo): Promise<number> {
     throw error;
   } finally {
     clearTimeout(timer);
+    clearInterval(flusher);
+    order.flush(true);
     io.stop?.removeEventListener('abort', finish);
   }
   renameSync(partial, plan.out);
-  progress.finish(`${written} ticks written to ${plan.out}`);
+  const late =
+    order.late === 0
+      ? ''
+      : ` (${order.late} prices came more than ${HOLD_MS} ms after newer ones and were left out, to keep the file in time order)`;
+  progress.finish(`${written} ticks written to ${plan.out}${late}`);
   return EXIT.ok;
 }
 

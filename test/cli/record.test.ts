@@ -179,6 +179,26 @@ describe('v20sim record', () => {
     for (const tick of all.slice(before.length)) expect(tick.time).toBeGreaterThan(before.at(-1)?.time ?? 0);
   });
 
+  it("writes several instruments in time order, though the stream opens with each one's last quote", async () => {
+    const file = path.join(dir, 'ordered.ndjson');
+    // USD_JPY's last quote a second older than EUR_USD's: the stream opens EUR_USD, then USD_JPY.
+    const [jpy, eur] = [nextQuotes(1)[1], nextQuotes(1)[0]] as [PushedTick, PushedTick];
+    await serve.push([jpy, eur]);
+    const pushed = nextQuotes(3);
+    const run = record(common(serve.url, file, '--count', String(2 + pushed.length)));
+    await waitUntil(() => lineCount(`${file}.partial`) >= 2, 'the opening prices');
+    await serve.push(pushed);
+    expect(await run.done).toBe(0);
+    const times = replayed(file).map((t) => t.time);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(
+      replayed(file)
+        .slice(0, 2)
+        .map((t) => t.instrument),
+    ).toEqual(['USD_JPY', 'EUR_USD']);
+    expect(replayed(file)).toHaveLength(2 + pushed.length);
+  });
+
   it('stops after --duration with what the stream carried', async () => {
     const file = path.join(dir, 'duration.ndjson');
     const run = record(common(serve.url, file, '--duration', '0.5'));
