@@ -29,7 +29,11 @@ export function banner(settings: ServeSettings, url: string, engine: Engine, lis
         ? 'live (wall clock)'
         : 'manual (POST /sim/clock/advance, /sim/ticks)';
   lines.push(`v20sim ${VERSION}: v20 paper-trading server`);
-  lines.push(`  base URL:    ${url}${listenAll ? `   (listening on all interfaces, ${settings.host})` : ''}`);
+  // A configured --base-url is what clients use (a proxy in front); the address listened on follows it.
+  if (settings.baseUrl !== undefined && settings.baseUrl !== url) {
+    lines.push(`  base URL:    ${settings.baseUrl}`);
+    lines.push(`  listening:   ${url}${listenAll ? `   (all interfaces, ${settings.host})` : ''}`);
+  } else lines.push(`  base URL:    ${url}${listenAll ? `   (listening on all interfaces, ${settings.host})` : ''}`);
   lines.push(`  stream URL:  ${url}   (same server: /v3/accounts/{id}/pricing/stream, /transactions/stream)`);
   lines.push(`  clock:       ${clock}, simulated time ${formatRfc3339(engine.now)}`);
   lines.push(`  prices:      ${describePrices(settings)}`);

@@ -34,7 +34,8 @@ const TICK_FORMATS = FEED_FORMATS.join(', ');
 
 const SERVE_AFTER = `
 The first line printed is "listening <base URL>".
-Exit codes: 0 stopped by a signal, 1 runtime failure, 2 invalid options or config.`;
+Exit codes: 0 stopped by a signal, 1 runtime failure, 2 invalid options or config, 3 a data dir whose
+journals lost acknowledged transactions (start with --recover-truncated to keep what is sound).`;
 
 const BACKTEST_DESCRIPTION = `Runs a strategy (a .ts or .js module whose default export is a StrategyDefinition) over
 recorded ticks in one simulated v20 account, and writes to the output folder:
