@@ -91,7 +91,7 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
     orderSpecifier: string,
     body: { clientExtensions?: ClientExtensions; tradeClientExtensions?: ClientExtensions },
   ): Outcome {
-    return orderClientExtensionsCommand(this.call, orderSpecifier, body);
+    return orderClientExtensionsCommand(this.call, orderSpecifier, objectOr(body));
   }
 
   closeTrade(tradeSpecifier: string, units?: string): Outcome {
@@ -99,7 +99,7 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
   }
 
   setTradeOrders(tradeSpecifier: string, orders: TradeOrdersRequest): Outcome {
-    return setTradeOrdersCommand(this.call, tradeSpecifier, orders);
+    return setTradeOrdersCommand(this.call, tradeSpecifier, objectOr(orders));
   }
 
   setTradeClientExtensions(tradeSpecifier: string, clientExtensions: ClientExtensions): Outcome {
@@ -107,7 +107,7 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
   }
 
   closePosition(instrument: string, request: ClosePositionRequest): Outcome {
-    return closePositionCommand(this.call, instrument, request);
+    return closePositionCommand(this.call, instrument, objectOr(request));
   }
 
   account(): V20Account {
@@ -225,4 +225,13 @@ function bodyOf(response: V20Response): Json {
 /** The v20 Instrument resource of a catalogue entry (as GET /instruments serves it). */
 function instrumentView(spec: InstrumentSpec): V20Instrument {
   return sharedInstrumentView(spec) as unknown as V20Instrument;
+}
+
+/**
+ * A request body as the API would parse it: a strategy in JavaScript may leave the argument out
+ * (closePosition('EUR_USD')) or pass null, which the API meets as an empty body and answers with
+ * its v20 error, not a TypeError inside the engine.
+ */
+function objectOr<T extends object>(body: T | null | undefined): T {
+  return body !== null && typeof body === 'object' ? body : ({} as T);
 }

@@ -110,6 +110,14 @@ describe('strategy context: the v3 operations in process', () => {
           const flat = ctx.closePosition('EUR_USD', { longUnits: 'ALL' });
           expect(flat.reject).toBeDefined();
           expect(ctx.closePosition('FOO_BAR', { longUnits: 'ALL' }).invalid).toBeDefined();
+          // A JavaScript strategy that leaves the body out gets the API's answer to an empty body.
+          const loose = ctx as unknown as Record<string, (...args: unknown[]) => { invalid?: unknown; reject?: unknown }>;
+          for (const outcome of [
+            loose['closePosition']?.('EUR_USD'),
+            loose['setTradeOrders']?.(tradeID, null),
+            loose['setOrderClientExtensions']?.('1'),
+          ])
+            expect(outcome?.invalid ?? outcome?.reject).toBeDefined();
         }
       },
       onEnd(ctx) {
