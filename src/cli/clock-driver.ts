@@ -44,7 +44,12 @@ function openTickFiles(settings: ServeSettings): TickQueue {
     if (s.instrument !== undefined) opts.instrument = s.instrument;
     return readTicks(s.file, opts);
   });
-  return new TickQueue(sources.length === 1 ? (sources[0] as Iterable<Tick>) : mergeByTime(sources));
+  try {
+    // The queue reads the first tick of each file (its format is detected from its first line).
+    return new TickQueue(sources.length === 1 ? (sources[0] as Iterable<Tick>) : mergeByTime(sources));
+  } catch (error) {
+    throw new StartError(`cannot read the first tick: ${(error as Error).message}`, 2);
+  }
 }
 
 /** The price source of the settings, opened; null when prices only come from /sim/ticks. */

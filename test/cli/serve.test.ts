@@ -225,11 +225,17 @@ describe('serve (in process)', () => {
     );
   });
 
-  it('refuses to start on a missing tick file or a token for an unknown account', async () => {
+  it('refuses to start on a missing or unreadable tick file or a token for an unknown account', async () => {
     const missing = path.join(root, 'nope.csv');
     const noFile = await refusal({}, { ticks: [missing] });
     expect(noFile.exitCode).toBe(2);
     expect(noFile.message).toMatch(new RegExp(`^ticks\\[0\\]: cannot read ${missing}`));
+    // A file that is there but cannot be read as ticks (a cut zip): the same kind of refusal, not a crash.
+    const cut = path.join(root, 'cut.zip');
+    writeFileSync(cut, Buffer.from('PK\u0003\u0004 cut short'));
+    const unreadable = await refusal({}, { ticks: [cut] });
+    expect(unreadable.exitCode).toBe(2);
+    expect(unreadable.message).toBe(`cannot read the first tick: ${cut}: not a zip archive (no end of central directory record)`);
     const token = await refusal({ tokens: [{ token: 'x', accounts: ['101-004-9-001'] }] }, { clock: 'manual' });
     expect(token.message).toBe("tokens[0].accounts[0]: 101-004-9-001 is neither in the config's accounts nor in the data dir");
   });
