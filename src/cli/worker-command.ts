@@ -49,7 +49,12 @@ export async function runParsedWorker(parsed: Extract<Parsed, { kind: 'run' }>, 
       ...(lockDurationMs === undefined ? {} : { lockDurationMs }),
       ...(stalledIntervalMs === undefined ? {} : { stalledIntervalMs }),
       log: (line) => void io.stdout.write(`${line}\n`),
+      stop: io.stop,
     });
+    if (worker === undefined) {
+      warn('v20sim worker: stopped before Redis answered');
+      return EXIT.ok;
+    }
     if (!io.stop.aborted) await new Promise((resolve) => io.stop.addEventListener('abort', resolve, { once: true }));
     warn('v20sim worker: stopping: finishing the running cells');
     await worker.close();

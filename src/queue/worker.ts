@@ -25,6 +25,8 @@ export interface QueueWorkerOptions {
   readonly stalledIntervalMs?: number;
   /** A line of the worker's log (stdout). */
   readonly log: (line: string) => void;
+  /** Aborted: stop, even while still waiting for Redis (startQueueWorker then resolves to undefined). */
+  readonly stop?: AbortSignal;
 }
 
 /** BullMQ's defaults: a lock of 30 s renewed every 15 s, checked every 30 s. */
@@ -38,8 +40,11 @@ export interface QueueWorker {
   close(): Promise<void>;
 }
 
-/** The strategy of a cell as a file here, named by its digest (fetched from Redis once per worker). */
-function strategyFiles(redis: Redis, dir: string, where: string): (cell: CellData) => Promise<string> {
+/**
+ * The strategy of a cell as a file here, named by its digest (fetched from Redis once per worker),
+ * in a folder made when the first one is needed: a worker that never ran a cell leaves none.
+ */
+function strategyFiles(redis: Redis, dir: () => string, where: string): (cell: CellData) => Promise<string> {
   const sources = new Map<string, Promise<string>>();
   return (cell) => {
     const { sha256, extension } = cell.strategy;
@@ -48,7 +53,7 @@ function strategyFiles(redis: Redis, dir: string, where: string): (cell: CellDat
       file = redis.getBuffer(strategyKey(sha256)).then((source) => {
         if (source === null)
           throw new UnrecoverableError(`the strategy source ${sha256} is not in Redis at ${where} (expired, or Redis lost it)`);
-        const target = path.join(dir, `${sha256}${/^\.[A-Za-z]+$/.test(extension) ? extension : '.js'}`);
+        const target = path.join(dir(), `${sha256}${/^\.[A-Za-z]+$/.test(extension) ? extension : '.js'}`);
         writeFileSync(target, source);
         return target;
       });
@@ -59,11 +64,12 @@ function strategyFiles(redis: Redis, dir: string, where: string): (cell: CellDat
   };
 }
 
-export async function startQueueWorker(options: QueueWorkerOptions): Promise<QueueWorker> {
+export async function startQueueWorker(options: QueueWorkerOptions): Promise<QueueWorker | undefined> {
   const where = displayUrl(options.url);
   const redis = redisClient(options.url);
   redis.on('error', () => undefined);
-  const dir = mkdtempSync(path.join(tmpdir(), 'v20sim-worker-'));
+  let made: string | undefined;
+  const dir = (): string => (made ??= mkdtempSync(path.join(tmpdir(), 'v20sim-worker-')));
   const pool = modulePool<CellTask, string>(
     new URL(`./cell-thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
     'runCellTask',
@@ -82,8 +88,10 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     return metrics;
   };
 
+  let closing = false;
   const worker = new Worker(QUEUE_NAME, processor, {
-    connection: connectionOptions(options.url),
+    // Closing stops the reconnects, so a worker that never reached Redis can close.
+    connection: connectionOptions(options.url, () => closing),
     concurrency: options.concurrency,
     lockDuration: options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS,
     stalledInterval: options.stalledIntervalMs ?? DEFAULT_STALLED_INTERVAL_MS,
@@ -92,7 +100,8 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   // While Redis is away every reconnect fails alike: say so once, not every 2 s.
   let lastError = '';
   worker.on('error', (error) => {
-    if (error.message !== lastError) options.log(`worker: ${error.message}`);
+    if (error.message !== lastError)
+      options.log(`worker: Redis at ${where}: ${error.message} (trying again every 2 s until it answers; Ctrl-C stops)`);
     lastError = error.message;
   });
   worker.on('ready', () => (lastError = ''));
@@ -100,14 +109,24 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     const cell = job?.data as CellData | undefined;
     options.log(`worker: run ${cell?.index ?? '?'} of sweep ${cell?.sweepId ?? '?'} failed: ${error.message}`);
   });
-  await worker.waitUntilReady();
-  options.log(`worker: ready (${ENGINE_VERSION}), ${options.concurrency} at a time, queue ${QUEUE_NAME} at ${where}`);
-  return {
-    close: async () => {
-      await worker.close();
-      await pool.destroy();
-      redis.disconnect();
-      rmSync(dir, { recursive: true, force: true });
-    },
+  const close = async (force: boolean): Promise<void> => {
+    closing = true;
+    await worker.close(force);
+    await pool.destroy();
+    redis.disconnect();
+    if (made !== undefined) rmSync(made, { recursive: true, force: true });
   };
+  const ready = worker.waitUntilReady().then(() => 'ready' as const);
+  const stopped = new Promise<'stopped'>((resolve) => {
+    if (options.stop?.aborted === true) resolve('stopped');
+    options.stop?.addEventListener('abort', () => resolve('stopped'), { once: true });
+  });
+  // A signal while Redis is still away stops the wait; nothing runs yet, so nothing is waited for.
+  if ((await Promise.race([ready, stopped])) === 'stopped') {
+    ready.catch(() => undefined);
+    await close(true);
+    return undefined;
+  }
+  options.log(`worker: ready (${ENGINE_VERSION}), ${options.concurrency} at a time, queue ${QUEUE_NAME} at ${where}`);
+  return { close: () => close(false) };
 }

@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Queue } from 'bullmq';
@@ -14,6 +14,7 @@ import { runBacktestCommand } from '../../src/cli/backtest-command.js';
 import { ENGINE_VERSION, QUEUE_NAME } from '../../src/queue/connection.js';
 import { memoryStream, removeTempDirs, tempDir } from '../backtest/helpers.js';
 import { ROOT, killAll, runCommand, type CommandProcess } from '../support/serve-process.js';
+import { closedPort } from '../support/v20-proxy.js';
 import { REDIS_SERVER, restartRedis, startRedis, stopRedis, waitForStderr, type RedisServer } from './support.js';
 
 if (REDIS_SERVER === undefined) console.warn('test/queue: no redis-server (/usr/bin/redis-server or on PATH): the queue tests are skipped');
@@ -51,7 +52,8 @@ function expectSameFiles(a: string, b: string): void {
 }
 
 async function startWorker(url: string, extra: readonly string[] = FAST_RECOVERY): Promise<CommandProcess> {
-  const worker = runCommand(['worker', '--queue', url, ...extra]);
+  // A worker killed mid-cell cannot remove its strategy folder: it makes it in a folder removed after the tests.
+  const worker = runCommand(['worker', '--queue', url, ...extra], { env: { TMPDIR: tempDir('v20sim-queue-worker-tmp-') } });
   await worker.waitFor(/^worker: ready /);
   return worker;
 }
@@ -81,6 +83,20 @@ describe('the queue stays unloaded', () => {
       expect(p.stderr).not.toContain('LOADED');
     }
   }, 60_000);
+});
+
+describe('a worker whose Redis does not answer', () => {
+  it('says it waits for it, and stops on the first signal, leaving no scratch folder', async () => {
+    const port = await closedPort();
+    const tmp = tempDir('v20sim-queue-waiting-tmp-');
+    const worker = runCommand(['worker', '--queue', `redis://127.0.0.1:${port}/0`], { env: { TMPDIR: tmp } });
+    const line = await worker.waitFor(/^worker: Redis at /);
+    expect(line).toMatch(/ECONNREFUSED .* \(trying again every 2 s until it answers; Ctrl-C stops\)$/);
+    worker.child.kill('SIGTERM');
+    expect((await worker.exited).code).toBe(0);
+    expect(worker.stderr.join('')).toContain('v20sim worker: stopped before Redis answered');
+    expect(readdirSync(tmp).filter((name) => name.startsWith('v20sim-worker-'))).toEqual([]);
+  }, 30_000);
 });
 
 describe.skipIf(REDIS_SERVER === undefined)('sweeps across machines on Redis', () => {

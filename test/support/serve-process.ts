@@ -33,6 +33,8 @@ export interface CommandOptions {
    * EFBIG, the way a full disk fails one. tsx's on-disk cache is off, so only v20sim's files count.
    */
   readonly fileSizeBlocks?: number;
+  /** Variables added to the child's environment (e.g. TMPDIR, so its scratch files go where the test removes them). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Runs the CLI from source (through tsx), so a test needs no build. */
@@ -43,11 +45,11 @@ export function runCommand(args: readonly string[], options: CommandOptions = {}
       : [process.execPath, options.entry, ...args];
   const child =
     options.fileSizeBlocks === undefined
-      ? spawn(node[0] as string, node.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+      ? spawn(node[0] as string, node.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } })
       : spawn('/bin/sh', ['-c', `ulimit -f ${options.fileSizeBlocks} && exec "$@"`, 'sh', ...node], {
           cwd: ROOT,
           stdio: ['ignore', 'pipe', 'pipe'],
-          env: { ...process.env, TSX_DISABLE_CACHE: '1' },
+          env: { ...process.env, ...options.env, TSX_DISABLE_CACHE: '1' },
         });
   children.add(child);
   const stdout: string[] = [];
