@@ -1,5 +1,6 @@
 import { LIMITS } from '../domain/limits.js';
 import { formatPriceInt } from '../domain/price.js';
+import type { Micros } from '../domain/time.js';
 import { rejectMessage } from '../domain/reject-reasons.js';
 import type {
   OrderCancelRejectTransaction,
@@ -230,13 +231,14 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
   if (rule.trigger === null && state.prices.get(instrument)?.known === true && !canConvertToHome(state, instrument))
     return rejectWith(b, response, replaces, 'INSTRUMENT_PRICE_UNKNOWN', order.echo);
 
+  const created = inheritedExtensions(state, type, request, replaces, b.now) ?? order;
   let cancellingTransactionID: string | undefined;
   if (replaces !== undefined) {
     const cancel = cancelOrder(b, replaces, 'CLIENT_REQUEST_REPLACED', { replacedByOrderID: String(b.nextId + 1) });
     response['orderCancelTransaction'] = cancel;
     cancellingTransactionID = cancel.id;
   }
-  const body = creationBody(state, type, request, order, tradeId);
+  const body = creationBody(state, type, request, created, tradeId);
   body['reason'] = replaces === undefined ? 'CLIENT_ORDER' : 'REPLACEMENT';
   if (replaces !== undefined) {
     body['replacesOrderID'] = String(replaces.id);
@@ -256,6 +258,26 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
     response[cancelKey] = cancelOrder(b, record, live ? 'TIME_IN_FORCE_EXPIRED' : 'MARKET_HALTED');
   }
   return accepted(b, response);
+}
+
+/**
+ * An accepted replacement that names no client extensions takes the replaced order's, client ID
+ * included (which then finds the replacement), as v20 does: oandapyV20's replace fixture sends an
+ * order without them and gets a REPLACEMENT order carrying the old one's. The request is checked
+ * again with them, so they print where v20 prints them; a refused replacement echoes what was sent.
+ */
+function inheritedExtensions(
+  state: AccountState,
+  type: OrderType,
+  request: OrderRequest,
+  replaces: OrderRecord | undefined,
+  now: Micros,
+): CheckedOrder | undefined {
+  if (replaces?.clientExtensions === undefined || request.clientExtensions !== undefined) return undefined;
+  const trade = isDependent(type) ? openTradeOf(state, request) : undefined;
+  const inheriting = { ...request, clientExtensions: replaces.clientExtensions };
+  const checked = checkOrderRequest(type, inheriting, state.instruments, trade?.instrument, now, state.memo.decimals);
+  return checked.ok ? checked.order : undefined;
 }
 
 /** The ORDER_CANCEL_REJECT of a cancel or replace that names no order a client can reach. */

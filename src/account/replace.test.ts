@@ -50,6 +50,8 @@ describe('REPLACE_ORDER', () => {
         triggerCondition: 'DEFAULT',
         partialFill: 'DEFAULT',
         positionFill: 'DEFAULT',
+        // Named no client extensions: takes the replaced order's (oandapyV20's replace fixture).
+        clientExtensions: { id: 'mine', tag: 'a' },
         reason: 'REPLACEMENT',
         replacesOrderID: '3',
         cancellingTransactionID: '4',
@@ -70,8 +72,8 @@ describe('REPLACE_ORDER', () => {
       price: '1.09800',
     });
     expect(state.pendingCount).toBe(1);
-    // The replaced order keeps its client ID: @mine finds it, cancelled; no later order may take it.
-    expect(state.clientOrderIds.get('mine')).toBe(3);
+    // The client ID went with the extensions: @mine finds the replacement.
+    expect(state.clientOrderIds.get('mine')).toBe(5);
     // only the new order rests in the index
     sim.quote('EUR_USD', 1.0993, 1.0995);
     expect(sim.lastId).toBe(5);

@@ -174,6 +174,27 @@ describe('changing orders', () => {
     expect(r.headers['location']).toMatch(/\/orders\/5$/);
   });
 
+  it("a replacement that names no client extensions takes the replaced order's, and @clientID then finds it (oandapyV20 fixture)", async () => {
+    h = await harness();
+    await h.request('POST', orders, { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '10', price: '1.05000' } });
+    await h.request('PUT', `${orders}/3/clientExtensions`, { clientExtensions: { id: 'myID', comment: 'myComment' } });
+    // As the fixture's request: no clientExtensions in the replacing order.
+    const r = await h.request('PUT', `${orders}/3`, { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '-500', price: '1.25000' } });
+    expect(r.statusCode).toBe(201);
+    expect(r.json()['orderCreateTransaction']).toMatchObject({
+      id: '6',
+      reason: 'REPLACEMENT',
+      clientExtensions: { id: 'myID', comment: 'myComment' },
+    });
+    const byClient = await h.request('GET', `${orders}/@myID`);
+    expect(byClient.json()['order']).toMatchObject({ id: '6', state: 'PENDING', clientExtensions: { id: 'myID', comment: 'myComment' } });
+    // Extensions named in the replacement are its own.
+    const own = await h.request('PUT', `${orders}/6`, {
+      order: { type: 'LIMIT', instrument: 'EUR_USD', units: '-500', price: '1.26000', clientExtensions: { tag: 'new' } },
+    });
+    expect(own.json()['orderCreateTransaction']['clientExtensions']).toEqual({ tag: 'new' });
+  });
+
   it('replace or cancel of an unknown order is 404 with ORDER_CANCEL_REJECT', async () => {
     h = await harness();
     const r = await h.request('PUT', `${orders}/42`, { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '20', price: '1.04000' } });
