@@ -50,6 +50,7 @@ export function openTicks(files: readonly string[], opts: TickSourceOptions = {}
     if (!statSync(file).isFile()) throw new Error(`not a file: ${file}`);
   }
   const feedOptions = {
+    inTimeOrder: true,
     ...(opts.format === undefined ? {} : { format: opts.format }),
     ...(opts.instrument === undefined ? {} : { instrument: opts.instrument }),
     ...(opts.onBytes === undefined ? {} : { onBytes: opts.onBytes }),

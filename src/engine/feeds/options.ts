@@ -15,4 +15,10 @@ export interface FeedOptions {
    * decompressed bytes, for the ASCII text tick files are). Compare with decompressedSize(file).
    */
   readonly onBytes?: (bytes: number) => void;
+  /**
+   * Refuse a tick older than the one before it in the same file, naming the file and line (a
+   * FeedParseError): a backtest cannot go back in time, and the engine alone could only say that
+   * some tick was older than its clock. Line formats only.
+   */
+  readonly inTimeOrder?: boolean;
 }

@@ -30,7 +30,7 @@ export function readTicks(file: string, opts: FeedOptions = {}): Iterable<Tick> 
     [Symbol.iterator]: () => {
       const format = opts.format ?? detectFormat(file);
       if (format === 'candles') return readCandleTicks(file, opts);
-      return parseTickLines(file, PARSERS[format](file, opts), DEFAULT_CHUNK_SIZE, opts.onBytes);
+      return parseTickLines(file, PARSERS[format](file, opts), DEFAULT_CHUNK_SIZE, opts.onBytes, opts.inTimeOrder === true);
     },
   };
 }
