@@ -38,6 +38,7 @@ export class PositionSideView {
   declare readonly pl: string;
   declare readonly resettablePL: string;
   declare readonly financing: string;
+  declare readonly dividendAdjustment: string;
   declare readonly guaranteedExecutionFees: string;
   readonly #figures: Figures;
   readonly #instrument: string;
@@ -47,7 +48,10 @@ export class PositionSideView {
     this.#figures = figures;
     this.#instrument = instrument;
     this.#index = index;
-    const self = this as { -readonly [K in keyof SideTexts]: SideTexts[K] } & { guaranteedExecutionFees: string };
+    const self = this as { -readonly [K in keyof SideTexts]: SideTexts[K] } & {
+      dividendAdjustment: string;
+      guaranteedExecutionFees: string;
+    };
     self.units = texts.units;
     if (texts.averagePrice !== undefined) self.averagePrice = texts.averagePrice;
     // A fresh array per view, as the plain view gives: a caller may change it.
@@ -55,6 +59,7 @@ export class PositionSideView {
     self.pl = texts.pl;
     self.resettablePL = texts.resettablePL;
     self.financing = texts.financing;
+    self.dividendAdjustment = '0.0000';
     self.guaranteedExecutionFees = '0.0000';
   }
 
@@ -79,6 +84,7 @@ export class PositionView {
   declare readonly resettablePL: string;
   declare readonly financing: string;
   declare readonly commission: string;
+  declare readonly dividendAdjustment: string;
   declare readonly guaranteedExecutionFees: string;
   readonly #figures: Figures;
   readonly #texts: PositionTexts;
@@ -94,6 +100,7 @@ export class PositionView {
     self.resettablePL = texts.resettablePL;
     self.financing = texts.financing;
     self.commission = '0.0000';
+    self.dividendAdjustment = '0.0000';
     self.guaranteedExecutionFees = '0.0000';
   }
 
@@ -129,6 +136,7 @@ interface SummaryFields {
   readonly resettablePLTime: string;
   readonly financing: string;
   readonly commission: string;
+  readonly dividendAdjustment: string;
   readonly guaranteedExecutionFees: string;
   readonly marginRate?: string;
   readonly openTradeCount: number;
@@ -156,6 +164,7 @@ export class AccountSummaryView {
   declare readonly resettablePLTime: string;
   declare readonly financing: string;
   declare readonly commission: string;
+  declare readonly dividendAdjustment: string;
   declare readonly guaranteedExecutionFees: string;
   declare readonly marginRate?: string;
   declare readonly openTradeCount: number;
@@ -201,6 +210,7 @@ export class AccountSummaryView {
     self.resettablePLTime = h.resettablePLTime;
     self.financing = h.financing;
     self.commission = h.commission;
+    self.dividendAdjustment = h.dividendAdjustment;
     self.guaranteedExecutionFees = h.guaranteedExecutionFees;
     if (h.marginRate !== undefined) self.marginRate = h.marginRate;
     self.openTradeCount = h.openTradeCount;

@@ -86,6 +86,7 @@ export function sideJson(texts: SideTexts, unrealizedPL: string): Json {
   view['unrealizedPL'] = unrealizedPL;
   view['resettablePL'] = texts.resettablePL;
   view['financing'] = texts.financing;
+  view['dividendAdjustment'] = '0.0000';
   view['guaranteedExecutionFees'] = '0.0000';
   return view;
 }
@@ -166,6 +167,7 @@ export function positionJson(texts: PositionTexts, figure: (index: number) => st
     resettablePL: texts.resettablePL,
     financing: texts.financing,
     commission: '0.0000',
+    dividendAdjustment: '0.0000',
     guaranteedExecutionFees: '0.0000',
     unrealizedPL: figure(2),
     marginUsed: figure(3),
@@ -237,6 +239,8 @@ export function summaryTexts(state: AccountState, shownRate: string | undefined 
     resettablePLTime: '0',
     financing: formatAccountUnits(state.financing),
     commission: formatAccountUnits(state.commission),
+    // No instrument of the catalogue pays dividends; v20 prints the account's total as "0".
+    dividendAdjustment: '0',
     guaranteedExecutionFees: '0.0000',
   };
   if (shownRate !== undefined) head['marginRate'] = shownRate;

@@ -79,6 +79,7 @@ describe('account summary', () => {
       resettablePLTime: '0',
       financing: '0.0000',
       commission: '0.0000',
+      dividendAdjustment: '0',
       guaranteedExecutionFees: '0.0000',
       marginRate: '0.0333', // no override: the lowest instrument rate, the account's maximum leverage
       openTradeCount: 1,
@@ -304,6 +305,7 @@ describe('position view', () => {
         unrealizedPL: '0.0000',
         resettablePL: '0.0000',
         financing: '0.0000',
+        dividendAdjustment: '0.0000',
         guaranteedExecutionFees: '0.0000',
       },
       short: {
@@ -314,12 +316,14 @@ describe('position view', () => {
         unrealizedPL: '-1.1000',
         resettablePL: '0.0000',
         financing: '0.0000',
+        dividendAdjustment: '0.0000',
         guaranteedExecutionFees: '0.0000',
       },
       pl: '0.0000',
       resettablePL: '0.0000',
       financing: '0.0000',
       commission: '0.0000',
+      dividendAdjustment: '0.0000',
       guaranteedExecutionFees: '0.0000',
       unrealizedPL: '-1.1000',
       marginUsed: '146.5733', // 4000 x 1.10040 x 0.0333

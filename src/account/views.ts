@@ -114,6 +114,7 @@ function tradeScalars(state: AccountState, trade: TradeRecord): Json {
   if (average !== undefined) view['averageClosePrice'] = average;
   if (trade.closingTransactionIDs.length > 0) view['closingTransactionIDs'] = trade.closingTransactionIDs;
   view['financing'] = formatAccountUnits(trade.financing);
+  view['dividendAdjustment'] = '0.0000';
   if (trade.closeTime !== undefined) view['closeTime'] = trade.closeTime;
   if (trade.clientExtensions !== undefined) view['clientExtensions'] = trade.clientExtensions;
   return view;

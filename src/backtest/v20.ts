@@ -143,6 +143,8 @@ export interface V20Trade {
   averageClosePrice?: string;
   closingTransactionIDs?: string[];
   financing: string;
+  /** Always "0.0000": no instrument of the catalogue pays dividends. */
+  dividendAdjustment: string;
   closeTime?: string;
   clientExtensions?: ClientExtensions;
   takeProfitOrder?: V20Order;
@@ -158,6 +160,7 @@ export interface V20PositionSide {
   unrealizedPL: string;
   resettablePL: string;
   financing: string;
+  dividendAdjustment: string;
   guaranteedExecutionFees: string;
 }
 
@@ -170,6 +173,7 @@ export interface V20Position {
   resettablePL: string;
   financing: string;
   commission: string;
+  dividendAdjustment: string;
   guaranteedExecutionFees: string;
   unrealizedPL: string;
   marginUsed: string;
@@ -189,6 +193,8 @@ export interface V20AccountSummary {
   resettablePLTime: string;
   financing: string;
   commission: string;
+  /** Always "0" (v20 prints the account's total without decimals). */
+  dividendAdjustment: string;
   guaranteedExecutionFees: string;
   marginRate?: string;
   openTradeCount: number;

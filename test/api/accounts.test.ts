@@ -109,6 +109,28 @@ describe('accounts', () => {
     expect(summary['account']).toMatchObject({ balance: '100000.0000', unrealizedPL: '-0.2000', NAV: '99999.8000' });
   });
 
+  it('shows dividendAdjustment where real v20 prints it: "0" on the account, "0.0000" on positions, sides and trades', async () => {
+    h = await harness();
+    await h.request('POST', `/v3/accounts/${ACCOUNT}/orders`, { order: { type: 'MARKET', instrument: 'EUR_USD', units: '1000' } });
+    const account = (await h.request('GET', `/v3/accounts/${ACCOUNT}`)).json()['account'];
+    const after = (o: Record<string, unknown>, key: string): string | undefined => Object.keys(o)[Object.keys(o).indexOf(key) + 1];
+    // As live captures of GET /v3/accounts/{id} print them (2019-2023): commission, dividendAdjustment, guaranteedExecutionFees.
+    expect(account['dividendAdjustment']).toBe('0');
+    expect([after(account, 'commission'), after(account, 'dividendAdjustment')]).toEqual(['dividendAdjustment', 'guaranteedExecutionFees']);
+    const position = account['positions'][0];
+    expect([position['dividendAdjustment'], after(position, 'commission')]).toEqual(['0.0000', 'dividendAdjustment']);
+    for (const side of [position['long'], position['short']])
+      expect([side['dividendAdjustment'], after(side, 'financing'), after(side, 'dividendAdjustment')]).toEqual([
+        '0.0000',
+        'dividendAdjustment',
+        'guaranteedExecutionFees',
+      ]);
+    const trade = (await h.request('GET', `/v3/accounts/${ACCOUNT}/trades/4`)).json()['trade'];
+    expect([trade['dividendAdjustment'], after(trade, 'financing')]).toEqual(['0.0000', 'dividendAdjustment']);
+    expect(account['trades'][0]['dividendAdjustment']).toBe('0.0000');
+    expect((await h.request('GET', `/v3/accounts/${ACCOUNT}/summary`)).json()['account']['dividendAdjustment']).toBe('0');
+  });
+
   it('lists instruments, all or some; unknown names are invalid', async () => {
     h = await harness();
     const all = (await h.request('GET', `/v3/accounts/${ACCOUNT}/instruments`)).json();

@@ -65,6 +65,7 @@ const FLAT_SIDE = {
   unrealizedPL: '0.0000',
   resettablePL: '0.0000',
   financing: '0.0000',
+  dividendAdjustment: '0.0000',
   guaranteedExecutionFees: '0.0000',
 };
 
@@ -119,6 +120,7 @@ describe('GET positions/{instrument}', () => {
         unrealizedPL: '-0.0300',
         resettablePL: '0.0000',
         financing: '0.0000',
+        dividendAdjustment: '0.0000',
         guaranteedExecutionFees: '0.0000',
       },
       short: FLAT_SIDE,
@@ -126,6 +128,7 @@ describe('GET positions/{instrument}', () => {
       resettablePL: '0.0000',
       financing: '0.0000',
       commission: '0.0000',
+      dividendAdjustment: '0.0000',
       guaranteedExecutionFees: '0.0000',
       unrealizedPL: '-0.0300',
       marginUsed: expect.stringMatching(/^\d+\.\d{4}$/),
@@ -145,6 +148,7 @@ describe('GET positions/{instrument}', () => {
         resettablePL: '0.0000',
         financing: '0.0000',
         commission: '0.0000',
+        dividendAdjustment: '0.0000',
         guaranteedExecutionFees: '0.0000',
         unrealizedPL: '0.0000',
         marginUsed: '0.0000',
