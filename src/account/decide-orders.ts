@@ -14,7 +14,7 @@ import { ENTRY_ORDER_JSON } from '../domain/transaction-shapes.js';
 import { isOrderType, ORDER_TYPE_RULES, type DependentOrderType, type OrderType } from '../domain/order-types.js';
 import { checkClientExtensions } from '../orders/client-extensions.js';
 import { OPEN_ONLY_REJECT_REASON, openOnlyAgainstPosition } from '../orders/position-fill.js';
-import { checkOrderRequest, type CheckedOrder, type OrderRequest } from '../orders/request.js';
+import { checkOrderRequest, sentEcho, type CheckedOrder, type OrderRequest } from '../orders/request.js';
 import type { Batch } from './batch.js';
 import type { Outcome } from './commands.js';
 import { canConvertToHome } from './home-currency.js';
@@ -217,19 +217,19 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
   const order = checked.order;
   // A terminal (MT4) account takes no client extensions: refused before anything else of the account's.
   const terminal = terminalOrderRefusal(state, order);
-  if (terminal !== null) return rejectWith(b, response, replaces, terminal, order.echo);
-  if (dependent && tradeId === undefined) return rejectWith(b, response, replaces, 'TRADE_DOESNT_EXIST', order.echo);
+  if (terminal !== null) return rejectWith(b, response, replaces, terminal, sentEcho(order));
+  if (dependent && tradeId === undefined) return rejectWith(b, response, replaces, 'TRADE_DOESNT_EXIST', sentEcho(order));
   const refusal = accountRefusal(b, type, order.clientExtensions?.id, order.tradeClientExtensions?.id, tradeId, replaces);
-  if (refusal !== null) return rejectWith(b, response, replaces, refusal, order.echo);
-  if (openOnlyAgainst(state, order)) return rejectWith(b, response, replaces, OPEN_ONLY_REJECT_REASON, order.echo);
+  if (refusal !== null) return rejectWith(b, response, replaces, refusal, sentEcho(order));
+  if (openOnlyAgainst(state, order)) return rejectWith(b, response, replaces, OPEN_ONLY_REJECT_REASON, sentEcho(order));
   const rule = ORDER_TYPE_RULES[type];
   const unpriced = priceRefusal(state, type, order, trade);
-  if (unpriced !== null) return rejectWith(b, response, replaces, unpriced, order.echo);
+  if (unpriced !== null) return rejectWith(b, response, replaces, unpriced, sentEcho(order));
   // A price, but no chain of quoted pairs converts it to the account currency: v20 has no rate to
   // value a MARKET fill with (INSTRUMENT_PRICE_UNKNOWN, TransactionRejectReason); a resting order waits.
   const instrument = trade?.instrument ?? (order.instrument as string);
   if (rule.trigger === null && state.prices.get(instrument)?.known === true && !canConvertToHome(state, instrument))
-    return rejectWith(b, response, replaces, 'INSTRUMENT_PRICE_UNKNOWN', order.echo);
+    return rejectWith(b, response, replaces, 'INSTRUMENT_PRICE_UNKNOWN', sentEcho(order));
 
   const created = inheritedExtensions(state, type, request, replaces, b.now) ?? order;
   let cancellingTransactionID: string | undefined;

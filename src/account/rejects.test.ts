@@ -168,7 +168,9 @@ describe('order rejects', () => {
     expect(shape(out.transactions)).toEqual(['LIMIT_ORDER:CLIENT_ORDER']);
   });
 
-  it('the reject echoes the request with its defaults and its price at the instrument precision, like v20', () => {
+  it('the reject echoes the request with its defaults and its price as sent, like v20', () => {
+    // A live reject (spec/oanda-v20-facts.md §11): units "0", price "1212" echoed as "1212"; an
+    // accepted order prints its price at the instrument's precision.
     const sim = busyAccount();
     const out = sim.order(limit({ units: '0', price: '1.2120' }));
     expect(rejectTx(out)).toEqual({
@@ -180,7 +182,7 @@ describe('order rejects', () => {
       type: 'LIMIT_ORDER_REJECT',
       instrument: 'EUR_USD',
       units: '0',
-      price: '1.21200',
+      price: '1.2120',
       timeInForce: 'GTC',
       triggerCondition: 'DEFAULT',
       partialFill: 'DEFAULT',
@@ -188,6 +190,11 @@ describe('order rejects', () => {
       reason: 'CLIENT_ORDER',
       rejectReason: 'UNITS_INVALID',
     });
+    expect(rejectTx(sim.order(limit({ units: '0', price: '1212' })))).toMatchObject({ price: '1212', rejectReason: 'UNITS_INVALID' });
+    // Refused by the account after the request's checks (the client ID is taken): as sent too.
+    const taken = sim.order(limit({ price: '1.2', clientExtensions: { id: 'taken' } }));
+    expect(rejectTx(taken)).toMatchObject({ price: '1.2', rejectReason: 'CLIENT_ORDER_ID_ALREADY_EXISTS' });
+    expect(sim.order(limit({ price: '1.2' })).response['orderCreateTransaction']).toMatchObject({ price: '1.20000' });
   });
 
   it('a request ID is stamped on the reject', () => {

@@ -27,6 +27,8 @@ export interface CheckedOrder {
   readonly type: OrderType;
   /** Transaction fields in v20 order, defaults filled in; the creation or reject transaction body. */
   readonly echo: Record<string, unknown>;
+  /** The request as sent, for the echo of a refusal decided later (sentEcho). */
+  readonly request: OrderRequest;
   readonly instrument: string | undefined;
   readonly units: Decimal | undefined;
   readonly priceInt: number | undefined;
@@ -74,32 +76,37 @@ export function checkOrderRequest(
   const echoName = entry ? r.instrument : tradeInstrument;
   const echoSpec = typeof echoName === 'string' ? instruments.get(echoName) : undefined;
   const echo = buildEcho(rule, r, tif, positionFill, trigger, echoSpec?.displayPrecision);
+  // A reject echoes prices as they were sent (a live LIMIT_ORDER_REJECT for units "0" shows the
+  // price "1212" as sent: spec/oanda-v20-facts.md §11); only an accepted order prints them at the
+  // instrument's precision. Built only on the way out: most requests are accepted.
+  const reject = (reason: string): CheckResult => refused(reason, type, buildEcho(rule, r, tif, positionFill, trigger, undefined));
 
   const market = entry ? checkInstrumentAndUnits(r, instruments, decimals) : tradeMarket(tradeInstrument, instruments);
-  if (!market.ok) return reject(market.reason, type, echo);
+  if (!market.ok) return reject(market.reason);
   const spec = market.spec;
   const precision = spec?.displayPrecision ?? 5;
   const threshold = checkThreshold(rule, r, spec, precision);
-  if (!threshold.ok) return reject(threshold.reason, type, echo);
+  if (!threshold.ok) return reject(threshold.reason);
   let priceBoundInt: number | undefined;
   if (rule.priceBound && r.priceBound !== undefined) {
     const p = checkPrice(r.priceBound, precision);
-    if (!p.ok) return reject(p.reason === 'INVALID' ? 'PRICE_BOUND_INVALID' : 'PRICE_BOUND_PRECISION_EXCEEDED', type, echo);
+    if (!p.ok) return reject(p.reason === 'INVALID' ? 'PRICE_BOUND_INVALID' : 'PRICE_BOUND_PRECISION_EXCEEDED');
     priceBoundInt = p.int;
   }
   const options = checkOptions(rule, r, tif, positionFill, trigger, now);
-  if (!options.ok) return reject(options.reason, type, echo);
+  if (!options.ok) return reject(options.reason);
   const ce = checkClientExtensions(r.clientExtensions, 'CLIENT_ORDER');
-  if (!ce.ok) return reject(ce.reason, type, echo);
+  if (!ce.ok) return reject(ce.reason);
   const tce = entry ? checkClientExtensions(r.tradeClientExtensions, 'CLIENT_TRADE') : { ok: true as const, value: undefined };
-  if (!tce.ok) return reject(tce.reason, type, echo);
+  if (!tce.ok) return reject(tce.reason);
   const onFill = entry ? checkOnFillOrders(r, spec, precision, now) : NO_ON_FILL;
-  if (!onFill.ok) return reject(onFill.reason, type, echo);
+  if (!onFill.ok) return reject(onFill.reason);
   return {
     ok: true,
     order: {
       type,
       echo,
+      request: r,
       instrument: market.instrument,
       units: market.units,
       priceInt: threshold.priceInt,
@@ -124,7 +131,7 @@ export function checkOrderRequest(
  * A refused request and its echo. Module functions rather than closures per request: the checks
  * run for every order, and a closure per call is an allocation (and, under tsx, a __name call).
  */
-function reject(rejectReason: string, type: OrderType, echo: Record<string, unknown>): CheckResult {
+function refused(rejectReason: string, type: OrderType, echo: Record<string, unknown>): CheckResult {
   return { ok: false, rejectReason, type, echo };
 }
 
@@ -216,4 +223,14 @@ function checkThreshold(rule: OrderTypeRule, r: OrderRequest, spec: InstrumentSp
     if (dist.lessThan(spec.minimumTrailingStopDistance)) return refuse('PRICE_DISTANCE_MINIMUM_NOT_MET');
   }
   return { ok: true, priceInt: undefined, distanceInt: d.int };
+}
+
+/** The transaction fields of a checked order that the account then refuses: prices as sent (see checkOrderRequest). */
+export function sentEcho(order: CheckedOrder): Record<string, unknown> {
+  const rule = ORDER_TYPE_RULES[order.type];
+  const entry = rule.kind === 'ENTRY';
+  const r = order.request;
+  const positionFill = entry ? (requestedValue('positionFill', r.positionFill) ?? 'DEFAULT') : undefined;
+  const trigger = rule.triggerCondition ? (requestedValue('triggerCondition', r.triggerCondition) ?? 'DEFAULT') : undefined;
+  return buildEcho(rule, r, r.timeInForce ?? rule.defaultTimeInForce, positionFill, trigger, undefined);
 }
