@@ -59,7 +59,10 @@ export function getAccountInstruments(call: V3Call, instruments: string | undefi
   });
 }
 
-/** PATCH configuration: alias and marginRate; Location is the account. */
+/**
+ * PATCH configuration: alias and marginRate; Location is the account. The answer, accepted or
+ * refused, has no relatedTransactionIDs (OpenAPI 200/400, oandapyV20's account_config fixture).
+ */
 export function configureAccount(call: V3Call, body: { readonly alias?: unknown; readonly marginRate?: unknown }): V20Response {
   const outcome = configureCommand(call, body);
   return answer(() =>
@@ -67,6 +70,7 @@ export function configureAccount(call: V3Call, body: { readonly alias?: unknown;
       successStatus: 200,
       notFoundIs404: false,
       location: accountUrl(call, ''),
+      relatedTransactionIDs: false,
     }),
   );
 }

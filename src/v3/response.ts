@@ -35,6 +35,8 @@ interface OutcomeOptions {
   readonly notFoundIs404: boolean;
   /** Sent on success only. */
   readonly location?: string | undefined;
+  /** False for answers v20 gives without relatedTransactionIDs (PATCH configuration). */
+  readonly relatedTransactionIDs?: boolean;
 }
 
 /**
@@ -48,7 +50,7 @@ export function outcomeResponse(lastTransactionID: number, outcome: Outcome, opt
   // (Object.assign 0.2) and slowed the printing of the body after it.
   const body: Json = {};
   for (const key in outcome.response) body[key] = outcome.response[key];
-  body['relatedTransactionIDs'] = outcome.transactions.map((t) => t.id);
+  if (options.relatedTransactionIDs !== false) body['relatedTransactionIDs'] = outcome.transactions.map((t) => t.id);
   body['lastTransactionID'] = String(lastTransactionID);
   if (outcome.reject !== undefined) {
     body['errorMessage'] = outcome.reject.errorMessage;

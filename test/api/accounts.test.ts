@@ -146,8 +146,11 @@ describe('accounts', () => {
     const ok = await h.request('PATCH', `/v3/accounts/${ACCOUNT}/configuration`, { alias: 'main', marginRate: '0.05' });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()['clientConfigureTransaction']).toMatchObject({ type: 'CLIENT_CONFIGURE', alias: 'main', marginRate: '0.05' });
+    // The members of oandapyV20's account_config fixture and the OpenAPI answers: no relatedTransactionIDs.
+    expect(Object.keys(ok.json())).toEqual(['clientConfigureTransaction', 'lastTransactionID']);
     const bad = await h.request('PATCH', `/v3/accounts/${ACCOUNT}/configuration`, { marginRate: '7' });
     expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json())).toEqual(['clientConfigureRejectTransaction', 'lastTransactionID', 'errorMessage', 'errorCode']);
     expect(bad.json()).toMatchObject({
       clientConfigureRejectTransaction: { rejectReason: 'MARGIN_RATE_INVALID' },
       errorCode: 'MARGIN_RATE_INVALID',
