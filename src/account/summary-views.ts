@@ -157,9 +157,13 @@ export function positionFigure(v: PositionValuation, index: number): string {
   return index === MARGIN_USED_FIGURE ? formatAccountUnits(v.marginUsed) : (UNREALIZED_FIGURES[index] as (v: UnrealizedPL) => string)(v);
 }
 
-/** The Position resource in v20's field order, from its texts and its four figures (positionFigure). */
+/**
+ * The Position resource in v20's field order, from its texts and its four figures (positionFigure).
+ * A flat position (no units on either side) has no marginUsed, as live servers print it (captures
+ * of GET /v3/accounts/{id}: every flat position ends at unrealizedPL).
+ */
 export function positionJson(texts: PositionTexts, figure: (index: number) => string): Json {
-  return {
+  const view: Json = {
     instrument: texts.instrument,
     long: sideJson(texts.long, figure(0)),
     short: sideJson(texts.short, figure(1)),
@@ -170,8 +174,9 @@ export function positionJson(texts: PositionTexts, figure: (index: number) => st
     dividendAdjustment: '0.0000',
     guaranteedExecutionFees: '0.0000',
     unrealizedPL: figure(2),
-    marginUsed: figure(3),
   };
+  if (texts.long.units !== '0' || texts.short.units !== '0') view['marginUsed'] = figure(3);
+  return view;
 }
 
 export function positionView(state: AccountState, position: PositionRecord): Json {
