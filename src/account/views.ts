@@ -266,6 +266,26 @@ export function accountChangesView(
   };
 }
 
+/**
+ * An instrument's tags as live servers list them for its type (captures of GET /instruments, 2022-2024:
+ * every currency pair, and a metal); a CFD's depend on what it tracks (an index, a bond, a
+ * commodity), which the catalogue does not say, so it has none.
+ */
+function tagsOf(type: InstrumentSpec['type']): Json[] {
+  if (type === 'CURRENCY')
+    return [
+      { type: 'ASSET_CLASS', name: 'CURRENCY' },
+      { type: 'BRAIN_ASSET_CLASS', name: 'FX' },
+    ];
+  if (type === 'METAL')
+    return [
+      { type: 'ASSET_CLASS', name: 'COMMODITY' },
+      { type: 'KID_ASSET_CLASS', name: 'METAL' },
+      { type: 'BRAIN_ASSET_CLASS', name: 'METAL' },
+    ];
+  return [];
+}
+
 /** The v20 Instrument resource of a catalogue entry, as GET /instruments serves it. */
 export function instrumentView(spec: InstrumentSpec): Json {
   return {
@@ -282,7 +302,7 @@ export function instrumentView(spec: InstrumentSpec): Json {
     maximumOrderUnits: spec.maximumOrderUnits,
     marginRate: spec.marginRate,
     guaranteedStopLossOrderMode: 'DISABLED',
-    tags: [],
+    tags: tagsOf(spec.type),
     financing: {
       longRate: spec.financing.longRate,
       shortRate: spec.financing.shortRate,
