@@ -86,6 +86,9 @@ function clockAndGenerator(
   const speed = args.speed ?? file.speed;
   if (speed !== undefined && clock !== 'replay')
     fail(args.speed !== undefined ? '--speed' : 'speed', `applies to --clock replay only (the clock is ${clock})`);
+  // Live time is the wall clock: a start time there would be ignored, so it is refused like --speed.
+  if (clock === 'live' && (args.start ?? file.start) !== undefined)
+    fail(args.start !== undefined ? '--start' : 'start', 'applies to --clock replay or manual only (the clock is live)');
   const catalogue = buildCatalogue(file.instruments ?? []);
   generator?.instruments.forEach((name, i) => {
     if (!catalogue.has(name)) fail(`generator.instruments[${i}]`, `${name} is not an instrument of this server`);

@@ -227,6 +227,13 @@ describe('settings: flags over file over defaults', () => {
       'options: --clock: replay needs prices: --ticks FILE... or --generator SEED',
     );
     expect(message(() => settings({}, { speed: 2 }))).toBe('options: --speed: applies to --clock replay only (the clock is live)');
+    expect(message(() => settings({}, { start: Date.UTC(2024, 0, 1) * 1000 }))).toBe(
+      'options: --start: applies to --clock replay or manual only (the clock is live)',
+    );
+    expect(message(() => settings({ clock: 'live', start: Date.UTC(2024, 0, 1) * 1000 }))).toBe(
+      'options: start: applies to --clock replay or manual only (the clock is live)',
+    );
+    expect(settings({}, { clock: 'manual', start: Date.UTC(2024, 0, 1) * 1000 }).start).toBe(Date.UTC(2024, 0, 1) * 1000);
     expect(message(() => settings({}, { ticks: ['a.csv'], generator: 1 }))).toContain('give either --ticks or --generator');
     expect(message(() => settings({ generator: { instruments: ['ABC_DEF'] } }))).toContain(
       'generator.instruments[0]: ABC_DEF is not an instrument of this server',
