@@ -220,7 +220,7 @@ async function sweep(
       onResult: (row, done, total) => {
         const secs = Number(process.hrtime.bigint() - started) / 1e9;
         const left = done < total ? `, about ${clock((secs / done) * (total - done))} left` : '';
-        const line = `sweep: ${done}/${total} done (${swept.map((n) => `${n}=${String(row.params[n])}`).join(' ')}: ${rank} ${String(row.metrics[rank])})${left}`;
+        const line = `sweep: ${done}/${total} done (${swept.map((n) => `${n}=${String(row.params[n])}`).join(' ')}: ${rank} ${metricText(row.metrics[rank])})${left}`;
         if (io.isTTY) io.stderr.write(`\r\x1b[K${line}${done === total ? '\n' : ''}`);
         else warn(line);
       },
@@ -286,11 +286,17 @@ function summaryTable(result: BacktestSummary): string {
   return textTable(['metric', 'value'], rows);
 }
 
+/** The parameters as `name=value ...`, shown in parentheses after the strategy's name. */
 function paramText(params: Readonly<Record<string, unknown>>): string {
   const text = Object.entries(params)
     .map(([k, v]) => `${k}=${String(v)}`)
     .join(' ');
-  return text === '' ? '(no parameters)' : text;
+  return text === '' ? 'no parameters' : text;
+}
+
+/** A metric in a progress line: a metric that has no value (null) reads n/a, as in the final table. */
+function metricText(value: Metrics[keyof Metrics]): string {
+  return value === null ? 'n/a' : String(value);
 }
 
 /** Runs `v20sim backtest ARGS`; returns the exit code. Output: results on stdout, progress and errors on stderr. */

@@ -48,7 +48,7 @@ export function paramText(params: SweepRow['params']): string {
   const text = Object.entries(params)
     .map(([k, v]) => `${k}=${String(v)}`)
     .join(' ');
-  return text === '' ? '(no parameters)' : text;
+  return text === '' ? 'no parameters' : text;
 }
 
 /**

@@ -157,6 +157,23 @@ describe('v20sim backtest (runBacktestCommand)', () => {
     expect(b.code).toBe(0);
   });
 
+  it('words a parameterless strategy and a metric without a value as the final table does', async () => {
+    const dir = tempDir();
+    const noop = path.join(dir, 'noop.mjs');
+    writeFileSync(noop, "export default { name: 'noop', params: { n: 1 }, create: () => ({}) };\n");
+    const bare = path.join(dir, 'bare.mjs');
+    writeFileSync(bare, "export default { name: 'bare', params: {}, create: () => ({}) };\n");
+    const single = await run(['--strategy', bare, '--out', path.join(dir, 'single')]);
+    expect(single.code).toBe(0);
+    expect(single.err).toMatch(/^backtest: bare \(no parameters\) on /);
+    // A strategy that never trades has no Sharpe ratio: n/a in the progress lines and the table.
+    const swept = await run(['--strategy', noop, '--out', path.join(dir, 'sweep'), '--param', 'n=1,2', '--workers', '1']);
+    expect(swept.code).toBe(0);
+    expect(swept.err).toContain('sweep: 2/2 done (n=2: sharpe n/a)');
+    expect(swept.err).not.toContain('null');
+    expect(swept.out).toMatch(/\n1\s+1\s+0\.00\s+0\.00%\s+n\/a/);
+  });
+
   it('answers --help and refuses bad options with exit code 2', async () => {
     const help = await run(['--help']);
     expect(help.code).toBe(0);
