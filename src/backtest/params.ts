@@ -12,13 +12,20 @@ function typeName(value: ParamValue): 'number' | 'boolean' | 'string' {
   return typeof value as 'number' | 'boolean' | 'string';
 }
 
+/** A number's text as a number; one too large for a double (1e400) would become Infinity. */
+function finite(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value)) throw new ParamError(`parameter ${name}: expected a finite number, got ${JSON.stringify(text)}`);
+  return value;
+}
+
 /** Reads one textual value as the type of the parameter's default. */
 export function coerceParam(name: string, text: string, defaultValue: ParamValue): ParamValue {
   const trimmed = text.trim();
   switch (typeName(defaultValue)) {
     case 'number': {
       if (!NUMBER_RE.test(trimmed)) throw new ParamError(`parameter ${name}: expected a number, got ${JSON.stringify(text)}`);
-      return Number(trimmed);
+      return finite(name, trimmed);
     }
     case 'boolean': {
       const lower = trimmed.toLowerCase();
@@ -49,7 +56,7 @@ function expandRange(name: string, text: string): number[] | undefined {
   const [start, stop, step] = [m[1], m[2], m[3] ?? '1'].map((part) => {
     if (!NUMBER_RE.test(part as string))
       throw new ParamError(`parameter ${name}: bad range ${JSON.stringify(text)}; write start:stop:step`);
-    return Number(part);
+    return finite(name, part as string);
   }) as [number, number, number];
   if (!(step > 0)) throw new ParamError(`parameter ${name}: the step of ${JSON.stringify(text)} must be positive`);
   if (stop < start) throw new ParamError(`parameter ${name}: the range ${JSON.stringify(text)} ends before it starts`);

@@ -183,6 +183,7 @@ describe('v20sim backtest (runBacktestCommand)', () => {
       [['--strategy', MA, '--bogus'], /unknown option --bogus/],
       [['--strategy', MA, '--param', 'nope=1'], /has no parameter "nope"; its parameters: instrument, barSeconds, fast, slow/],
       [['--strategy', MA, '--param', 'fast=ten'], /parameter fast: expected a number/],
+      [['--strategy', MA, '--param', 'fast=1e400'], /^v20sim backtest: parameter fast: expected a finite number, got "1e400"\n$/],
       [['--strategy', MA, '--ticks'], /--ticks needs at least one file/],
       [['--strategy', MA, '--ticks', 'missing.csv'], /tick file not found: missing.csv/],
       [['--strategy', MA, '--rank', 'luck'], /cannot rank by "luck"/],

@@ -167,6 +167,8 @@ describe('helpers', () => {
     expect(coerceParam('b', 'false', true)).toBe(false);
     expect(coerceParam('s', ' EUR_USD', 'x')).toBe(' EUR_USD');
     expect(() => coerceParam('n', '12abc', 1)).toThrow(/expected a number/);
+    expect(() => coerceParam('n', '1e400', 1)).toThrow('parameter n: expected a finite number, got "1e400"');
+    expect(() => parseParamValues('fast', '1:1e400', 1)).toThrow('parameter fast: expected a finite number, got "1e400"');
     expect(parseParamValues('fast', '5,10,20', 1)).toEqual([5, 10, 20]);
     expect(parseParamValues('fast', '5:20:5', 1)).toEqual([5, 10, 15, 20]);
     expect(parseParamValues('x', '0.1:0.3:0.1', 1)).toEqual([0.1, 0.2, 0.3]);
