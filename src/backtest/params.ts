@@ -108,7 +108,7 @@ function checkKnown(definition: StrategyDefinition, name: string): ParamValue {
 
 /**
  * The grid from a config file's `params` object (a value or an array of values per name) and
- * the command line's `--param name=text` arguments, which replace the config's value of a name.
+ * the command line's `--param name=text` arguments (one per name), which replace the config's value of a name.
  */
 export function buildParamGrid(
   definition: StrategyDefinition,
@@ -125,8 +125,14 @@ export function buildParamGrid(
       list.map((v: unknown) => checkParamValue(name, v, defaultValue)),
     );
   }
+  // A name given twice is a mistake either way: the last value silently winning, or an intended sweep.
+  const given = new Map<string, string>();
   for (const arg of args) {
     const { name, text } = splitParamArg(arg);
+    const earlier = given.get(name);
+    if (earlier !== undefined)
+      throw new ParamError(`--param ${name} is given twice; for a sweep give its values in one: --param ${name}=${earlier},${text}`);
+    given.set(name, text);
     grid.set(name, parseParamValues(name, text, checkKnown(definition, name)));
   }
   return grid;

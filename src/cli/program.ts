@@ -136,7 +136,7 @@ function backtestCommand(): Command {
     )
     .option(
       '--param <name=value>',
-      'a strategy parameter (repeatable). Several values (a,b,c) or a range (start:stop:step) make a sweep over every combination',
+      'a strategy parameter (repeatable, once per name). Several values (a,b,c) or a range (start:stop:step) make a sweep over every combination',
       collect,
     )
     .option('--out <dir>', 'output folder (default backtest-out)')

@@ -183,6 +183,11 @@ describe('v20sim backtest (runBacktestCommand)', () => {
       [['--strategy', MA, '--bogus'], /unknown option --bogus/],
       [['--strategy', MA, '--param', 'nope=1'], /has no parameter "nope"; its parameters: instrument, barSeconds, fast, slow/],
       [['--strategy', MA, '--param', 'fast=ten'], /parameter fast: expected a number/],
+      // Neither the last value nor a sweep: say how to write the sweep.
+      [
+        ['--strategy', MA, '--param', 'fast=5', '--param', 'fast=10'],
+        /--param fast is given twice; for a sweep give its values in one: --param fast=5,10/,
+      ],
       [['--strategy', MA, '--param', 'fast=1e400'], /^v20sim backtest: parameter fast: expected a finite number, got "1e400"\n$/],
       [['--strategy', MA, '--ticks'], /--ticks needs at least one file/],
       [['--strategy', MA, '--ticks', 'missing.csv'], /tick file not found: missing.csv/],
