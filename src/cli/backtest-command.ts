@@ -4,7 +4,7 @@
  * threads and writes a ranked sweep.csv / sweep.json. The only part of the backtest that reads the
  * wall clock, for the progress display; everything it writes is a function of the inputs.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
   OUTPUT_FILES,
@@ -92,15 +92,27 @@ async function configOf(options: Readonly<Record<string, unknown>>): Promise<Bac
   return readBacktestConfig(configFile);
 }
 
+/** Each tick file exists, and only once: the same file twice would merge every tick with itself. */
+function checkTickFiles(files: readonly string[]): void {
+  const seen = new Map<string, string>();
+  for (const file of files) {
+    if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`tick file not found: ${file}`);
+    // The real path, so that ./a.csv, a.csv and a link to it are one file.
+    const real = realpathSync(file);
+    const earlier = seen.get(real);
+    if (earlier !== undefined)
+      throw new UsageError(`tick file given twice: ${earlier === file ? file : `${earlier} and ${file} are the same file`}`);
+    seen.set(real, file);
+  }
+}
+
 function planOf(options: Readonly<Record<string, unknown>>, config: BacktestFileConfig): BacktestPlan {
   const opt = (key: string): string | undefined => optionalString(options, key);
   const strategyFile = opt('strategy') ?? config.strategy;
   if (strategyFile === undefined) throw new UsageError('--strategy FILE is required (see v20sim backtest --help)');
   const cliTicks = (options['ticks'] as string[] | undefined) ?? [];
   const tickFiles = cliTicks.length > 0 ? cliTicks : (config.ticks ?? [SAMPLE_TICKS_FILE]);
-  for (const file of tickFiles) {
-    if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`tick file not found: ${file}`);
-  }
+  checkTickFiles(tickFiles);
   const cliFormat = opt('format');
   const format = cliFormat === undefined ? config.format : checkFeedFormat(cliFormat);
   const instrument = opt('instrument') ?? config.instrument;

@@ -6,6 +6,7 @@ import { memoryStream, removeTempDirs, tempDir } from './helpers.js';
 
 const MA = 'examples/strategies/ma-crossover.ts';
 const GRID = 'examples/strategies/grid.ts';
+const SAMPLE = 'examples/data/sample-eurusd-usdjpy.csv.gz';
 
 async function run(args: string[], isTTY = false): Promise<{ code: number; out: string; err: string }> {
   const stdout = memoryStream();
@@ -191,6 +192,12 @@ describe('v20sim backtest (runBacktestCommand)', () => {
       [['--strategy', MA, '--param', 'fast=1e400'], /^v20sim backtest: parameter fast: expected a finite number, got "1e400"\n$/],
       [['--strategy', MA, '--ticks'], /--ticks needs at least one file/],
       [['--strategy', MA, '--ticks', 'missing.csv'], /tick file not found: missing.csv/],
+      // Merged with itself, every tick would come twice.
+      [['--strategy', MA, '--ticks', SAMPLE, SAMPLE], /tick file given twice: examples\/data\/sample-eurusd-usdjpy\.csv\.gz\n$/],
+      [
+        ['--strategy', MA, '--ticks', SAMPLE, `./${SAMPLE}`],
+        /tick file given twice: examples\/data\/sample-eurusd-usdjpy\.csv\.gz and \.\/examples\/data\/sample-eurusd-usdjpy\.csv\.gz are the same file/,
+      ],
       [['--strategy', MA, '--rank', 'luck'], /cannot rank by "luck"/],
       [['--strategy', MA, '--equity-interval', 'often'], /--equity-interval/],
       [['--strategy', MA, '--format', 'xml'], /--format must be one of/],
