@@ -333,6 +333,11 @@ export async function runParsedBacktest(parsed: Extract<Parsed, { kind: 'run' }>
     const definition = await loadStrategy(plan.strategyFile);
     const grid = buildParamGrid(definition, plan.fileParams, plan.cliParams);
     const combos = expandGrid(definition, grid);
+    // The queue carries a sweep's cells; one run would silently go on here instead of where asked.
+    if (combos.length === 1 && plan.queue !== undefined)
+      throw new UsageError(
+        '--queue runs a sweep, and this is a single run: give a parameter several values (--param name=a,b) or leave out --queue',
+      );
     if (combos.length === 1) singleRun(plan, definition, combos[0] as Record<string, unknown>, io);
     else await sweep(plan, definition, combos, sweptNames(definition, grid), io);
     return EXIT.ok;

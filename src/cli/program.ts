@@ -149,7 +149,10 @@ function backtestCommand(): Command {
       'sweep ranking: sharpe (default), sortino, netPL, return, maxDrawdown, profitFactor, winRate, expectancy, trades, ...',
     )
     .option('--workers <n>', 'threads for a sweep, this one included (default: chosen from the amount of work, at most one per core)')
-    .option('--queue <url>', 'run the sweep on `v20sim worker`s through Redis (redis://HOST:PORT/DB) instead of threads here')
+    .option(
+      '--queue <url>',
+      'run the sweep on `v20sim worker`s through Redis (redis://HOST:PORT/DB) instead of threads here (a sweep only)',
+    )
     .addOption(new Option('--queue-timeout <s>', 'give up when Redis does not answer for this long (default 60)').hideHelp())
     .addHelpText('after', BACKTEST_AFTER);
 }

@@ -199,6 +199,9 @@ describe('v20sim backtest (runBacktestCommand)', () => {
         /tick file given twice: examples\/data\/sample-eurusd-usdjpy\.csv\.gz and \.\/examples\/data\/sample-eurusd-usdjpy\.csv\.gz are the same file/,
       ],
       [['--strategy', MA, '--rank', 'luck'], /cannot rank by "luck"/],
+      // Refused before any connection: no Redis listens on port 1.
+      [['--strategy', MA, '--queue', 'redis://127.0.0.1:1/0'], /--queue runs a sweep, and this is a single run/],
+      [['--strategy', MA, '--param', 'fast=5', '--queue', 'redis://127.0.0.1:1/0'], /--queue runs a sweep/],
       [['--strategy', MA, '--equity-interval', 'often'], /--equity-interval/],
       [['--strategy', MA, '--format', 'xml'], /--format must be one of/],
       [['--strategy', MA, '--balance', '-5'], /--balance must be a non-negative decimal/],
