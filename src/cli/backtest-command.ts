@@ -106,10 +106,26 @@ function checkTickFiles(files: readonly string[]): void {
   }
 }
 
+/**
+ * The output folder, if it exists or can be made: a sweep makes it only when every run is done,
+ * and mkdir's own error (EEXIST, ENOENT) says nothing about --out.
+ */
+function checkOutDir(dir: string): string {
+  if (dir === '') throw new UsageError('--out needs a folder name');
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    if (existsSync(at)) {
+      if (statSync(at).isDirectory()) return dir;
+      throw new UsageError(`output folder ${dir} cannot be made: ${at === path.resolve(dir) ? 'it' : at} is a file`);
+    }
+    if (path.dirname(at) === at) return dir;
+  }
+}
+
 function planOf(options: Readonly<Record<string, unknown>>, config: BacktestFileConfig): BacktestPlan {
   const opt = (key: string): string | undefined => optionalString(options, key);
   const strategyFile = opt('strategy') ?? config.strategy;
   if (strategyFile === undefined) throw new UsageError('--strategy FILE is required (see v20sim backtest --help)');
+  if (!existsSync(strategyFile) || !statSync(strategyFile).isFile()) throw new UsageError(`strategy file not found: ${strategyFile}`);
   const cliTicks = (options['ticks'] as string[] | undefined) ?? [];
   const tickFiles = cliTicks.length > 0 ? cliTicks : (config.ticks ?? [SAMPLE_TICKS_FILE]);
   checkTickFiles(tickFiles);
@@ -131,7 +147,7 @@ function planOf(options: Readonly<Record<string, unknown>>, config: BacktestFile
     strategyFile,
     tickFiles,
     readOpts: { ...(format === undefined ? {} : { format }), ...(instrument === undefined ? {} : { instrument }) },
-    outDir: opt('out') ?? config.out ?? 'backtest-out',
+    outDir: checkOutDir(opt('out') ?? config.out ?? 'backtest-out'),
     account: {
       ...(currency === undefined ? {} : { currency }),
       ...(balance === undefined ? {} : { balance }),

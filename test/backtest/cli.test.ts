@@ -216,6 +216,25 @@ describe('v20sim backtest (runBacktestCommand)', () => {
     }
   });
 
+  it('refuses a missing strategy file and an output folder that cannot be made before any run (exit code 2)', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'file.txt');
+    writeFileSync(file, 'not a folder\n');
+    const cases: [string[], string][] = [
+      [['--strategy', path.join(dir, 'nowhere.ts')], `strategy file not found: ${path.join(dir, 'nowhere.ts')}`],
+      [['--strategy', MA, '--out', file], `output folder ${file} cannot be made: it is a file`],
+      [['--strategy', MA, '--out', path.join(file, 'sub')], `output folder ${path.join(file, 'sub')} cannot be made: ${file} is a file`],
+      [['--strategy', MA, '--out', ''], '--out needs a folder name'],
+      // A sweep writes its folder at the end: refused before its runs, not after them.
+      [['--strategy', MA, '--out', file, '--param', 'fast=5,10', '--workers', '1'], `output folder ${file} cannot be made: it is a file`],
+    ];
+    for (const [args, message] of cases) {
+      const r = await run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err).toBe(`v20sim backtest: ${message}\n`);
+    }
+  });
+
   it('exits with 1 when the strategy fails or is not a strategy', async () => {
     const dir = tempDir();
     const broken = path.join(dir, 'broken.mjs');
@@ -228,8 +247,5 @@ describe('v20sim backtest (runBacktestCommand)', () => {
     const n = await run(['--strategy', notOne]);
     expect(n.code).toBe(1);
     expect(n.err).toMatch(/is not a strategy: name must be a non-empty string/);
-    const missing = await run(['--strategy', path.join(dir, 'nowhere.ts')]);
-    expect(missing.code).toBe(1);
-    expect(missing.err).toMatch(/strategy file not found/);
   });
 });
