@@ -123,6 +123,9 @@ function checkOutDir(dir: string): string {
 
 function planOf(options: Readonly<Record<string, unknown>>, config: BacktestFileConfig): BacktestPlan {
   const opt = (key: string): string | undefined => optionalString(options, key);
+  // A bad value is named where it was written: the option, or the config file's key.
+  const configFile = opt('config');
+  const field = (key: string, flag: string): string => (opt(key) === undefined ? `config ${configFile}: ${key}` : flag);
   const strategyFile = opt('strategy') ?? config.strategy;
   if (strategyFile === undefined) throw new UsageError('--strategy FILE is required (see v20sim backtest --help)');
   if (!existsSync(strategyFile) || !statSync(strategyFile).isFile()) throw new UsageError(`strategy file not found: ${strategyFile}`);
@@ -134,13 +137,17 @@ function planOf(options: Readonly<Record<string, unknown>>, config: BacktestFile
   const instrument = opt('instrument') ?? config.instrument;
   const balance = opt('balance') ?? config.balance;
   if (balance !== undefined && !/^\d+(\.\d+)?$/.test(balance))
-    throw new UsageError(`--balance must be a non-negative decimal, got ${JSON.stringify(balance)}`);
+    throw new UsageError(`${field('balance', '--balance')} must be a non-negative decimal, got ${JSON.stringify(balance)}`);
   // The opening deposit is a TRANSFER_FUNDS: what it would refuse is refused here, before any run.
   if (balance !== undefined && Number(balance) !== 0 && !isTransferAmount(balance))
-    throw new UsageError(`--balance must have at most 4 decimal places and be at most ${LIMITS.transferAmountMax}, got ${balance}`);
+    throw new UsageError(
+      `${field('balance', '--balance')} must have at most 4 decimal places and be at most ${LIMITS.transferAmountMax}, got ${balance}`,
+    );
   const currency = opt('accountCurrency') ?? config.accountCurrency;
   if (currency !== undefined && !/^[A-Z]{3}$/.test(currency))
-    throw new UsageError(`--account-currency must be a currency code such as USD, got ${JSON.stringify(currency)}`);
+    throw new UsageError(
+      `${field('accountCurrency', '--account-currency')} must be a currency code such as USD, got ${JSON.stringify(currency)}`,
+    );
   const hedging = options['hedging'] === true ? true : config.hedging;
   const cliWorkers = opt('workers');
   return {
@@ -156,8 +163,10 @@ function planOf(options: Readonly<Record<string, unknown>>, config: BacktestFile
       ...(config.marginCloseout === undefined ? {} : { marginCloseout: config.marginCloseout }),
       ...(config.homeConversionFee === undefined ? {} : { homeConversionFee: config.homeConversionFee }),
     },
-    equityIntervalMicros: checked('--equity-interval', () => parseDuration(opt('equityInterval') ?? config.equityInterval ?? '1m')),
-    rank: checked('--rank', () => checkRankMetric(opt('rank') ?? config.rank ?? 'sharpe')),
+    equityIntervalMicros: checked(field('equityInterval', '--equity-interval'), () =>
+      parseDuration(opt('equityInterval') ?? config.equityInterval ?? '1m'),
+    ),
+    rank: checked(field('rank', '--rank'), () => checkRankMetric(opt('rank') ?? config.rank ?? 'sharpe')),
     workers: cliWorkers === undefined ? config.workers : checkWorkers(cliWorkers, '--workers'),
     queue: queueOf(opt('queue'), opt('queueTimeout')),
     cliParams: (options['param'] as string[] | undefined) ?? [],

@@ -107,6 +107,30 @@ describe('v20sim backtest (runBacktestCommand)', () => {
     expect(report.run.equityIntervalSeconds).toBe(300);
   });
 
+  it('names the config key, not the option, when a bad value came from the config file', async () => {
+    const dir = tempDir();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ balance: 'abc' }, 'balance must be a non-negative decimal, got "abc"'],
+      [{ balance: '1.123456' }, 'balance must have at most 4 decimal places'],
+      [{ accountCurrency: 'usd' }, 'accountCurrency must be a currency code such as USD, got "usd"'],
+      [{ rank: 'luck' }, 'rank: cannot rank by "luck"'],
+      [{ equityInterval: 'often' }, 'equityInterval: expected a duration'],
+    ];
+    for (const [values, message] of cases) {
+      const config = path.join(dir, 'bad.json');
+      writeFileSync(config, JSON.stringify({ strategy: path.resolve(MA), ...values }));
+      const r = await run(['--config', config]);
+      expect(r.code, JSON.stringify(values)).toBe(2);
+      expect(r.err).toContain(`v20sim backtest: config ${config}: ${message}`);
+    }
+    // The option wins over the file, and is the one named.
+    const config = path.join(dir, 'good.json');
+    writeFileSync(config, JSON.stringify({ strategy: path.resolve(MA), balance: '1000' }));
+    const r = await run(['--config', config, '--balance', 'abc']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('v20sim backtest: --balance must be a non-negative decimal, got "abc"\n');
+  });
+
   it('takes the account options of a config file: the conversion fee reaches the account, a bad preset is refused', async () => {
     const dir = tempDir();
     const costs: string[] = [];
