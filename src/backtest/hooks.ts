@@ -12,8 +12,14 @@ export class StrategyError extends Error {
 
 type Hook = 'create' | 'onStart' | 'onTick' | 'onTransaction' | 'onEnd';
 
+/** The hooks a strategy may return; each is optional, and a function when given. */
+const HOOKS = ['onStart', 'onTick', 'onTransaction', 'onEnd'] as const;
+
 function checkSync(result: unknown, strategy: string, hook: Hook): void {
   if (typeof result === 'object' && result !== null && typeof (result as { then?: unknown }).then === 'function') {
+    // The run stops on the error below; a rejection of the promise (an async hook that throws)
+    // would otherwise reach the process as an unhandled rejection after it.
+    (result as PromiseLike<unknown>).then(undefined, () => undefined);
     throw new StrategyError(`strategy ${strategy}: ${hook} returned a Promise; hooks must be synchronous (the account answers in process)`);
   }
 }
@@ -32,8 +38,15 @@ function createHooks<P extends StrategyParams>(definition: StrategyDefinition<P>
   } catch (error) {
     throw wrapError(error, definition.name, 'create', ctx.time);
   }
+  checkSync(hooks, definition.name, 'create');
   if (typeof hooks !== 'object' || hooks === null)
     throw new StrategyError(`strategy ${definition.name}: create(params) must return an object of hooks`);
+  // Checked here, not when called: `onTick: 5` would fail on its first tick as "onTick.call is not a function".
+  for (const hook of HOOKS) {
+    const fn: unknown = hooks[hook];
+    if (fn !== undefined && typeof fn !== 'function')
+      throw new StrategyError(`strategy ${definition.name}: ${hook} must be a function, got ${fn === null ? 'null' : typeof fn}`);
+  }
   return hooks;
 }
 

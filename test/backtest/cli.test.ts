@@ -266,6 +266,12 @@ describe('v20sim backtest (runBacktestCommand)', () => {
     const r = await run(['--strategy', broken, '--out', path.join(dir, 'out')]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/strategy broken failed in onTick at 2024-01-02T00:00:01\.433522000Z: kaput/);
+    // Checked when create() returns, with the message alone (no stack of the runner's call).
+    const notAHook = path.join(dir, 'not-a-hook.mjs');
+    writeFileSync(notAHook, "export default { name: 'five', params: {}, create: () => ({ onTick: 5 }) };\n");
+    const h = await run(['--strategy', notAHook, '--out', path.join(dir, 'out')]);
+    expect(h.code).toBe(1);
+    expect(h.err).toMatch(/\nv20sim backtest: strategy five: onTick must be a function, got number\n$/);
     const notOne = path.join(dir, 'not-one.mjs');
     writeFileSync(notOne, 'export default { hello: 1 };\n');
     const n = await run(['--strategy', notOne]);

@@ -217,9 +217,41 @@ describe('strategy context: the v3 operations in process', () => {
     );
   });
 
-  it('refuses asynchronous hooks', () => {
+  it('refuses asynchronous hooks, and their rejections do not escape the run', async () => {
     const def = strategyOf({ onTick: (async () => undefined) as unknown as () => void });
     expect(() => runBacktest({ strategy: def, ticks: TICKS })).toThrow(/returned a Promise/);
+    const unhandled: unknown[] = [];
+    const onRejection = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const throwing = strategyOf({
+        onTick: (async () => {
+          throw new Error('boom');
+        }) as unknown as () => void,
+      });
+      expect(() => runBacktest({ strategy: throwing, ticks: TICKS })).toThrow(
+        'strategy test: onTick returned a Promise; hooks must be synchronous',
+      );
+      const asyncCreate = { name: 'later', params: {}, create: (async () => Promise.reject(new Error('boom'))) as unknown as () => object };
+      expect(() => runBacktest({ strategy: asyncCreate, ticks: TICKS })).toThrow('strategy later: create returned a Promise');
+      // Node reports an unhandled rejection after the microtasks of the turn.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+    expect(unhandled).toEqual([]);
+  });
+
+  it('refuses hooks that are not functions when create() returns them', () => {
+    for (const [hooks, message] of [
+      [{ onTick: 5 }, 'strategy test: onTick must be a function, got number'],
+      [{ onStart: 'go' }, 'strategy test: onStart must be a function, got string'],
+      [{ onTransaction: null }, 'strategy test: onTransaction must be a function, got null'],
+      [{ onEnd: {} }, 'strategy test: onEnd must be a function, got object'],
+    ] as const) {
+      const def = strategyOf(hooks as never);
+      expect(() => runBacktest({ strategy: def, ticks: TICKS })).toThrow(new StrategyError(message));
+    }
   });
 
   it('checks parameters against the defaults', () => {
