@@ -340,7 +340,7 @@ function metricText(value: Metrics[keyof Metrics]): string {
 export async function runBacktestCommand(args: readonly string[], io: BacktestIo): Promise<number> {
   const parsed = parseArgv(['backtest', ...args]);
   if (parsed.kind === 'print') {
-    io.stdout.write(`${parsed.text}\n`);
+    (parsed.exitCode === 0 ? io.stdout : io.stderr).write(`${parsed.text}\n`);
     return parsed.exitCode;
   }
   if (parsed.kind === 'usage') {

@@ -14,7 +14,7 @@ export interface CliResult {
 export async function runCli(argv: readonly string[], io: ServeIo): Promise<CliResult> {
   const parsed = parseArgv(argv);
   if (parsed.kind === 'print') {
-    io.out(parsed.text);
+    (parsed.exitCode === 0 ? io.out : io.err)(parsed.text);
     return { exitCode: parsed.exitCode };
   }
   if (parsed.kind === 'usage') {

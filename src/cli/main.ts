@@ -31,7 +31,8 @@ function stopOnSignal(exitCode: number): { readonly signal: AbortSignal; release
 const parsed = parseArgv(process.argv.slice(2));
 
 if (parsed.kind === 'print') {
-  io.out(parsed.text);
+  // Help for a missing command (exit code 2) answers a usage error: stderr, as the other ones.
+  (parsed.exitCode === 0 ? io.out : io.err)(parsed.text);
   // Not process.exit(): stdout may be an asynchronous pipe with lines still to write.
   process.exitCode = parsed.exitCode;
 } else if (parsed.kind === 'usage') {

@@ -15,7 +15,10 @@ export type CommandName = 'serve' | 'backtest' | 'scenario run' | 'scenario chec
 
 /** What the command line asks for. */
 export type Parsed =
-  /** Help or the version: print `text` to stdout and exit with `exitCode`. */
+  /**
+   * Help or the version: print `text` and exit with `exitCode`. Exit code 2 is help shown for a
+   * missing command (`v20sim`, `v20sim scenario`): a usage error, so it goes to stderr.
+   */
   | { readonly kind: 'print'; readonly text: string; readonly exitCode: 0 | 2 }
   /** Bad usage: `flag` (an option or an argument; '' for none) and why; exit code 2. */
   | { readonly kind: 'usage'; readonly command: string; readonly flag: string; readonly why: string }
@@ -197,6 +200,9 @@ function scenarioCommand(): Command {
   return scenario;
 }
 
+/** The commands that only group subcommands (scenario run, download candles). */
+const GROUPS: ReadonlySet<string> = new Set(['scenario', 'download']);
+
 /** Options that may be given more than once (everywhere, or in one command); every other long option only once. */
 const REPEATABLE = new Set(['--param', '--ticks backtest', '--limit', '--instrument download candles', '--instrument record']);
 
@@ -258,6 +264,25 @@ function helpText(path: readonly string[] = []): string {
   return command.helpInformation().trimEnd();
 }
 
+/**
+ * `v20sim help [command [subcommand]]`: that command's help, or an unknown name as a usage error
+ * (commander's own help command prints nothing for an unknown name, and exits 0).
+ */
+function helpOf(names: readonly string[]): Parsed {
+  let command = buildProgram(() => undefined);
+  for (const [i, name] of names.entries()) {
+    const sub = command.commands.find((c) => c.name() === name);
+    if (sub === undefined) {
+      const group = names.slice(0, i).join(' ');
+      // Under a group, the group's own message; under a command that has none, the whole path.
+      if (GROUPS.has(group)) return { kind: 'usage', command: group, flag: '', why: `unknown command ${JSON.stringify(name)}` };
+      return { kind: 'usage', command: '', flag: '', why: `unknown command ${JSON.stringify(names.slice(0, i + 1).join(' '))}` };
+    }
+    command = sub;
+  }
+  return { kind: 'print', text: command.helpInformation().trimEnd(), exitCode: 0 };
+}
+
 function usageFromError(error: CommanderError, argv: readonly string[]): Parsed {
   const command = argv[0] ?? '';
   // Commander names the option as declared ("option '--port <n>' argument missing").
@@ -265,10 +290,14 @@ function usageFromError(error: CommanderError, argv: readonly string[]): Parsed 
   switch (error.code) {
     case 'commander.optionMissingArgument':
       return { kind: 'usage', command, flag: option, why: option === '--ticks' ? 'needs at least one file' : 'needs a value' };
+    case 'commander.unknownOption':
+      // Before any command (v20sim --bogus) or after a group (v20sim scenario --bogus): a leaf
+      // command allows unknown options and names them itself (checkRun).
+      return { kind: 'usage', command: GROUPS.has(command) ? command : '', flag: option, why: 'unknown option' };
     case 'commander.unknownCommand':
       return {
         kind: 'usage',
-        command: command === 'scenario' || command === 'download' ? command : '',
+        command: GROUPS.has(command) ? command : '',
         flag: '',
         why: `unknown command ${JSON.stringify(/unknown command '([^']*)'/.exec(error.message)?.[1] ?? '')}`,
       };
@@ -280,8 +309,9 @@ function usageFromError(error: CommanderError, argv: readonly string[]): Parsed 
 /** Parses the arguments after `v20sim`. Never prints, never exits. */
 export function parseArgv(argv: readonly string[]): Parsed {
   if (argv.length === 0) return { kind: 'print', text: helpText(), exitCode: 2 };
-  if (argv.length === 1 && (argv[0] === 'scenario' || argv[0] === 'download'))
-    return { kind: 'print', text: helpText([argv[0]]), exitCode: 0 };
+  // A group without its subcommand is missing a command, as `v20sim` alone is.
+  if (argv.length === 1 && GROUPS.has(argv[0] as string)) return { kind: 'print', text: helpText([argv[0] as string]), exitCode: 2 };
+  if (argv[0] === 'help') return helpOf(argv.slice(1));
   let out = '';
   let run: Parsed | undefined;
   const program = buildProgram((command, name) => {

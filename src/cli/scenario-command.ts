@@ -81,7 +81,8 @@ function wantsColor(stream: NodeJS.WritableStream): boolean {
 export async function runScenarioCommand(args: readonly string[], io: ScenarioIo): Promise<number> {
   const parsed = parseArgv(['scenario', ...args]);
   if (parsed.kind === 'print') {
-    await write(io.stdout, `${parsed.text}\n`);
+    // `v20sim scenario` alone is missing its subcommand: the help goes to stderr with exit code 2.
+    await write(parsed.exitCode === 0 ? io.stdout : io.stderr, `${parsed.text}\n`);
     return parsed.exitCode;
   }
   if (parsed.kind === 'usage') {

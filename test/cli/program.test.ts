@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseArgv, usageMessage, type Parsed } from '../../src/cli/program.js';
 
@@ -80,7 +81,8 @@ describe('the command line (commander)', () => {
     }
     // Debug options for tests stay out of the help.
     expect(download).not.toContain('--page-size');
-    expect(help(['download'])).toContain('candles');
+    expect(help(['help', 'scenario', 'run'])).toContain('Usage: v20sim scenario run [options] [paths...]');
+    expect(help(['help', 'download', 'candles'])).toContain('--instrument');
     const record = help(['record', '--help']);
     for (const flag of [
       '--url',
@@ -97,7 +99,10 @@ describe('the command line (commander)', () => {
     ]) {
       expect(record).toContain(flag);
     }
+    // A missing command, top-level or in a group: the help, as a usage error.
     expect(parseArgv([])).toMatchObject({ kind: 'print', exitCode: 2 });
+    expect(parseArgv(['scenario'])).toMatchObject({ kind: 'print', exitCode: 2, text: expect.stringContaining('run|check') });
+    expect(parseArgv(['download'])).toMatchObject({ kind: 'print', exitCode: 2, text: expect.stringContaining('candles') });
     expect(parseArgv(['--version'])).toMatchObject({ kind: 'print', exitCode: 0 });
   });
 
@@ -114,6 +119,13 @@ describe('the command line (commander)', () => {
 
   it('names what is wrong, per command', () => {
     expect(usage(['frobnicate'])).toBe('v20sim: unknown command "frobnicate" (see v20sim --help)');
+    expect(usage(['help', 'frobnicate'])).toBe('v20sim: unknown command "frobnicate" (see v20sim --help)');
+    expect(usage(['help', 'scenario', 'walk'])).toBe('v20sim scenario: unknown command "walk" (see v20sim scenario --help)');
+    expect(usage(['help', 'serve', 'now'])).toBe('v20sim: unknown command "serve now" (see v20sim --help)');
+    expect(usage(['--bogus'])).toBe('v20sim: unknown option --bogus (see v20sim --help)');
+    expect(usage(['-x', 'serve'])).toBe('v20sim: unknown option -x (see v20sim --help)');
+    expect(usage(['scenario', '--bogus'])).toBe('v20sim scenario: unknown option --bogus (see v20sim scenario --help)');
+    expect(usage(['download', '--bogus=1'])).toBe('v20sim download: unknown option --bogus (see v20sim download --help)');
     expect(usage(['serve', '--port'])).toBe('v20sim: options: --port: needs a value');
     expect(usage(['serve', '--port', '--host', 'x'])).toBe('v20sim: options: --port: needs a value');
     expect(usage(['serve', '--seed', '1', '--seed', '2'])).toBe('v20sim: options: --seed: given twice');
@@ -126,4 +138,26 @@ describe('the command line (commander)', () => {
     expect(usage(['download', 'candles', '--out', 'a', '--out', 'b'])).toBe('v20sim download: --out given twice');
     expect(usage(['record', '--bogus'])).toBe('v20sim record: unknown option --bogus (see v20sim record --help)');
   });
+});
+
+describe('the v20sim process: help and usage errors', () => {
+  /** `v20sim ARGS` run to its end: exit code, stdout and stderr. */
+  function exec(args: string[]): { code: number | null; out: string; err: string } {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' });
+    return { code: r.status, out: r.stdout, err: r.stderr };
+  }
+
+  it('answers a missing, unknown or misspelt command with exit code 2 on stderr, and help asked for on stdout', () => {
+    const none = exec([]);
+    expect(none).toMatchObject({ code: 2, out: '' });
+    expect(none.err).toContain('Usage: v20sim <command> [options]');
+    const group = exec(['scenario']);
+    expect(group).toMatchObject({ code: 2, out: '' });
+    expect(group.err).toContain('Usage: v20sim scenario run|check');
+    expect(exec(['help', 'bogus'])).toEqual({ code: 2, out: '', err: 'v20sim: unknown command "bogus" (see v20sim --help)\n' });
+    expect(exec(['--bogus'])).toEqual({ code: 2, out: '', err: 'v20sim: unknown option --bogus (see v20sim --help)\n' });
+    const asked = exec(['help', 'scenario']);
+    expect(asked).toMatchObject({ code: 0, err: '' });
+    expect(asked.out).toContain('Usage: v20sim scenario run|check');
+  }, 30_000);
 });
