@@ -1,11 +1,12 @@
 /**
  * `npm run bench:memory`: RSS and heapUsed of one account after 1,000,000 transactions, with the
- * transaction window of serve (the newest 10,000 in memory, older ones read from the journal) and
- * without one (every transaction kept, as before the window). Each case runs in a child process
+ * windows of serve with a data dir (the newest 10,000 transactions in memory, older ones read from
+ * the journal; the newest 50,000 ended orders and closed trades, older ones paged out to a scratch
+ * file) and without them (everything kept, as before the windows). Each case runs in a child process
  * of its own, so one case's heap never counts in the other's RSS. Through the engine directly (no
  * HTTP), journaled to a FileJournal in a temporary directory (deleted afterwards), two workloads:
- * - market: market orders of +1/-1 unit, each a MARKET_ORDER and its ORDER_FILL; every order (and
- *   every other one's trade) stays in the account's state for good, window or not;
+ * - market: market orders of +1/-1 unit, each a MARKET_ORDER and its ORDER_FILL, every other one
+ *   opening a trade the next one closes: 500,000 ended orders and 250,000 closed trades;
  * - deposits: TRANSFER_FUNDS of 1, nothing but transactions: what the window alone saves.
  * A benchmark, not a test: it prints figures and never fails on them.
  *
@@ -19,11 +20,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEngine } from '../src/engine/engine.js';
 import { FileJournal } from '../src/journal/file-journal.js';
+import { RecordFile } from '../src/journal/record-file.js';
 import { collector, printMachine } from './lib.js';
 
 const ACCOUNT = '101-004-1000005-001';
 const T0 = Date.UTC(2024, 0, 2, 12) * 1000;
 const SERVE_WINDOW = 10_000;
+/** serve's default recordsInMemory (src/cli/config.ts DEFAULT_RECORDS_IN_MEMORY). */
+const SERVE_RECORDS = 50_000;
 const MB = 2 ** 20;
 
 type Kind = 'market' | 'deposits';
@@ -49,11 +53,19 @@ function runCase(transactions: number, window: number | undefined, kind: Kind): 
   const dir = mkdtempSync(join(tmpdir(), 'v20sim-memory-window-'));
   try {
     const journal = FileJournal.open(dir);
+    const stores: RecordFile[] = [];
+    const records = {
+      window: SERVE_RECORDS,
+      store: (_id: string, kind: 'orders' | 'trades'): RecordFile => {
+        stores.push(new RecordFile(join(dir, `${kind}.records`)));
+        return stores.at(-1) as RecordFile;
+      },
+    };
     const engine = createEngine({
       accounts: [{ id: ACCOUNT, currency: 'USD', balance: '100000000' }],
       start: T0,
       journal,
-      ...(window === undefined ? {} : { transactionsInMemory: window }),
+      ...(window === undefined ? {} : { transactionsInMemory: window, recordsInMemory: records }),
     });
     const account = engine.account(ACCOUNT)!;
     const started = process.hrtime.bigint();
@@ -79,9 +91,10 @@ function runCase(transactions: number, window: number | undefined, kind: Kind): 
     if (old === undefined) throw new Error('the old transaction did not answer');
     const journalMB = statSync(journal.path(ACCOUNT)).size / MB;
     journal.close();
+    for (const store of stores) store.remove();
     return {
       kind,
-      window: window === undefined ? 'all (no window)' : String(window),
+      window: window === undefined ? 'all (no window)' : `${window} + ${SERVE_RECORDS}`,
       transactions: account.log.length,
       seconds,
       rssMB: rss / MB,

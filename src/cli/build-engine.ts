@@ -21,7 +21,10 @@ export function openEngine(settings: ServeSettings, data: DataDir | undefined, s
       seed: settings.seed,
       start,
       transactionsInMemory: settings.transactionsInMemory,
-      ...(data === undefined ? {} : { journal: data.journal }),
+      // With a data dir, ended orders and closed trades beyond the window page out under it.
+      ...(data === undefined
+        ? {}
+        : { journal: data.journal, recordsInMemory: { window: settings.recordsInMemory, store: data.recordStore } }),
     });
     for (const c of extra) engine.openAccount(c);
     checkTokens(settings.tokens, engine);

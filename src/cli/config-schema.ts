@@ -304,6 +304,13 @@ const TOP_LEVEL = {
       'transactions each account keeps in memory, the newest (default 10000); older ones are read from the journal',
     ),
   ),
+  recordsInMemory: Type.Optional(
+    integer(
+      1,
+      1_000_000_000,
+      'with dataDir: filled or cancelled orders, and closed trades, each account keeps in memory, the newest (default 50000); older ones are paged out to DATA_DIR/.records and read back when asked',
+    ),
+  ),
   enumSpelling: Type.Optional(
     oneOf(
       ENUM_SPELLINGS,

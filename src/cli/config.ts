@@ -53,6 +53,7 @@ export interface FileConfig {
   readonly heartbeatMs?: number;
   readonly enumSpelling?: EnumSpelling;
   readonly transactionsInMemory?: number;
+  readonly recordsInMemory?: number;
   readonly priceStreamThrottleMs?: number;
   readonly baseUrl?: string;
   readonly allowedHosts?: readonly string[] | '*';
@@ -119,6 +120,8 @@ export interface ServeSettings {
   readonly heartbeatMs?: number;
   /** The newest transactions each account keeps in memory; older ones are read from the journal. */
   readonly transactionsInMemory: number;
+  /** With a data dir, the newest ended orders, and closed trades, each account keeps in memory; older ones are paged to DATA_DIR/.records. */
+  readonly recordsInMemory: number;
   /** How Order resources spell DEFAULT values (domain/enum-spelling.ts); unset: the interface's. */
   readonly enumSpelling?: EnumSpelling;
   /** The pricing stream's window in simulated ms (ApiOptions.priceStreamThrottleMs). */
@@ -155,6 +158,8 @@ export const DEFAULT_HOST = '127.0.0.1';
  * reach back at most 1,000); older ones are read from the journal.
  */
 export const DEFAULT_TRANSACTIONS_IN_MEMORY = 10_000;
+/** Ended orders, and closed trades, an account of a server with a data dir keeps in memory by default. */
+export const DEFAULT_RECORDS_IN_MEMORY = 50_000;
 export const DEFAULT_PORT = 8080;
 export const TOKEN_RE = /^\S{1,512}$/;
 
@@ -303,6 +308,7 @@ export function checkConfig(doc: unknown, base: string): FileConfig {
   if (d.heartbeatMs !== undefined) out.heartbeatMs = d.heartbeatMs;
   if (d.enumSpelling !== undefined) out.enumSpelling = d.enumSpelling;
   if (d.transactionsInMemory !== undefined) out.transactionsInMemory = d.transactionsInMemory;
+  if (d.recordsInMemory !== undefined) out.recordsInMemory = d.recordsInMemory;
   if (d.priceStreamThrottleMs !== undefined) out.priceStreamThrottleMs = d.priceStreamThrottleMs;
   if (d.baseUrl !== undefined) out.baseUrl = d.baseUrl.replace(/\/+$/, '');
   if (d.allowedHosts !== undefined) out.allowedHosts = d.allowedHosts;

@@ -7,6 +7,7 @@ import {
   openSync,
   readFileSync,
   realpathSync,
+  rmSync,
   statSync,
   truncateSync,
   writeSync,
@@ -16,6 +17,7 @@ import type { AccountConfig } from '../account/state.js';
 import { JournalWriteError, type JournalRecovery } from '../journal/file-errors.js';
 import { syncDir } from '../journal/file-io.js';
 import { FileJournal } from '../journal/file-journal.js';
+import { RecordFile } from '../journal/record-file.js';
 import { DataDirLockedError, lockDataDir, type Release } from './data-dir-lock.js';
 
 export { DataDirLockedError };
@@ -40,6 +42,9 @@ export interface DataDirOptions {
   /** Called if the lock is lost while the server runs. */
   readonly onLockLost?: (error: Error) => void;
 }
+
+/** The scratch folder of paged-out orders and trades inside a data dir. */
+const RECORDS_DIR = '.records';
 
 /** Data dirs this process has open: its own lock cannot be told from a stale one by proper-lockfile. */
 const openHere = new Set<string>();
@@ -72,6 +77,8 @@ export class DataDir {
     try {
       // The lock comes first, so two servers never recover the same journals at once.
       release = await lockDataDir(dir, options.onLockLost ?? (() => undefined));
+      // Scratch of a run that ended without closing: the accounts are rebuilt from the journals.
+      rmSync(join(dir, RECORDS_DIR), { recursive: true, force: true });
       const journal = FileJournal.open(dir, { fsync: options.fsync, recoverTruncated: options.recoverTruncated ?? false });
       const data = new DataDir(dir, journal, options.fsync, release, key);
       data.noteRecoveries(journal.recoveries);
@@ -190,8 +197,24 @@ export class DataDir {
     if (created && this.fsync) syncDir(this.dir);
   }
 
+  /**
+   * Where an account pages out its ended orders or closed trades (account/id-table.ts): a scratch
+   * file under .records/, removed when the data dir closes (and at the next open, after a crash),
+   * since a restart rebuilds the accounts from their journals.
+   */
+  readonly recordStore = (accountId: string, kind: 'orders' | 'trades'): RecordFile => {
+    mkdirSync(join(this.dir, RECORDS_DIR), { recursive: true });
+    const store = new RecordFile(join(this.dir, RECORDS_DIR, `${accountId}.${kind}`));
+    this.recordFiles.push(store);
+    return store;
+  };
+
+  private readonly recordFiles: RecordFile[] = [];
+
   close(): void {
     this.journal.close();
+    for (const store of this.recordFiles.splice(0)) store.remove();
+    rmSync(join(this.dir, RECORDS_DIR), { recursive: true, force: true });
     const release = this.release;
     if (release === undefined) return;
     this.release = undefined;

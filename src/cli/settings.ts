@@ -8,6 +8,7 @@ import {
   DEFAULT_ACCOUNTS,
   DEFAULT_HOST,
   DEFAULT_PORT,
+  DEFAULT_RECORDS_IN_MEMORY,
   DEFAULT_TRANSACTIONS_IN_MEMORY,
   MAJOR_PAIRS,
   TOKEN_RE,
@@ -154,6 +155,7 @@ export function resolveSettings(file: FileConfig, args: ServeArgs, newToken: () 
     speed,
     seed,
     transactionsInMemory: file.transactionsInMemory ?? DEFAULT_TRANSACTIONS_IN_MEMORY,
+    recordsInMemory: file.recordsInMemory ?? DEFAULT_RECORDS_IN_MEMORY,
   };
   const dataDir = args.dataDir === undefined ? file.dataDir : resolve(args.dataDir);
   if (dataDir !== undefined) settings.dataDir = dataDir;

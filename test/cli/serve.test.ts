@@ -191,6 +191,36 @@ describe('serve (in process)', () => {
     expect(hedging.message).toContain('accounts[0].hedging');
   });
 
+  it('with a data dir, pages ended orders out beyond recordsInMemory under .records, answers for them, and removes the scratch', async () => {
+    const dataDir = freshDir();
+    const first = await start({ recordsInMemory: 2 }, { clock: 'manual', dataDir });
+    await inject(first.server, 'POST', '/sim/ticks', { ticks: [{ instrument: 'EUR_USD', bid: '1.10000', ask: '1.10020' }] });
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const order = { order: { type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: '1.00000', clientExtensions: { id: `c${i}` } } };
+      const created = await inject(first.server, 'POST', `/v3/accounts/${USD}/orders`, order, USER);
+      const id = (created.body['orderCreateTransaction'] as { id: string }).id;
+      ids.push(id);
+      await first.server.app.inject({ method: 'PUT', url: `/v3/accounts/${USD}/orders/${id}/cancel`, headers: USER });
+    }
+    const state = first.server.engine.account(USD)?.state;
+    // The four oldest cancelled orders are on disk, the two newest in memory.
+    expect(ids.map((id) => state?.orders.resident(Number(id)) === undefined)).toEqual([true, true, true, true, false, false]);
+    const oldest = await inject(first.server, 'GET', `/v3/accounts/${USD}/orders/@c0`, undefined, USER);
+    expect(existsSync(path.join(dataDir, '.records', `${USD}.orders`))).toBe(true);
+    expect(oldest.body['order']).toMatchObject({ id: ids[0], state: 'CANCELLED', clientExtensions: { id: 'c0' } });
+    const list = await inject(first.server, 'GET', `/v3/accounts/${USD}/orders?state=CANCELLED&count=10`, undefined, USER);
+    expect((list.body['orders'] as { id: string }[]).map((o) => o.id)).toEqual([...ids].reverse());
+    await first.server.close();
+    expect(existsSync(path.join(dataDir, '.records'))).toBe(false);
+
+    // Restarted, the account is rebuilt from its journal and pages again.
+    const second = await start({ recordsInMemory: 2 }, { clock: 'manual', dataDir });
+    const again = await inject(second.server, 'GET', `/v3/accounts/${USD}/orders/${ids[0] as string}`, undefined, USER);
+    expect(again.body['order']).toEqual(oldest.body['order']);
+    await second.server.close();
+  });
+
   it('reports and moves aside a torn journal line, then starts', async () => {
     const dataDir = freshDir();
     const first = await start({}, { clock: 'manual', dataDir });
