@@ -1,11 +1,14 @@
 /**
  * Property: for any window and any sequence of writes and reads, a server keeping `window`
- * transactions in memory answers every read endpoint of transactions with the same status and
- * body as one keeping them all (src/account/transaction-log.ts; the memory journal is the reader).
+ * transactions in memory, and as many ended orders and closed trades (the others paged out as
+ * text, src/account/id-table.ts), answers every read endpoint of transactions, orders, trades,
+ * positions and the account with the same status and body as one keeping them all
+ * (src/account/transaction-log.ts; the memory journal is the reader).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/api/app.js';
+import type { RecordStore } from '../../src/account/id-table.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import { MemoryJournal } from '../../src/journal/journal.js';
 import { ACCOUNT, ADMIN_TOKEN, T0, TOKEN } from '../support/constants.js';
@@ -24,7 +27,12 @@ type Read =
   | { readonly k: 'sinceid'; readonly id: number; readonly typed: boolean }
   | { readonly k: 'changes'; readonly since: number }
   | { readonly k: 'list'; readonly fromMinute: number; readonly minutes: number; readonly pageSize: number; readonly typed: boolean }
-  | { readonly k: 'journal' };
+  | { readonly k: 'journal' }
+  | { readonly k: 'orders'; readonly state: string; readonly count: number }
+  | { readonly k: 'order'; readonly id: number }
+  | { readonly k: 'trades'; readonly state: string }
+  | { readonly k: 'trade'; readonly id: number }
+  | { readonly k: 'account' };
 
 const write: fc.Arbitrary<Write> = fc.oneof(
   fc.record({ k: fc.constant('market' as const), units: fc.integer({ min: -300, max: 300 }).filter((u) => u !== 0) }),
@@ -53,6 +61,15 @@ const read: fc.Arbitrary<Read> = fc.oneof(
     typed: fc.boolean(),
   }),
   fc.record({ k: fc.constant('journal' as const) }),
+  fc.record({
+    k: fc.constant('orders' as const),
+    state: fc.constantFrom('ALL', 'FILLED', 'CANCELLED', 'PENDING'),
+    count: fc.integer({ min: 1, max: 5 }),
+  }),
+  fc.record({ k: fc.constant('order' as const), id: fc.integer({ min: 1, max: 90 }) }),
+  fc.record({ k: fc.constant('trades' as const), state: fc.constantFrom('ALL', 'CLOSED', 'OPEN') }),
+  fc.record({ k: fc.constant('trade' as const), id: fc.integer({ min: 1, max: 90 }) }),
+  fc.record({ k: fc.constant('account' as const) }),
 );
 
 interface Server {
@@ -62,12 +79,20 @@ interface Server {
   bid: number;
 }
 
+/** Paged-out records as text in memory (journal/record-file.ts keeps them in a file). */
+function textStore(): RecordStore {
+  const texts = new Map<number, string>();
+  return { put: (id, text) => void texts.set(id, text), get: (id) => texts.get(id) };
+}
+
 async function server(transactionsInMemory: number | undefined): Promise<Server> {
   const engine = createEngine({
     accounts: [{ id: ACCOUNT, currency: 'USD', balance: '100000' }],
     start: T0,
     journal: new MemoryJournal(),
-    ...(transactionsInMemory === undefined ? {} : { transactionsInMemory }),
+    ...(transactionsInMemory === undefined
+      ? {}
+      : { transactionsInMemory, recordsInMemory: { window: transactionsInMemory, store: () => textStore() } }),
   });
   const app = await buildApp({ engine, tokens: [{ token: TOKEN, accounts: '*' }], adminToken: ADMIN_TOKEN, baseUrl: 'http://v20sim.test' });
   engine.pushTick({ instrument: 'EUR_USD', time: T0 + 1, bid: 1.1, ask: 1.1002 });
@@ -131,10 +156,20 @@ function urlOf(r: Read): string {
       return `${t}?from=${iso(r.fromMinute)}&to=${iso(r.fromMinute + r.minutes)}&pageSize=${r.pageSize}${r.typed ? '&type=MARKET_ORDER,FUNDING' : ''}`;
     case 'journal':
       return `/sim/journal/${ACCOUNT}`;
+    case 'orders':
+      return `/v3/accounts/${ACCOUNT}/orders?state=${r.state}&count=${r.count}`;
+    case 'order':
+      return `/v3/accounts/${ACCOUNT}/orders/${r.id}`;
+    case 'trades':
+      return `/v3/accounts/${ACCOUNT}/trades?state=${r.state}`;
+    case 'trade':
+      return `/v3/accounts/${ACCOUNT}/trades/${r.id}`;
+    case 'account':
+      return `/v3/accounts/${ACCOUNT}`;
   }
 }
 
-describe('a bounded transaction window', () => {
+describe('bounded transaction and record windows', () => {
   it('answers every read endpoint as the unbounded run does, for random windows, writes and reads', async () => {
     await fc.assert(
       fc.asyncProperty(
