@@ -164,6 +164,8 @@ export function reportFromJournal(entries: readonly JournalEntry[], options: Jou
     accountID,
     currency,
     initialBalance,
+    // What the journal records: a margin rate set through CLIENT_CONFIGURE (hedging is not in it).
+    accountSettings: state.marginRate === undefined ? {} : { marginRate: state.marginRate },
     equityIntervalMicros: 0,
     sources: [],
     strategySource: undefined,

@@ -132,6 +132,7 @@ export function reportJsonOf(result: BacktestSummary, months: readonly MonthlyRe
       accountID: result.accountID,
       accountCurrency: result.currency,
       initialBalance: result.initialBalance,
+      account: result.accountSettings,
       equityIntervalSeconds: result.equityIntervalMicros / MICROS_PER_SECOND,
     },
     metrics: result.metrics,

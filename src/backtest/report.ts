@@ -322,6 +322,16 @@ export function metricsOf(input: MetricsParts): Metrics {
   };
 }
 
+/** An account's settings besides its currency and balance, as report.json's run shows them. */
+export interface AccountSettings {
+  /** Always set for a backtest; unknown for a served account's report (the journal does not record it). */
+  readonly hedgingEnabled?: boolean;
+  readonly marginRate?: string;
+  readonly marginPreset?: string;
+  readonly marginCloseout?: boolean;
+  readonly homeConversionFee?: string;
+}
+
 /** report.json: what was run, the metrics, and the monthly returns. No generation time: same run, same bytes. */
 export interface ReportJson {
   readonly report: 'v20sim backtest';
@@ -336,6 +346,8 @@ export interface ReportJson {
     readonly accountID: string;
     readonly accountCurrency: string;
     readonly initialBalance: string;
+    /** Hedging and the margin settings the account was opened with (those not set are left out). */
+    readonly account: AccountSettings;
     readonly equityIntervalSeconds: number;
   };
   readonly metrics: Metrics;

@@ -22,7 +22,7 @@ import {
   type EquitySink,
   type PriceSeries,
 } from './equity.js';
-import { computeMetrics, type Metrics } from './report.js';
+import { computeMetrics, type AccountSettings, type Metrics } from './report.js';
 import { resolveParams } from './params.js';
 import type { StrategyDefinition, StrategyParams } from './strategy.js';
 import { tradeRows, type TradeRow } from './trades.js';
@@ -96,6 +96,8 @@ export interface BacktestResult {
   readonly accountID: string;
   readonly currency: string;
   readonly initialBalance: string;
+  /** The account's settings besides its currency and balance: hedging always, the others when set. */
+  readonly accountSettings: AccountSettings;
   readonly equityIntervalMicros: Micros;
   readonly sources: readonly TickSourceInfo[];
   readonly strategySource: TickSourceInfo | undefined;
@@ -118,6 +120,17 @@ export interface BacktestResult {
   readonly metrics: Metrics;
   /** Set when the result was rebuilt from a served account's journal (journal-report.ts), not run over ticks. */
   readonly journal?: string;
+}
+
+/** The settings the run's account was opened with (BacktestOptions.account). */
+function accountSettingsOf(account: BacktestOptions['account']): AccountSettings {
+  return {
+    hedgingEnabled: account?.hedgingEnabled ?? false,
+    ...(account?.marginRate === undefined ? {} : { marginRate: account.marginRate }),
+    ...(account?.marginPreset === undefined ? {} : { marginPreset: account.marginPreset }),
+    ...(account?.marginCloseout === undefined ? {} : { marginCloseout: account.marginCloseout }),
+    ...(account?.homeConversionFee === undefined ? {} : { homeConversionFee: account.homeConversionFee }),
+  };
 }
 
 /** What a run reports besides its whole log and curve: bounded by the trades, not by the ticks. */
@@ -257,12 +270,14 @@ export function summaryOf<P extends StrategyParams>(
   const state = account.state;
   const summary = accountSummaryView(state) as unknown as V20AccountSummary;
   const instruments = [...perInstrument].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const settings = accountSettingsOf(options.account);
   return {
     strategy: definition.name,
     params: { ...params },
     accountID,
     currency,
     initialBalance: balance,
+    accountSettings: settings,
     equityIntervalMicros: interval,
     sources: options.sources ?? [],
     strategySource: options.strategySource,
@@ -275,8 +290,12 @@ export function summaryOf<P extends StrategyParams>(
             id: accountID,
             currency,
             balance,
-            hedgingEnabled: options.account?.hedgingEnabled ?? false,
-            marginRate: options.account?.marginRate ?? null,
+            hedgingEnabled: settings.hedgingEnabled ?? false,
+            marginRate: settings.marginRate ?? null,
+            // Only when set, so that a run on the defaults keeps the digest it always had.
+            ...(settings.marginPreset === undefined ? {} : { marginPreset: settings.marginPreset }),
+            ...(settings.marginCloseout === undefined ? {} : { marginCloseout: settings.marginCloseout }),
+            ...(settings.homeConversionFee === undefined ? {} : { homeConversionFee: settings.homeConversionFee }),
           },
           equityIntervalMicros: interval,
           instruments: options.instruments ?? [],
