@@ -235,6 +235,8 @@ function writeReports(dir: string, partial: (name: string) => string, summary: B
 /** A streamed run: its summary and the files written. */
 export interface StreamedBacktest extends BacktestSummary {
   readonly files: readonly string[];
+  /** Rejects by rejectReason and unusual order cancels by reason, most frequent first (TransactionCounts.refusals). */
+  readonly refusals: ReadonlyArray<readonly [string, number]>;
 }
 
 /**
@@ -287,7 +289,7 @@ export function runBacktestToFiles<P extends StrategyParams>(options: BacktestOp
     journal.text.close();
     equity.csv.close();
     const files = writeReports(dir, partial, summary, equity);
-    return { ...summary, files };
+    return { ...summary, files, refusals: stats.refusals };
   } finally {
     journal.text.close();
     equity?.csv.close();

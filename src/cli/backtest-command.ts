@@ -222,6 +222,9 @@ function singleRun(plan: BacktestPlan, definition: StrategyDefinition, params: R
     `${result.strategy}: ${fmtNumber(result.ticks, 0)} ticks, ${result.metrics.startTime.slice(0, 19).replace('T', ' ')} to ${result.metrics.endTime.slice(0, 19).replace('T', ' ')} UTC`,
   );
   say(textTableIndent(summaryTable(result)));
+  // A run whose orders were refused should say why, not only how many (e.g. no price converts
+  // the account currency: every order is INSTRUMENT_PRICE_UNKNOWN).
+  if (result.refusals.length > 0) say(`  refused: ${result.refusals.map(([reason, n]) => `${reason} ${fmtNumber(n, 0)}`).join(', ')}`);
   const written = [...OUTPUT_FILES, ...(result.strategyLog.length > 0 ? ['strategy.log'] : [])];
   say(`written to ${plan.outDir}${path.sep}: ${written.join(', ')}`);
 }
