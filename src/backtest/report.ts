@@ -1,3 +1,4 @@
+import type { AccountSettings } from './account-settings.js';
 import { Decimal } from '../domain/decimal.js';
 import { formatRfc3339, MICROS_PER_SECOND, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
@@ -320,16 +321,6 @@ export function metricsOf(input: MetricsParts): Metrics {
     fills: input.fills,
     rejects: input.rejects,
   };
-}
-
-/** An account's settings besides its currency and balance, as report.json's run shows them. */
-export interface AccountSettings {
-  /** Always set for a backtest; unknown for a served account's report (the journal does not record it). */
-  readonly hedgingEnabled?: boolean;
-  readonly marginRate?: string;
-  readonly marginPreset?: string;
-  readonly marginCloseout?: boolean;
-  readonly homeConversionFee?: string;
 }
 
 /** report.json: what was run, the metrics, and the monthly returns. No generation time: same run, same bytes. */

@@ -22,7 +22,8 @@ import {
   type EquitySink,
   type PriceSeries,
 } from './equity.js';
-import { computeMetrics, type AccountSettings, type Metrics } from './report.js';
+import { accountSettingsOf, type AccountSettings } from './account-settings.js';
+import { computeMetrics, type Metrics } from './report.js';
 import { resolveParams } from './params.js';
 import type { StrategyDefinition, StrategyParams } from './strategy.js';
 import { tradeRows, type TradeRow } from './trades.js';
@@ -120,17 +121,6 @@ export interface BacktestResult {
   readonly metrics: Metrics;
   /** Set when the result was rebuilt from a served account's journal (journal-report.ts), not run over ticks. */
   readonly journal?: string;
-}
-
-/** The settings the run's account was opened with (BacktestOptions.account). */
-function accountSettingsOf(account: BacktestOptions['account']): AccountSettings {
-  return {
-    hedgingEnabled: account?.hedgingEnabled ?? false,
-    ...(account?.marginRate === undefined ? {} : { marginRate: account.marginRate }),
-    ...(account?.marginPreset === undefined ? {} : { marginPreset: account.marginPreset }),
-    ...(account?.marginCloseout === undefined ? {} : { marginCloseout: account.marginCloseout }),
-    ...(account?.homeConversionFee === undefined ? {} : { homeConversionFee: account.homeConversionFee }),
-  };
 }
 
 /** What a run reports besides its whole log and curve: bounded by the trades, not by the ticks. */

@@ -138,19 +138,23 @@ async function reconnecting(
   }
 }
 
+/** FILE.partial, new or continued: a continued one's last tick time is the floor of what is written after it. */
+function openPartial(out: string, warn: (text: string) => void): { partial: string; floor: Micros | undefined; created: boolean } {
+  const partial = `${out}.partial`;
+  if (existsSync(out)) throw new RemoteError(`${out} already exists (a finished recording); remove it or choose another --out`);
+  if (!existsSync(partial)) {
+    writeFileSync(partial, '');
+    return { partial, floor: undefined, created: true };
+  }
+  if (!statSync(partial).isFile()) throw new RemoteError(`${partial} is not a file`);
+  const floor = resumePartial(partial);
+  if (floor !== undefined) warn(`v20sim record: continuing ${partial} (ticks after its last line only)`);
+  return { partial, floor, created: false };
+}
+
 async function record(plan: RecordPlan, io: RecordIo): Promise<number> {
   const warn = (text: string): void => void io.stderr.write(`${text}\n`);
-  const partial = `${plan.out}.partial`;
-  if (existsSync(plan.out)) throw new RemoteError(`${plan.out} already exists (a finished recording); remove it or choose another --out`);
-  let floor: Micros | undefined;
-  const created = !existsSync(partial);
-  if (!created) {
-    if (!statSync(partial).isFile()) throw new RemoteError(`${partial} is not a file`);
-    floor = resumePartial(partial);
-    if (floor !== undefined) warn(`v20sim record: continuing ${partial} (ticks after its last line only)`);
-  } else {
-    writeFileSync(partial, '');
-  }
+  const { partial, floor, created } = openPartial(plan.out, warn);
 
   const done = new AbortController();
   const finish = (): void => done.abort();

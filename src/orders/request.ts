@@ -69,38 +69,29 @@ export function checkOrderRequest(
   const rule = ORDER_TYPE_RULES[type];
   const entry = rule.kind === 'ENTRY';
   const tif = r.timeInForce ?? rule.defaultTimeInForce;
-  // POSITION_DEFAULT and TRIGGER_DEFAULT (the Order resource's spellings) are stored as DEFAULT,
-  // so the transaction echoes DEFAULT whichever was sent (domain/enum-spelling.ts).
+  // POSITION_DEFAULT, TRIGGER_DEFAULT (the Order resource's spellings) are stored and echoed as DEFAULT (domain/enum-spelling.ts).
   const positionFill = entry ? (requestedValue('positionFill', r.positionFill) ?? 'DEFAULT') : undefined;
   const trigger = rule.triggerCondition ? (requestedValue('triggerCondition', r.triggerCondition) ?? 'DEFAULT') : undefined;
   const echoName = entry ? r.instrument : tradeInstrument;
   const echoSpec = typeof echoName === 'string' ? instruments.get(echoName) : undefined;
   const echo = buildEcho(rule, r, tif, positionFill, trigger, echoSpec?.displayPrecision);
-  // A reject echoes prices as they were sent (a live LIMIT_ORDER_REJECT for units "0" shows the
-  // price "1212" as sent: spec/oanda-v20-facts.md §11); only an accepted order prints them at the
-  // instrument's precision. Built only on the way out: most requests are accepted.
-  const reject = (reason: string): CheckResult => refused(reason, type, buildEcho(rule, r, tif, positionFill, trigger, undefined));
 
   const market = entry ? checkInstrumentAndUnits(r, instruments, decimals) : tradeMarket(tradeInstrument, instruments);
-  if (!market.ok) return reject(market.reason);
+  if (!market.ok) return reject(market.reason, type, r, tif, positionFill, trigger);
   const spec = market.spec;
   const precision = spec?.displayPrecision ?? 5;
   const threshold = checkThreshold(rule, r, spec, precision);
-  if (!threshold.ok) return reject(threshold.reason);
-  let priceBoundInt: number | undefined;
-  if (rule.priceBound && r.priceBound !== undefined) {
-    const p = checkPrice(r.priceBound, precision);
-    if (!p.ok) return reject(p.reason === 'INVALID' ? 'PRICE_BOUND_INVALID' : 'PRICE_BOUND_PRECISION_EXCEEDED');
-    priceBoundInt = p.int;
-  }
+  if (!threshold.ok) return reject(threshold.reason, type, r, tif, positionFill, trigger);
+  const bound = checkPriceBound(rule, r, precision);
+  if (!bound.ok) return reject(bound.reason, type, r, tif, positionFill, trigger);
   const options = checkOptions(rule, r, tif, positionFill, trigger, now);
-  if (!options.ok) return reject(options.reason);
+  if (!options.ok) return reject(options.reason, type, r, tif, positionFill, trigger);
   const ce = checkClientExtensions(r.clientExtensions, 'CLIENT_ORDER');
-  if (!ce.ok) return reject(ce.reason);
+  if (!ce.ok) return reject(ce.reason, type, r, tif, positionFill, trigger);
   const tce = entry ? checkClientExtensions(r.tradeClientExtensions, 'CLIENT_TRADE') : { ok: true as const, value: undefined };
-  if (!tce.ok) return reject(tce.reason);
+  if (!tce.ok) return reject(tce.reason, type, r, tif, positionFill, trigger);
   const onFill = entry ? checkOnFillOrders(r, spec, precision, now) : NO_ON_FILL;
-  if (!onFill.ok) return reject(onFill.reason);
+  if (!onFill.ok) return reject(onFill.reason, type, r, tif, positionFill, trigger);
   return {
     ok: true,
     order: {
@@ -110,7 +101,7 @@ export function checkOrderRequest(
       instrument: market.instrument,
       units: market.units,
       priceInt: threshold.priceInt,
-      priceBoundInt,
+      priceBoundInt: bound.int,
       distanceInt: threshold.distanceInt,
       timeInForce: options.timeInForce,
       gtd: options.gtd,
@@ -127,12 +118,34 @@ export function checkOrderRequest(
   };
 }
 
+const NO_BOUND = { ok: true, int: undefined } as const;
+
+/** A MARKET-like order's priceBound, when it has one: on the grid, or why not (most orders have none: no allocation). */
+function checkPriceBound(rule: OrderTypeRule, r: OrderRequest, precision: number): { ok: true; int: number | undefined } | Refusal {
+  if (!rule.priceBound || r.priceBound === undefined) return NO_BOUND;
+  const p = checkPrice(r.priceBound, precision);
+  if (p.ok) return { ok: true, int: p.int };
+  return { ok: false, reason: p.reason === 'INVALID' ? 'PRICE_BOUND_INVALID' : 'PRICE_BOUND_PRECISION_EXCEEDED' };
+}
+
 /**
  * A refused request and its echo. Module functions rather than closures per request: the checks
  * run for every order, and a closure per call is an allocation (and, under tsx, a __name call).
  */
 function refused(rejectReason: string, type: OrderType, echo: Record<string, unknown>): CheckResult {
   return { ok: false, rejectReason, type, echo };
+}
+
+/** A refusal of the request's own checks, its prices echoed as sent (sentEcho); built only on the way out, as most requests pass. */
+function reject(
+  rejectReason: string,
+  type: OrderType,
+  r: OrderRequest,
+  tif: unknown,
+  positionFill: unknown,
+  trigger: unknown,
+): CheckResult {
+  return refused(rejectReason, type, buildEcho(ORDER_TYPE_RULES[type], r, tif, positionFill, trigger, undefined));
 }
 
 function refuse(reason: string): Refusal {
@@ -225,7 +238,11 @@ function checkThreshold(rule: OrderTypeRule, r: OrderRequest, spec: InstrumentSp
   return { ok: true, priceInt: undefined, distanceInt: d.int };
 }
 
-/** The transaction fields of a checked order that the account then refuses: prices as sent (see checkOrderRequest). */
+/**
+ * The transaction fields of a refused order: prices and distances as sent (a live LIMIT_ORDER_REJECT
+ * for units "0" shows the price "1212" as sent: spec/oanda-v20-facts.md §11); only an accepted
+ * order prints them at the instrument's precision (buildEcho with it).
+ */
 export function sentEcho(order: CheckedOrder): Record<string, unknown> {
   const rule = ORDER_TYPE_RULES[order.type];
   const entry = rule.kind === 'ENTRY';
