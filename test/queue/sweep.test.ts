@@ -19,6 +19,9 @@ import { REDIS_SERVER, restartRedis, startRedis, stopRedis, waitForStderr, type 
 
 if (REDIS_SERVER === undefined) console.warn('test/queue: no redis-server (/usr/bin/redis-server or on PATH): the queue tests are skipped');
 
+// Whether or not the Redis tests run (their own afterAll removes the folders too).
+afterAll(removeTempDirs);
+
 const MA = 'examples/strategies/ma-crossover.ts';
 const FLIP = 'test/queue/fixtures/flip.ts';
 /** Short locks, so a killed worker's cell runs again within seconds. */
