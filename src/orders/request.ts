@@ -77,21 +77,21 @@ export function checkOrderRequest(
   const echo = buildEcho(rule, r, tif, positionFill, trigger, echoSpec?.displayPrecision);
 
   const market = entry ? checkInstrumentAndUnits(r, instruments, decimals) : tradeMarket(tradeInstrument, instruments);
-  if (!market.ok) return reject(market.reason, type, r, tif, positionFill, trigger);
+  if (!market.ok) return reject(market.reason, type, r);
   const spec = market.spec;
   const precision = spec?.displayPrecision ?? 5;
   const threshold = checkThreshold(rule, r, spec, precision);
-  if (!threshold.ok) return reject(threshold.reason, type, r, tif, positionFill, trigger);
+  if (!threshold.ok) return reject(threshold.reason, type, r);
   const bound = checkPriceBound(rule, r, precision);
-  if (!bound.ok) return reject(bound.reason, type, r, tif, positionFill, trigger);
+  if (!bound.ok) return reject(bound.reason, type, r);
   const options = checkOptions(rule, r, tif, positionFill, trigger, now);
-  if (!options.ok) return reject(options.reason, type, r, tif, positionFill, trigger);
+  if (!options.ok) return reject(options.reason, type, r);
   const ce = checkClientExtensions(r.clientExtensions, 'CLIENT_ORDER');
-  if (!ce.ok) return reject(ce.reason, type, r, tif, positionFill, trigger);
+  if (!ce.ok) return reject(ce.reason, type, r);
   const tce = entry ? checkClientExtensions(r.tradeClientExtensions, 'CLIENT_TRADE') : { ok: true as const, value: undefined };
-  if (!tce.ok) return reject(tce.reason, type, r, tif, positionFill, trigger);
+  if (!tce.ok) return reject(tce.reason, type, r);
   const onFill = entry ? checkOnFillOrders(r, spec, precision, now) : NO_ON_FILL;
-  if (!onFill.ok) return reject(onFill.reason, type, r, tif, positionFill, trigger);
+  if (!onFill.ok) return reject(onFill.reason, type, r);
   return {
     ok: true,
     order: {
@@ -137,15 +137,8 @@ function refused(rejectReason: string, type: OrderType, echo: Record<string, unk
 }
 
 /** A refusal of the request's own checks, its prices echoed as sent (sentEcho); built only on the way out, as most requests pass. */
-function reject(
-  rejectReason: string,
-  type: OrderType,
-  r: OrderRequest,
-  tif: unknown,
-  positionFill: unknown,
-  trigger: unknown,
-): CheckResult {
-  return refused(rejectReason, type, buildEcho(ORDER_TYPE_RULES[type], r, tif, positionFill, trigger, undefined));
+function reject(rejectReason: string, type: OrderType, r: OrderRequest): CheckResult {
+  return refused(rejectReason, type, echoAsSent(type, r));
 }
 
 function refuse(reason: string): Refusal {
@@ -244,9 +237,13 @@ function checkThreshold(rule: OrderTypeRule, r: OrderRequest, spec: InstrumentSp
  * order prints them at the instrument's precision (buildEcho with it).
  */
 export function sentEcho(order: CheckedOrder): Record<string, unknown> {
-  const rule = ORDER_TYPE_RULES[order.type];
+  return echoAsSent(order.type, order.request);
+}
+
+/** The echo of a request with the defaults checkOrderRequest fills in, and no instrument precision. */
+function echoAsSent(type: OrderType, r: OrderRequest): Record<string, unknown> {
+  const rule = ORDER_TYPE_RULES[type];
   const entry = rule.kind === 'ENTRY';
-  const r = order.request;
   const positionFill = entry ? (requestedValue('positionFill', r.positionFill) ?? 'DEFAULT') : undefined;
   const trigger = rule.triggerCondition ? (requestedValue('triggerCondition', r.triggerCondition) ?? 'DEFAULT') : undefined;
   return buildEcho(rule, r, r.timeInForce ?? rule.defaultTimeInForce, positionFill, trigger, undefined);
