@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEngine } from '../src/engine/engine.js';
 import { FileJournal } from '../src/journal/file-journal.js';
-import { RecordFile } from '../src/journal/record-file.js';
+import { RecordFiles } from '../src/journal/record-file.js';
 import { collector, printMachine } from './lib.js';
 
 const ACCOUNT = '101-004-1000005-001';
@@ -53,14 +53,8 @@ function runCase(transactions: number, window: number | undefined, kind: Kind): 
   const dir = mkdtempSync(join(tmpdir(), 'v20sim-memory-window-'));
   try {
     const journal = FileJournal.open(dir);
-    const stores: RecordFile[] = [];
-    const records = {
-      window: SERVE_RECORDS,
-      store: (_id: string, kind: 'orders' | 'trades'): RecordFile => {
-        stores.push(new RecordFile(join(dir, `${kind}.records`)));
-        return stores.at(-1) as RecordFile;
-      },
-    };
+    const stores = new RecordFiles((_id, kind) => join(dir, `${kind}.records`));
+    const records = { window: SERVE_RECORDS, store: stores.store };
     const engine = createEngine({
       accounts: [{ id: ACCOUNT, currency: 'USD', balance: '100000000' }],
       start: T0,
@@ -91,7 +85,7 @@ function runCase(transactions: number, window: number | undefined, kind: Kind): 
     if (old === undefined) throw new Error('the old transaction did not answer');
     const journalMB = statSync(journal.path(ACCOUNT)).size / MB;
     journal.close();
-    for (const store of stores) store.remove();
+    stores.remove();
     return {
       kind,
       window: window === undefined ? 'all (no window)' : `${window} + ${SERVE_RECORDS}`,

@@ -15,7 +15,7 @@
  */
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { RecordFile } from '../journal/record-file.js';
+import { RecordFiles } from '../journal/record-file.js';
 import type { Micros } from '../domain/time.js';
 import type { RecordsInMemory } from '../engine/engine.js';
 import type { Transaction } from '../domain/transactions.js';
@@ -252,15 +252,8 @@ export function runBacktestToFiles<P extends StrategyParams>(options: BacktestOp
   const journal = new JournalFile(partial('transactions.ndjson'));
   let equity: StreamedEquity | undefined;
   const temporary = [...OUTPUT_FILES, 'strategy.log'].map(partial);
-  const recordFiles: RecordFile[] = [];
-  const records: RecordsInMemory = {
-    window: options.recordsInMemory ?? DEFAULT_RECORD_WINDOW,
-    store: (_accountId, kind) => {
-      const file = new RecordFile(partial(`${kind}.records`));
-      recordFiles.push(file);
-      return file;
-    },
-  };
+  const recordFiles = new RecordFiles((_accountId, kind) => partial(`${kind}.records`));
+  const records: RecordsInMemory = { window: options.recordsInMemory ?? DEFAULT_RECORD_WINDOW, store: recordFiles.store };
   try {
     equity = new StreamedEquity(dir, partial('equity.csv'));
     const stores = { journal, equity, records };
@@ -294,7 +287,7 @@ export function runBacktestToFiles<P extends StrategyParams>(options: BacktestOp
     journal.text.close();
     equity?.csv.close();
     equity?.remove();
-    for (const file of recordFiles) file.remove();
+    recordFiles.remove();
     for (const file of temporary) rmSync(file, { force: true });
   }
 }

@@ -17,7 +17,7 @@ import type { AccountConfig } from '../account/state.js';
 import { JournalWriteError, type JournalRecovery } from '../journal/file-errors.js';
 import { syncDir } from '../journal/file-io.js';
 import { FileJournal } from '../journal/file-journal.js';
-import { RecordFile } from '../journal/record-file.js';
+import { RecordFiles } from '../journal/record-file.js';
 import { DataDirLockedError, lockDataDir, type Release } from './data-dir-lock.js';
 
 export { DataDirLockedError };
@@ -202,18 +202,16 @@ export class DataDir {
    * file under .records/, removed when the data dir closes (and at the next open, after a crash),
    * since a restart rebuilds the accounts from their journals.
    */
-  readonly recordStore = (accountId: string, kind: 'orders' | 'trades'): RecordFile => {
+  private readonly recordFiles = new RecordFiles((accountId, kind) => {
     mkdirSync(join(this.dir, RECORDS_DIR), { recursive: true });
-    const store = new RecordFile(join(this.dir, RECORDS_DIR, `${accountId}.${kind}`));
-    this.recordFiles.push(store);
-    return store;
-  };
+    return join(this.dir, RECORDS_DIR, `${accountId}.${kind}`);
+  });
 
-  private readonly recordFiles: RecordFile[] = [];
+  readonly recordStore = this.recordFiles.store;
 
   close(): void {
     this.journal.close();
-    for (const store of this.recordFiles.splice(0)) store.remove();
+    this.recordFiles.remove();
     rmSync(join(this.dir, RECORDS_DIR), { recursive: true, force: true });
     const release = this.release;
     if (release === undefined) return;

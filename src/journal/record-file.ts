@@ -127,3 +127,23 @@ export class RecordFile {
     this.lengths = lengths;
   }
 }
+
+/**
+ * The RecordFiles of a run or a server, one per account and kind, made as the accounts ask for them
+ * (the `store` of EngineConfig.recordsInMemory) and all removed at once.
+ */
+export class RecordFiles {
+  private readonly files: RecordFile[] = [];
+
+  constructor(private readonly pathOf: (accountId: string, kind: 'orders' | 'trades') => string) {}
+
+  readonly store = (accountId: string, kind: 'orders' | 'trades'): RecordFile => {
+    const file = new RecordFile(this.pathOf(accountId, kind));
+    this.files.push(file);
+    return file;
+  };
+
+  remove(): void {
+    for (const file of this.files.splice(0)) file.remove();
+  }
+}
