@@ -8,17 +8,8 @@ export interface AccountSettings {
   readonly homeConversionFee?: string;
 }
 
-/** The account options a backtest may be given (BacktestOptions.account), as far as they are settings. */
-interface AccountOptions {
-  readonly hedgingEnabled?: boolean;
-  readonly marginRate?: string;
-  readonly marginPreset?: string;
-  readonly marginCloseout?: boolean;
-  readonly homeConversionFee?: string;
-}
-
-/** The settings a run's account was opened with: hedging always (default false), the others when set. */
-export function accountSettingsOf(account: AccountOptions | undefined): AccountSettings {
+/** The settings of a run's account options (BacktestOptions.account): hedging always (default false), the others when set. */
+export function accountSettingsOf(account: AccountSettings | undefined): AccountSettings {
   return {
     hedgingEnabled: account?.hedgingEnabled ?? false,
     ...(account?.marginRate === undefined ? {} : { marginRate: account.marginRate }),

@@ -261,6 +261,7 @@ export function summaryOf<P extends StrategyParams>(
   const summary = accountSummaryView(state) as unknown as V20AccountSummary;
   const instruments = [...perInstrument].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const settings = accountSettingsOf(options.account);
+  const { hedgingEnabled: _hedging, marginRate: _rate, ...otherSettings } = settings;
   return {
     strategy: definition.name,
     params: { ...params },
@@ -282,10 +283,8 @@ export function summaryOf<P extends StrategyParams>(
             balance,
             hedgingEnabled: settings.hedgingEnabled ?? false,
             marginRate: settings.marginRate ?? null,
-            // Only when set, so that a run on the defaults keeps the digest it always had.
-            ...(settings.marginPreset === undefined ? {} : { marginPreset: settings.marginPreset }),
-            ...(settings.marginCloseout === undefined ? {} : { marginCloseout: settings.marginCloseout }),
-            ...(settings.homeConversionFee === undefined ? {} : { homeConversionFee: settings.homeConversionFee }),
+            // The others only when set (as settings has them), so a run on the defaults keeps the digest it always had.
+            ...otherSettings,
           },
           equityIntervalMicros: interval,
           instruments: options.instruments ?? [],
