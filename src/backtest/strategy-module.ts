@@ -89,7 +89,12 @@ export async function importModule(url: string, cacheDir?: string): Promise<unkn
   const file = fileURLToPath(url);
   const source = readFileSync(file, 'utf8');
   const js = await compiled(file, source, cacheDir);
-  if (js !== null) return import(pathToFileURL(js).href) as Promise<unknown>;
+  if (js !== null) {
+    // The compiled file carries its source map inline; Node applies it to stack traces only when
+    // asked, and only to modules loaded after: the strategy's errors then name its own lines.
+    process.setSourceMapsEnabled(true);
+    return import(pathToFileURL(js).href) as Promise<unknown>;
+  }
   const { tsImport } = (await import('tsx/esm/api')) as { tsImport: (specifier: string, parentURL: string) => Promise<unknown> };
   return tsImport(url, import.meta.url);
 }

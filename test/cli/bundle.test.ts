@@ -5,7 +5,7 @@
  * worker threads, and writes backtest and sweep outputs byte-identical to the TypeScript sources'.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,10 +26,10 @@ afterAll(() => {
   rmSync(out, { recursive: true, force: true });
 });
 
-async function run(args: string[], bundled: boolean): Promise<{ code: number | null; stdout: string }> {
+async function run(args: string[], bundled: boolean): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const p = runCommand(args, bundled ? { entry } : {});
   const { code } = await p.exited;
-  return { code, stdout: p.stdout.join('\n') };
+  return { code, stdout: p.stdout.join('\n'), stderr: p.stderr.join('') };
 }
 
 describe('the bundled CLI', () => {
@@ -64,6 +64,36 @@ describe('the bundled CLI', () => {
       }
     }
   }, 120_000);
+
+  it("names the strategy's own file and line when a TypeScript strategy throws", async () => {
+    // Types before the throw, so the compiled line differs from the source line.
+    const strategy = path.join(out, 'throws.ts');
+    writeFileSync(
+      strategy,
+      [
+        'interface Count {',
+        '  n: number;',
+        '}',
+        'export default {',
+        "  name: 'throws',",
+        '  params: {},',
+        '  create() {',
+        '    const count: Count = { n: 0 };',
+        '    return {',
+        '      onTick(): void {',
+        "        if ((count.n += 1) === 3) throw new Error('thrown on the third tick');",
+        '      },',
+        '    };',
+        '  },',
+        '};',
+        '',
+      ].join('\n'),
+    );
+    const r = await run(['backtest', '--strategy', strategy, '--out', path.join(out, 'throws')], true);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('thrown on the third tick');
+    expect(r.stderr).toContain(`${strategy}:11:`);
+  }, 60_000);
 
   it('runs scenario files on its worker threads', async () => {
     const r = await run(['scenario', 'run', 'scenarios/orders', '--jobs', '2'], true);
