@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
 import { fileSha256, type SweepJob, type SweepOptions, type SweepRow, type SweepRunner, type SweepSpec } from '../backtest/index.js';
 import { BACKTEST_SEED, cellJobId, decodeMetrics, paramText, type CellData } from './cell.js';
 import { ENGINE_VERSION, QUEUE_NAME, SOURCE_TTL_SECONDS, connectionOptions, displayUrl, redisClient, strategyKey } from './connection.js';
@@ -91,6 +92,7 @@ async function runOnQueue(
 ): Promise<SweepRow[]> {
   const where = displayUrl(options.url);
   const unreachableMs = options.unreachableMs ?? DEFAULT_UNREACHABLE_MS;
+  await reachable(options.url, unreachableMs);
   const sweepId = randomUUID();
   const { source, sha256, cells } = cellsOf(spec, jobs, sweepId);
   let closing = false;
@@ -137,6 +139,38 @@ async function runOnQueue(
     closing = true;
     await settleWithin(Promise.allSettled([queue.close(), events.close()]), 3000);
     redis.disconnect();
+  }
+}
+
+/**
+ * Connects once, without retrying, before anything is queued: a Redis that refuses the connection
+ * or a host that does not resolve fails the sweep at once with the reason, rather than after the
+ * wait meant for a Redis that goes away in the middle of a sweep. One that accepts but does not
+ * answer is given `ms`, as later.
+ */
+async function reachable(url: string, ms: number): Promise<void> {
+  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: ms });
+  // The socket's own error (ECONNREFUSED, ENOTFOUND, WRONGPASS); connect() itself only says the connection closed.
+  let cause: Error | undefined;
+  probe.on('error', (error: Error) => (cause ??= error));
+  const where = displayUrl(url);
+  try {
+    await withDeadline(
+      (async () => {
+        await probe.connect();
+        await probe.ping();
+      })(),
+      ms,
+      () => new Error(`Redis at ${where} did not answer for ${Math.round(ms / 1000)} s; the sweep gave up`),
+    );
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (message.startsWith(`Redis at ${where}`)) throw error;
+    throw new Error(`cannot reach Redis at ${where}: ${cause?.message ?? message}; nothing was queued`);
+  } finally {
+    // A connection that failed has ended already; disconnecting it again would hold the process
+    // for ioredis's 2 s disconnect timer on a socket that never closes again.
+    if (probe.status !== 'end') probe.disconnect();
   }
 }
 
