@@ -113,7 +113,7 @@ async function check(files: readonly string[], cwd: string, io: ScenarioIo): Pro
   let invalid = 0;
   for (const file of files) {
     try {
-      loadScenario(file, cwd);
+      loadScenario(file, cwd, { readTickFiles: true });
       await write(io.stdout, `ok ${file}\n`);
     } catch (err) {
       if (!(err instanceof ScenarioInvalid)) throw err;

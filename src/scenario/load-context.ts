@@ -7,6 +7,11 @@ export interface LoadContext {
   readonly dir: string;
   readonly cwd: string;
   readonly map: SourceMap;
+  /**
+   * Read every tick of each tick file now, so a bad line or a tick out of time order is a problem
+   * of the file (`scenario check`); a run reads them as it goes and fails at that step instead.
+   */
+  readonly readTickFiles: boolean;
   /** A problem at a JSON pointer into the document (`key`: at the property's name, not its value). */
   problem(pointer: string, message: string, key?: boolean): void;
   /** A time of the file (absolute or T+ from `start`); undefined after reporting a problem. */

@@ -6,7 +6,7 @@ import type { FeedFormat } from '../engine/feeds/index.js';
 import { isObject, type Json } from './json.js';
 import type { LoadContext } from './load-context.js';
 import { DEFAULT_START, type FileSpec, type GeneratorSpec, type PriceSourceSpec, type TickSpec } from './model.js';
-import { firstTickOf } from './prices.js';
+import { fileTicks, firstTickOf } from './prices.js';
 
 /** Without config.start: the earliest first tick of the sources (a generator's start), else the default. */
 export function defaultStart(ctx: LoadContext, rawSources: readonly Json[], sourcePointer: (i: number) => string): Micros {
@@ -86,7 +86,17 @@ function fileSource(ctx: LoadContext, raw: Json, pointer: string, start: Micros)
   }
   // The scenario begins at its start: earlier ticks of a file are not fed.
   if (spec.from === undefined || spec.from < start) spec.from = start;
+  if (ctx.readTickFiles) readWhole(ctx, spec, pointer);
   return spec;
+}
+
+/** Reads every tick a run would take from the file, reporting the first bad line (with its number) as a problem. */
+function readWhole(ctx: LoadContext, spec: FileSpec, pointer: string): void {
+  try {
+    for (const tick of fileTicks(spec)) void tick;
+  } catch (err) {
+    ctx.problem(`${pointer}/file`, `cannot read the ticks: ${(err as Error).message}`);
+  }
 }
 
 function generatorSource(ctx: LoadContext, g: Json, pointer: string, start: Micros, seed: number | string): GeneratorSpec | undefined {

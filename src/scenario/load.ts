@@ -64,8 +64,13 @@ const ACTION_KEYS = [
 ] as const;
 const SOURCE_KEYS = ['ticks', 'file', 'generator'] as const;
 
+export interface LoadOptions {
+  /** Read the tick files whole (LoadContext.readTickFiles). */
+  readonly readTickFiles?: boolean;
+}
+
 /** Reads, parses, validates and resolves a scenario file. Throws ScenarioInvalid. */
-export function loadScenario(file: string, cwd: string): Scenario {
+export function loadScenario(file: string, cwd: string, options: LoadOptions = {}): Scenario {
   const path = resolve(cwd, file);
   const display = relative(cwd, path) || path;
   let text: string;
@@ -84,7 +89,7 @@ export function loadScenario(file: string, cwd: string): Scenario {
     if (err instanceof SourceError) throw new ScenarioInvalid([{ location: err.location, message: err.reason }]);
     throw err;
   }
-  return new Loader(path, display, parsed.map, cwd).load(parsed.data);
+  return new Loader(path, display, parsed.map, cwd, options.readTickFiles === true).load(parsed.data);
 }
 
 /** `steps[3].request.path` from `/steps/3/request/path`. */
@@ -106,6 +111,7 @@ class Loader implements LoadContext {
     private readonly display: string,
     readonly map: SourceMap,
     readonly cwd: string,
+    readonly readTickFiles: boolean,
   ) {
     this.dir = dirname(file);
   }

@@ -4,7 +4,8 @@ import { PeekableTicks, generateTicks, makeTick, mergeByTime, readTicks, type Fe
 import type { FileSpec, PriceSourceSpec, TickSpec } from './model.js';
 
 function feedOptions(spec: FileSpec): FeedOptions {
-  const options: { format?: NonNullable<FileSpec['format']>; instrument?: string } = {};
+  // A tick that goes back in time is refused where it is, with the file and line.
+  const options: { format?: NonNullable<FileSpec['format']>; instrument?: string; inTimeOrder: true } = { inTimeOrder: true };
   if (spec.format !== undefined) options.format = spec.format;
   if (spec.instrument !== undefined) options.instrument = spec.instrument;
   return options;

@@ -87,6 +87,38 @@ describe('exit codes and messages', () => {
     expect(r.out).toContain('ok test/scenario/fixtures/pass.yaml');
     expect(r.out).toContain('INVALID test/scenario/fixtures/malformed.yaml');
   });
+
+  it('check reads tick files whole; a run fails at the step that reads the bad line; both name the file and line', async () => {
+    const header = 'time,instrument,bid,ask\n';
+    const files: [string, string, RegExp][] = [
+      [
+        'back',
+        `${header}2024-01-02T10:00:00Z,EUR_USD,1.1,1.1001\n2024-01-02T10:00:02Z,EUR_USD,1.1,1.1001\n2024-01-02T10:00:01Z,EUR_USD,1.1,1.1001\n`,
+        /back\.csv:4: the time goes back to 2024-01-02T10:00:01\.000000000Z after 2024-01-02T10:00:02\.000000000Z \(ticks must be in time order\)/,
+      ],
+      [
+        'bad',
+        `${header}2024-01-02T10:00:00Z,EUR_USD,1.1,1.1001\n2024-01-02T10:00:01Z,EUR_USD,1.1,abc\n`,
+        /bad\.csv:3: ask must be a finite positive number/,
+      ],
+    ];
+    for (const [name, ticks, message] of files) {
+      writeFileSync(join(tmp, `${name}.csv`), ticks);
+      const scenario = join(tmp, `${name}.yaml`);
+      writeFileSync(
+        scenario,
+        `name: ${name}\nconfig:\n  accounts: [{ id: 101-004-1234567-001, currency: USD }]\nprices:\n  - file: ${name}.csv\nsteps:\n  - advance: 2024-01-02T10:00:05Z\n`,
+      );
+      const check = await cli('check', scenario);
+      expect(check.code, check.out).toBe(2);
+      expect(check.out).toContain(`INVALID `);
+      expect(check.out).toContain(`${name}.yaml:5:11: prices[0].file: cannot read the ticks: `);
+      expect(check.out).toMatch(message);
+      const run = await cli('run', scenario, '--no-color', '-j', '1');
+      expect(run.code, run.out).toBe(1);
+      expect(run.out).toMatch(message);
+    }
+  });
 });
 
 describe('reporters', () => {
