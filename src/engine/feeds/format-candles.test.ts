@@ -117,4 +117,16 @@ describe('candle files', () => {
     ]);
     expect(() => [...readTicks(midOnly, { format: 'candles' })]).toThrow(/bid must be an object/);
   });
+
+  it('a CSV forced to a JSON format says what the format reads; broken JSON says where it breaks', () => {
+    const csv = file('candles.csv', ['time,open,high,low,close', '2024-01-02T10:00:00Z,1.1,1.2,1.0,1.15']);
+    expect(() => [...readTicks(csv, { format: 'candles' })]).toThrow(
+      'candles.csv:1: not a JSON line: the candles format reads v20 bid/ask candles as `v20sim download candles` writes them (not CSV), one JSON object per line',
+    );
+    expect(() => [...readTicks(csv, { format: 'ndjson' })]).toThrow(
+      'candles.csv:1: not a JSON line: the ndjson format reads v20 prices as the pricing stream sends them, one JSON object per line',
+    );
+    const cut = file('cut.ndjson', [line('EUR_USD', 0, ['1.1', '1.2', '1.0', '1.1']).slice(0, 40)]);
+    expect(() => [...readTicks(cut, { format: 'candles' })]).toThrow(/cut\.ndjson:1: not valid JSON: /);
+  });
 });

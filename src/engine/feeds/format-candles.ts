@@ -5,7 +5,7 @@ import { checkInstrumentOption, InstrumentInterner } from './instrument-names.js
 import { lineEnd, readTextBlocks } from './lines.js';
 import { DEFAULT_CHUNK_SIZE } from './file-chunks.js';
 import { makeTick } from './make-tick.js';
-import { isObject, parseJsonTime, parsePrice, type Json } from './format-ndjson.js';
+import { isObject, jsonLine, parseJsonTime, parsePrice, type Json } from './format-ndjson.js';
 import type { FeedOptions } from './options.js';
 
 /**
@@ -113,7 +113,7 @@ export function createCandleParser(opts: FeedOptions): (text: string) => Candle 
   const fixedInstrument = opts.instrument === undefined ? undefined : checkInstrumentOption(opts.instrument);
   const interner = new InstrumentInterner();
   return (text) => {
-    const record: unknown = JSON.parse(text);
+    const record = jsonLine(text, 'candles', 'v20 bid/ask candles as `v20sim download candles` writes them (not CSV)');
     if (!isObject(record)) throw new LineError('line must hold a JSON object');
     if (record['complete'] === false) return null;
     const name = record['instrument'];

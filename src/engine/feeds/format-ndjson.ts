@@ -68,11 +68,25 @@ function optionalPrice(record: Json, field: string): number | undefined {
   return record[field] === undefined ? undefined : parsePrice(record[field], field);
 }
 
+/**
+ * A JSON line's value. A line that is not JSON at all (a CSV header under a forced JSON format) says
+ * what the format reads instead of quoting JSON.parse's complaint about its first character.
+ */
+export function jsonLine(text: string, format: string, what: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const first = text.trimStart()[0];
+    if (first === '{' || first === '[') throw new LineError(`not valid JSON: ${(error as Error).message}`);
+    throw new LineError(`not a JSON line: the ${format} format reads ${what}, one JSON object per line`);
+  }
+}
+
 export function createNdjsonParser(_file: string, opts: FeedOptions): LineParser {
   const fixedInstrument = opts.instrument === undefined ? undefined : checkInstrumentOption(opts.instrument);
   const interner = new InstrumentInterner();
   return (text, start, end) => {
-    const record: unknown = JSON.parse(text.slice(start, end));
+    const record = jsonLine(text.slice(start, end), 'ndjson', 'v20 prices as the pricing stream sends them');
     if (!isObject(record)) throw new LineError('line must hold a JSON object');
     if (record.type === 'HEARTBEAT') return null;
     let instrument: string;
