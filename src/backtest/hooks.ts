@@ -5,6 +5,7 @@ import type { EngineStrategyContext } from './context.js';
 import { POINT_FILL, type EquityRecorder } from './equity.js';
 import type { Strategy, StrategyContext, StrategyDefinition, StrategyParams } from './strategy.js';
 import { TRANSACTIONS_PER_DELIVERY_MAX } from '../domain/limits.js';
+import { strategyFrame } from './strategy-frame.js';
 
 export class StrategyError extends Error {
   override readonly name = 'StrategyError';
@@ -27,7 +28,9 @@ function checkSync(result: unknown, strategy: string, hook: Hook): void {
 function wrapError(error: unknown, strategy: string, hook: Hook, time: string): Error {
   if (error instanceof StrategyError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new StrategyError(`strategy ${strategy} failed in ${hook} at ${time}: ${message}`, { cause: error });
+  const frame = strategyFrame(error);
+  const where = frame === undefined ? '' : ` (${frame})`;
+  return new StrategyError(`strategy ${strategy} failed in ${hook} at ${time}: ${message}${where}`, { cause: error });
 }
 
 /** The strategy's hooks for this run (its create(params)). */

@@ -202,6 +202,8 @@ describe('strategy context: the v3 operations in process', () => {
     expect(() => runBacktest({ strategy: def, ticks: TICKS })).toThrow(
       'strategy broken failed in onTick at 2024-01-02T10:00:01.000000000Z: boom',
     );
+    // Where the strategy threw, for a sweep's runs whose stack stays on their thread.
+    expect(() => runBacktest({ strategy: def, ticks: TICKS })).toThrow(/: boom \(\/.*\/test\/backtest\/context\.test\.ts:\d+:\d+\)$/);
   });
 
   it('reports a failing create() as a StrategyError too', () => {
