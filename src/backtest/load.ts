@@ -3,7 +3,7 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Tick } from '../domain/tick.js';
-import { mergeByTime, readTicks, type FeedFormat } from '../engine/feeds/index.js';
+import { mergeByTime, readTicks, ticksInWindow, type FeedFormat, type TickWindow } from '../engine/feeds/index.js';
 import { checkDefinition } from './params.js';
 import type { TickSourceInfo } from './runner.js';
 import type { StrategyDefinition } from './strategy.js';
@@ -33,7 +33,7 @@ export async function loadStrategy(file: string): Promise<StrategyDefinition> {
   return checkDefinition(candidate, file);
 }
 
-export interface TickSourceOptions {
+export interface TickSourceOptions extends TickWindow {
   /** For every file; detected per file when absent. */
   readonly format?: FeedFormat;
   /** For formats whose lines do not name the instrument. */
@@ -42,7 +42,11 @@ export interface TickSourceOptions {
   readonly onBytes?: (bytes: number) => void;
 }
 
-/** The ticks of several files merged by time, in mergeByTime's order (equal times: file order, then the order of the files). */
+/**
+ * The ticks of several files merged by time, in mergeByTime's order (equal times: file order, then
+ * the order of the files), within the window `from` (inclusive) to `to` (exclusive) when given:
+ * each file stops being read at its first tick past the window.
+ */
 export function openTicks(files: readonly string[], opts: TickSourceOptions = {}): Iterable<Tick> {
   if (files.length === 0) throw new Error('no tick files given');
   for (const file of files) {
@@ -55,7 +59,8 @@ export function openTicks(files: readonly string[], opts: TickSourceOptions = {}
     ...(opts.instrument === undefined ? {} : { instrument: opts.instrument }),
     ...(opts.onBytes === undefined ? {} : { onBytes: opts.onBytes }),
   };
-  const sources = files.map((file) => readTicks(file, feedOptions));
+  const window = { ...(opts.from === undefined ? {} : { from: opts.from }), ...(opts.to === undefined ? {} : { to: opts.to }) };
+  const sources = files.map((file) => ticksInWindow(readTicks(file, feedOptions), window));
   return sources.length === 1 ? (sources[0] as Iterable<Tick>) : mergeByTime(sources);
 }
 

@@ -5,7 +5,7 @@ import type { Micros } from '../domain/time.js';
 import { POINT_KINDS } from './equity.js';
 import { csvField } from './format.js';
 import { monthlyReturns, type MonthlyReturn } from './metrics.js';
-import type { ReportJson } from './report.js';
+import { windowJson, type ReportJson } from './report.js';
 import { renderReportHtml } from './report-html.js';
 import type { BacktestResult, BacktestSummary } from './runner.js';
 import type { TradeRow } from './trades.js';
@@ -128,6 +128,7 @@ export function reportJsonOf(result: BacktestSummary, months: readonly MonthlyRe
       params: result.params,
       configDigest: result.configDigest,
       ticks: result.sources.map((s) => ({ file: s.file, sha256: s.sha256 })),
+      ...(result.window === undefined ? {} : { window: windowJson(result.window) }),
       instruments: Object.fromEntries(result.instruments),
       accountID: result.accountID,
       accountCurrency: result.currency,

@@ -3,6 +3,7 @@ import { Decimal } from '../domain/decimal.js';
 import { formatRfc3339, MICROS_PER_SECOND, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
 import type { EquityCurve } from './equity.js';
+import type { TickWindow } from '../engine/feeds/window.js';
 import { costCounts, type CostCounts } from './report-costs.js';
 import {
   dailyReturns,
@@ -324,6 +325,19 @@ export function metricsOf(input: MetricsParts): Metrics {
 }
 
 /** report.json: what was run, the metrics, and the monthly returns. No generation time: same run, same bytes. */
+/** A run's tick window as report.json and sweep.json print it (RFC3339, the ends given only). */
+export interface WindowJson {
+  readonly from?: string;
+  readonly to?: string;
+}
+
+export function windowJson(window: TickWindow): WindowJson {
+  return {
+    ...(window.from === undefined ? {} : { from: formatRfc3339(window.from) }),
+    ...(window.to === undefined ? {} : { to: formatRfc3339(window.to) }),
+  };
+}
+
 export interface ReportJson {
   readonly report: 'v20sim backtest';
   readonly version: 1;
@@ -333,6 +347,8 @@ export interface ReportJson {
     readonly params: Readonly<Record<string, string | number | boolean>>;
     readonly configDigest: string;
     readonly ticks: ReadonlyArray<{ readonly file: string; readonly sha256: string }>;
+    /** The period the ticks were taken from (from inclusive, to exclusive), when the run was given one. */
+    readonly window?: WindowJson;
     readonly instruments: Readonly<Record<string, number>>;
     readonly accountID: string;
     readonly accountCurrency: string;

@@ -4,7 +4,8 @@ import { Decimal, ZERO, isDecimalString } from '../domain/decimal.js';
 import type { EnumSpelling } from '../domain/enum-spelling.js';
 import type { InstrumentOverride } from '../domain/instruments.js';
 import type { Tick } from '../domain/tick.js';
-import { MICROS_PER_MINUTE, type Micros } from '../domain/time.js';
+import type { TickWindow } from '../engine/feeds/window.js';
+import { MICROS_PER_MINUTE, formatRfc3339, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
 import { createEngine, type AccountView, type Engine, type RecordsInMemory } from '../engine/engine.js';
 import { serializeTransaction } from '../journal/journal.js';
@@ -73,6 +74,11 @@ export interface BacktestOptions<P extends StrategyParams = StrategyParams> {
   readonly progressEvery?: number;
   /** Recorded in the report only. */
   readonly sources?: readonly TickSourceInfo[];
+  /**
+   * The period the ticks were taken from (openTicks' from/to), recorded in the report and its
+   * configuration digest only: `ticks` is already within it.
+   */
+  readonly window?: TickWindow;
   /** The strategy module's file name and digest, recorded in the report only. */
   readonly strategySource?: TickSourceInfo;
   /** How the Order resources a strategy reads spell DEFAULT values (domain/enum-spelling.ts); default 'interface'. */
@@ -101,8 +107,10 @@ export interface BacktestResult {
   readonly accountSettings: AccountSettings;
   readonly equityIntervalMicros: Micros;
   readonly sources: readonly TickSourceInfo[];
+  /** The period the ticks were taken from, when the run was given one. */
+  readonly window?: TickWindow;
   readonly strategySource: TickSourceInfo | undefined;
-  /** SHA-256 of the run's configuration: strategy name, parameters, account, equity interval, instrument overrides. */
+  /** SHA-256 of the run's configuration: strategy name, parameters, account, equity interval, instrument overrides, window. */
   readonly configDigest: string;
   readonly ticks: number;
   readonly firstTickTime: Micros;
@@ -177,7 +185,7 @@ export function runInto<P extends StrategyParams>(
     cursor.close();
     throw error;
   }
-  if (first === undefined) throw new Error('the tick source holds no ticks');
+  if (first === undefined) throw new Error(`the tick source holds no ticks${windowText(windowOf(options.window))}`);
 
   const window = options.transactionsInMemory;
   if (window !== undefined && (!Number.isSafeInteger(window) || window < 1))
@@ -237,6 +245,19 @@ function openAccount<P extends StrategyParams>(
   return { engine, account };
 }
 
+/** The window with its given ends only; undefined when it has none. */
+function windowOf(window: TickWindow | undefined): TickWindow | undefined {
+  if (window === undefined || (window.from === undefined && window.to === undefined)) return undefined;
+  return { ...(window.from === undefined ? {} : { from: window.from }), ...(window.to === undefined ? {} : { to: window.to }) };
+}
+
+/** ' from X', ' before Y' or ' from X before Y' for a message; empty without a window. */
+function windowText(window: TickWindow | undefined): string {
+  if (window === undefined) return '';
+  const from = window.from === undefined ? '' : ` from ${formatRfc3339(window.from)}`;
+  return `${from}${window.to === undefined ? '' : ` before ${formatRfc3339(window.to)}`}`;
+}
+
 /** What a finished run has to report from. */
 export interface RunOutcome {
   readonly account: AccountView;
@@ -262,6 +283,7 @@ export function summaryOf<P extends StrategyParams>(
   const instruments = [...perInstrument].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const settings = accountSettingsOf(options.account);
   const { hedgingEnabled: _hedging, marginRate: _rate, ...otherSettings } = settings;
+  const window = windowOf(options.window);
   return {
     strategy: definition.name,
     params: { ...params },
@@ -271,6 +293,7 @@ export function summaryOf<P extends StrategyParams>(
     accountSettings: settings,
     equityIntervalMicros: interval,
     sources: options.sources ?? [],
+    ...(window === undefined ? {} : { window }),
     strategySource: options.strategySource,
     configDigest: createHash('sha256')
       .update(
@@ -288,6 +311,8 @@ export function summaryOf<P extends StrategyParams>(
           },
           equityIntervalMicros: interval,
           instruments: options.instruments ?? [],
+          // Only when given, so a run over whole files keeps the digest it always had.
+          ...(window === undefined ? {} : { window }),
         }),
       )
       .digest('hex'),

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { csvField, fmtNumber, fmtOptional, fmtPercent, textTable } from './format.js';
 import { describeSources } from './load.js';
-import { METRIC_NAMES, type Metrics } from './report.js';
+import { METRIC_NAMES, windowJson, type Metrics, type WindowJson } from './report.js';
 import type { ParamValue, StrategyDefinition } from './strategy.js';
 import type { SweepRow, SweepSpec } from './sweep.js';
 
@@ -53,6 +53,8 @@ export interface SweepReport {
   readonly rankedBy: string;
   readonly swept: readonly string[];
   readonly ticks: ReadonlyArray<{ readonly file: string; readonly sha256: string }>;
+  /** The period every run took its ticks from, when the sweep was given one. */
+  readonly window?: WindowJson;
   readonly runs: ReadonlyArray<{
     readonly rank: number;
     readonly index: number;
@@ -73,6 +75,7 @@ export function sweepReport(
     rankedBy: metric,
     swept,
     ticks: describeSources(spec.tickFiles),
+    ...(spec.from === undefined && spec.to === undefined ? {} : { window: windowJson(spec) }),
     runs: ranked.map((row, i) => ({ rank: i + 1, index: row.index, params: row.params, metrics: row.metrics })),
   };
 }

@@ -1,11 +1,11 @@
 /** A sweep's ticks, read once into shared columns that every thread's runs read. */
-import { mergeByTime, type FeedFormat } from '../engine/feeds/index.js';
+import { mergeByTime, type FeedFormat, type TickWindow } from '../engine/feeds/index.js';
 import { openTicks, type TickSourceOptions } from './load.js';
 import { columnTicksMax } from './sweep-plan.js';
 import { columnTicks, concatColumns, readTickColumns, type TickColumns } from './tick-columns.js';
 
 /** A sweep's tick files and how to read them (part of SweepSpec). */
-export interface SweepTicks {
+export interface SweepTicks extends TickWindow {
   readonly tickFiles: readonly string[];
   readonly format?: FeedFormat;
   readonly instrument?: string;
@@ -16,6 +16,8 @@ export function tickOptions(spec: SweepTicks): TickSourceOptions {
   return {
     ...(spec.format === undefined ? {} : { format: spec.format }),
     ...(spec.instrument === undefined ? {} : { instrument: spec.instrument }),
+    ...(spec.from === undefined ? {} : { from: spec.from }),
+    ...(spec.to === undefined ? {} : { to: spec.to }),
   };
 }
 

@@ -27,6 +27,8 @@ const BacktestConfigSchema = Type.Object(
       ),
     ),
     instrument: Type.Optional(text),
+    from: Type.Optional(text),
+    to: Type.Optional(text),
     params: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object', errorMessage: 'must be an object' })),
     out: Type.Optional(text),
     accountCurrency: Type.Optional(text),
@@ -85,6 +87,8 @@ export function readBacktestConfig(file: string): BacktestFileConfig {
   if (doc.ticks !== undefined) config.ticks = (typeof doc.ticks === 'string' ? [doc.ticks] : doc.ticks).map((t) => path.resolve(dir, t));
   if (doc.format !== undefined) config.format = doc.format;
   if (doc.instrument !== undefined) config.instrument = doc.instrument;
+  if (doc.from !== undefined) config.from = doc.from;
+  if (doc.to !== undefined) config.to = doc.to;
   if (doc.params !== undefined) config.params = doc.params;
   if (doc.out !== undefined) config.out = path.resolve(dir, doc.out);
   if (doc.accountCurrency !== undefined) config.accountCurrency = doc.accountCurrency;

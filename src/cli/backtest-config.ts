@@ -10,6 +10,9 @@ export interface BacktestFileConfig {
   ticks?: string[];
   format?: FeedFormat;
   instrument?: string;
+  /** The tick window's ends as written (checked with the command line's). */
+  from?: string;
+  to?: string;
   params?: Record<string, unknown>;
   out?: string;
   accountCurrency?: string;

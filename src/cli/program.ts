@@ -54,6 +54,7 @@ const BACKTEST_AFTER = `
 Examples:
   v20sim backtest --strategy examples/strategies/ma-crossover.ts
   v20sim backtest --strategy examples/strategies/grid.ts --ticks data/*.zip --param levels=6
+  v20sim backtest --strategy examples/strategies/grid.ts --ticks data/*.zip --from 2014-05-05 --to 2014-05-10
   v20sim backtest --strategy examples/strategies/ma-crossover.ts --param fast=5,10,20 --param slow=50,100 --rank sharpe
   v20sim backtest --strategy s.ts --ticks /shared/ticks/*.zip --param fast=5,10,20 --queue redis://10.0.0.5:6379/0
 
@@ -134,9 +135,11 @@ function backtestCommand(): Command {
     )
     .option('--format <fmt>', 'format of the tick files (default: detected per file)')
     .option('--instrument <name>', 'instrument of tick files whose lines do not name one')
+    .option('--from <datetime>', 'only ticks at or after this time (RFC3339 with a zone, YYYY-MM-DD for midnight UTC, or UNIX seconds)')
+    .option('--to <datetime>', 'only ticks before this time (exclusive; same forms); the files are read no further')
     .option(
       '--config <file>',
-      'JSON with any of: strategy, ticks, format, instrument, params, out, accountCurrency, balance, hedging, marginPreset, marginCloseout, homeConversionFee, equityInterval, rank, workers (paths relative to the file; options given here win)',
+      'JSON with any of: strategy, ticks, format, instrument, from, to, params, out, accountCurrency, balance, hedging, marginPreset, marginCloseout, homeConversionFee, equityInterval, rank, workers (paths relative to the file; options given here win)',
     )
     .option(
       '--param <name=value>',

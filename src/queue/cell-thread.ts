@@ -60,6 +60,8 @@ export async function runCellTask(task: CellTask): Promise<string> {
       tickFiles: cell.ticks.map((t) => t.path),
       ...(cell.format === undefined ? {} : { format: cell.format }),
       ...(cell.instrument === undefined ? {} : { instrument: cell.instrument }),
+      ...(cell.from === undefined ? {} : { from: cell.from }),
+      ...(cell.to === undefined ? {} : { to: cell.to }),
       account: cell.account,
       equityIntervalMicros: cell.equityIntervalMicros,
     },

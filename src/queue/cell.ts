@@ -28,6 +28,9 @@ export interface CellData {
   readonly ticks: readonly CellTick[];
   readonly format?: SweepSpec['format'];
   readonly instrument?: string;
+  /** The sweep's tick window (microseconds: from inclusive, to exclusive), when it has one. */
+  readonly from?: number;
+  readonly to?: number;
   readonly account: SweepSpec['account'];
   readonly equityIntervalMicros: number;
   /** The run seed: every backtest runs its engine with seed 0 (runner.ts); recorded so a change is caught. */

@@ -54,6 +54,8 @@ function cellsOf(spec: SweepSpec, jobs: readonly SweepJob[], sweepId: string): {
     ticks,
     ...(spec.format === undefined ? {} : { format: spec.format }),
     ...(spec.instrument === undefined ? {} : { instrument: spec.instrument }),
+    ...(spec.from === undefined ? {} : { from: spec.from }),
+    ...(spec.to === undefined ? {} : { to: spec.to }),
     account: spec.account,
     equityIntervalMicros: spec.equityIntervalMicros,
     seed: BACKTEST_SEED,

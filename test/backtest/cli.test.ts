@@ -1,7 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openTicks } from '../../src/backtest/index.js';
 import { runBacktestCommand } from '../../src/cli/backtest-command.js';
+import { writeTicksCsv } from '../../src/engine/feeds/index.js';
 import { memoryStream, removeTempDirs, tempDir } from './helpers.js';
 
 const MA = 'examples/strategies/ma-crossover.ts';
@@ -197,6 +199,85 @@ describe('v20sim backtest (runBacktestCommand)', () => {
     expect(swept.err).toContain('sweep: 2/2 done (n=2: sharpe n/a)');
     expect(swept.err).not.toContain('null');
     expect(swept.out).toMatch(/\n1\s+1\s+0\.00\s+0\.00%\s+n\/a/);
+  });
+
+  it('takes the ticks from --from to --to: the same run as over a file holding only those ticks', async () => {
+    const dir = tempDir();
+    const from = Date.UTC(2024, 0, 3) * 1000;
+    const to = Date.UTC(2024, 0, 4, 12) * 1000;
+    // The sample's ticks in the window, written to a file of their own.
+    const cut = path.join(dir, 'cut.csv');
+    const kept = writeTicksCsv(
+      cut,
+      [...openTicks([SAMPLE])].filter((t) => t.time >= from && t.time < to),
+    );
+    const windowed = path.join(dir, 'windowed');
+    const whole = path.join(dir, 'whole');
+    const a = await run(['--strategy', MA, '--from', '2024-01-03', '--to', '2024-01-04T12:00:00Z', '--out', windowed]);
+    const b = await run(['--strategy', MA, '--ticks', cut, '--out', whole]);
+    expect([a.code, b.code], a.err + b.err).toEqual([0, 0]);
+    expect(a.out).toContain(`ma-crossover: ${kept.toLocaleString('en-US')} ticks, 2024-01-03 00:00:04 to 2024-01-04 11:59:57 UTC`);
+    for (const name of ['transactions.ndjson', 'trades.csv', 'equity.csv'])
+      expect(readFileSync(path.join(windowed, name), 'utf8'), name).toBe(readFileSync(path.join(whole, name), 'utf8'));
+    const report = (dir: string): { run: { window?: unknown; configDigest: string }; metrics: unknown } =>
+      JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')) as {
+        run: { window?: unknown; configDigest: string };
+        metrics: unknown;
+      };
+    expect(report(windowed).metrics).toEqual(report(whole).metrics);
+    expect(report(windowed).run.window).toEqual({ from: '2024-01-03T00:00:00.000000000Z', to: '2024-01-04T12:00:00.000000000Z' });
+    expect(report(whole).run.window).toBeUndefined();
+    // The window is part of the configuration: the same files over another period are another run.
+    expect(report(windowed).run.configDigest).not.toBe(report(whole).run.configDigest);
+
+    // A sweep's runs take the same window (its rows equal the single run's).
+    const swept = path.join(dir, 'sweep');
+    const s = await run([
+      '--strategy',
+      MA,
+      '--from',
+      '2024-01-03',
+      '--to',
+      '2024-01-04T12:00:00Z',
+      '--param',
+      'fast=5,10',
+      '--workers',
+      '2',
+      '--out',
+      swept,
+    ]);
+    expect(s.code, s.err).toBe(0);
+    const sweep = JSON.parse(readFileSync(path.join(swept, 'sweep.json'), 'utf8')) as {
+      window: unknown;
+      runs: { params: { fast: number }; metrics: unknown }[];
+    };
+    expect(sweep.window).toEqual({ from: '2024-01-03T00:00:00.000000000Z', to: '2024-01-04T12:00:00.000000000Z' });
+    expect(sweep.runs.find((r) => r.params.fast === 10)?.metrics).toEqual(report(windowed).metrics);
+  }, 60_000);
+
+  it('refuses a window that holds no time, or times it cannot read; a window past the data fails the run', async () => {
+    const dir = tempDir();
+    const cases: [string[], string][] = [
+      [['--from', '2024-01-04', '--to', '2024-01-03'], '--to must be after --from (2024-01-04), got 2024-01-03'],
+      [['--from', '2024-01-04', '--to', '2024-01-04'], '--to must be after --from (2024-01-04), got 2024-01-04'],
+      [
+        ['--from', 'yesterday'],
+        '--from must be an RFC3339 datetime with a zone (2024-01-02T00:00:00Z), a date (2024-01-02) or UNIX seconds, got "yesterday"',
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const r = await run(['--strategy', MA, ...args, '--out', dir]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err).toBe(`v20sim backtest: ${message}\n`);
+    }
+    const config = path.join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ strategy: path.resolve(MA), to: '2024-01-02 noon' }));
+    const bad = await run(['--config', config, '--out', dir]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain(`config ${config}: to must be an RFC3339 datetime`);
+    const late = await run(['--strategy', MA, '--from', '2025-01-01', '--out', dir]);
+    expect(late.code).toBe(1);
+    expect(late.err).toContain('holds no ticks from 2025-01-01T00:00:00.000000000Z');
   });
 
   it('answers --help and refuses bad options with exit code 2', async () => {

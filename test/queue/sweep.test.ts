@@ -160,6 +160,19 @@ describe.skipIf(REDIS_SERVER === undefined)('sweeps across machines on Redis', (
     expectSameFiles(await localSweep(args), out);
   }, 120_000);
 
+  it("gives the workers the sweep's tick window (--from, --to)", async () => {
+    const args = ['--strategy', MA, '--param', 'fast=5,10', '--from', '2024-01-03', '--to', '2024-01-04T12:00:00Z'];
+    const out = tempDir('v20sim-queue-');
+    const sweep = queuedSweep(args, url, out);
+    expect((await sweep.exited).code, sweep.stderr.join('')).toBe(0);
+    const local = await localSweep(args);
+    expectSameFiles(local, out);
+    // Not the whole files' sweep: the window reached the runs.
+    expect(readFileSync(path.join(out, 'sweep.json'), 'utf8')).not.toBe(
+      readFileSync(path.join(await localSweep(args.slice(0, 4)), 'sweep.json'), 'utf8'),
+    );
+  }, 120_000);
+
   it('runs the cell of a worker killed mid-cell again elsewhere, with the same results', async () => {
     const args = ['--strategy', FLIP, '--param', 'every=300,400,500', '--param', 'pauseAt=400', '--param', 'pauseMs=2500'];
     const out = tempDir('v20sim-queue-');

@@ -6,6 +6,7 @@ export { readLines, readTextBlocks } from './lines.js';
 export { decompressedSize, readByteChunks } from './byte-chunks.js';
 export { fromIterable$, tickFile$, ticksFromArray$ } from './observable.js';
 export { mergeByTime } from './merge.js';
+export { type TickWindow, ticksInWindow } from './window.js';
 export { mergeByTime$ } from './merge-observable.js';
 export { DEFAULT_GENERATOR_START, type GeneratorOptions, generatedTicks$, generateTicks } from './generator.js';
 export { type CsvWriteOptions, writeSampleCsv, writeTicksCsv } from './csv-writer.js';

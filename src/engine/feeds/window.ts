@@ -1,0 +1,28 @@
+import type { Tick } from '../../domain/tick.js';
+import type { Micros } from '../../domain/time.js';
+
+/** A period of a run: ticks from `from` (inclusive) to `to` (exclusive); either end may be open. */
+export interface TickWindow {
+  readonly from?: Micros;
+  readonly to?: Micros;
+}
+
+/**
+ * The ticks of a time-ordered source within the window, read lazily: those before `from` are
+ * skipped, and reading stops at the first tick at or after `to`, so the rest of a long file is
+ * never read. Without bounds, the source itself.
+ */
+export function ticksInWindow(ticks: Iterable<Tick>, window: TickWindow): Iterable<Tick> {
+  const { from, to } = window;
+  if (from === undefined && to === undefined) return ticks;
+  const start = from ?? Number.NEGATIVE_INFINITY;
+  const end = to ?? Number.POSITIVE_INFINITY;
+  return {
+    *[Symbol.iterator]() {
+      for (const tick of ticks) {
+        if (tick.time >= end) return;
+        if (tick.time >= start) yield tick;
+      }
+    },
+  };
+}
