@@ -72,7 +72,9 @@ export function shellEngine(
   return new ShellEngine(inner, {
     onError,
     ...(data === undefined ? {} : { beforeOpen: (config: AccountConfig) => data.recordAccount(config) }),
-    ...(manualFeed === null ? {} : { beforeTime: (time: Micros) => manualFeed.drainUntil(inner, time) }),
+    ...(manualFeed === null
+      ? {}
+      : { beforeTime: (time: Micros) => manualFeed.drainUntil(inner, time, (error) => driver.feedStopped(error)) }),
     afterTime: () => driver.kick(),
   });
 }

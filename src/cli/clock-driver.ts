@@ -39,7 +39,8 @@ function openTickFiles(settings: ServeSettings): TickQueue {
     } catch (error) {
       throw new StartError(`ticks[${i}]: cannot read ${s.file}: ${(error as Error).message}`, 2);
     }
-    const opts: { format?: typeof s.format; instrument?: string } = {};
+    // A tick that goes back in time stops the feed where it is, naming the file and line, as a bad line does.
+    const opts: { format?: typeof s.format; instrument?: string; inTimeOrder: true } = { inTimeOrder: true };
     if (s.format !== undefined) opts.format = s.format;
     if (s.instrument !== undefined) opts.instrument = s.instrument;
     return readTicks(s.file, opts);
@@ -99,6 +100,11 @@ export class ClockDriver {
     return Math.max(wallMicros(), engine.now);
   }
 
+  /** Says that the tick files could not be read further (a replay's or a manual clock's feed). */
+  feedStopped(error: unknown): void {
+    this.io.err(`v20sim: the price feed stopped: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
   /** The clock moved by other means (a request, the control API): re-plan the replay. */
   kick(): void {
     this.pump?.kick();
@@ -120,7 +126,7 @@ export class ClockDriver {
             ),
           onError: (error) => {
             this.onError(error);
-            io.err(`v20sim: the price feed stopped: ${(error as Error).message}`);
+            this.feedStopped(error);
           },
         },
         realTimers,

@@ -7,13 +7,28 @@ import { PeekableTicks } from '../engine/feeds/index.js';
 export class TickQueue extends PeekableTicks {
   /** Ticks dropped because the clock had passed them. */
   skipped = 0;
+  /** Why reading the tick files stopped (a bad line, a tick back in time); no tick is fed after it. */
+  failure: Error | undefined = undefined;
 
   /**
    * Manual stepping: feeds every tick up to `time` to the engine. Ticks older than the clock
-   * (someone pushed or advanced past them) are counted and dropped.
+   * (someone pushed or advanced past them) are counted and dropped. A tick file that cannot be
+   * read further stops the feed, once, with `onFailure`: the clock still moves, as in a replay
+   * whose feed stopped, and the request that moved it is not failed for the file's fault. The
+   * engine's own errors (a journal that cannot be written) are thrown as ever.
    */
-  drainUntil(engine: Engine, time: Micros): void {
-    for (let tick = this.peek(); tick !== undefined && tick.time <= time; tick = this.peek()) {
+  drainUntil(engine: Engine, time: Micros, onFailure: (error: Error) => void): void {
+    for (;;) {
+      if (this.failure !== undefined) return;
+      let tick: Tick | undefined;
+      try {
+        tick = this.peek();
+      } catch (error) {
+        this.failure = error instanceof Error ? error : new Error(String(error));
+        onFailure(this.failure);
+        return;
+      }
+      if (tick === undefined || tick.time > time) return;
       this.take();
       if (tick.time < engine.now) this.skipped += 1;
       else engine.pushTick(tick);

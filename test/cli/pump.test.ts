@@ -161,11 +161,27 @@ describe('FeedPump', () => {
 
   it('steps through a feed by hand (manual clock)', () => {
     const { engine, queue, seen } = setup([tick(T0 + S), tick(T0 + 2 * S), tick(T0 + 3 * S)]);
-    queue.drainUntil(engine, T0 + 2 * S);
+    const failures: Error[] = [];
+    queue.drainUntil(engine, T0 + 2 * S, (e) => failures.push(e));
     expect(seen.map((t) => t.time)).toEqual([T0 + S, T0 + 2 * S]);
     engine.advanceTo(T0 + 5 * S);
-    queue.drainUntil(engine, T0 + 6 * S);
+    queue.drainUntil(engine, T0 + 6 * S, (e) => failures.push(e));
     expect(queue.skipped).toBe(1);
     expect(queue.ended).toBe(true);
+    expect(failures).toEqual([]);
+  });
+
+  it('stops a hand-stepped feed at a line it cannot read, once, and feeds nothing after it', () => {
+    function* broken(): Generator<Tick> {
+      yield tick(T0 + S);
+      throw new Error('bad line 3');
+    }
+    const { engine, queue, seen } = setup(broken());
+    const failures: Error[] = [];
+    queue.drainUntil(engine, T0 + 2 * S, (e) => failures.push(e));
+    queue.drainUntil(engine, T0 + 3 * S, (e) => failures.push(e));
+    expect(seen.map((t) => t.time)).toEqual([T0 + S]);
+    expect(failures.map((e) => e.message)).toEqual(['bad line 3']);
+    expect(queue.failure?.message).toBe('bad line 3');
   });
 });

@@ -109,6 +109,44 @@ describe('serve (in process)', () => {
     expect(server.engine.account(USD)?.state.prices.get('EUR_USD')?.time).toBe(T0 + 4 * S);
   });
 
+  it('manual clock over a file that goes back in time: the advance succeeds, the feed stops there and says where', async () => {
+    const file = tickFile('back.ndjson', [
+      [T0 + S, 1.1],
+      [T0 + 3 * S, 1.3],
+      [T0 + 2 * S, 1.2],
+      [T0 + 4 * S, 1.4],
+    ]);
+    const { server, io: sink } = await start({}, { clock: 'manual', ticks: [file] });
+    expect(await inject(server, 'POST', '/sim/clock/advance', { seconds: 5 })).toEqual({
+      status: 200,
+      body: { time: formatRfc3339(T0 + 6 * S) },
+    });
+    // The tick before the one going back was fed; none after it.
+    expect(server.engine.account(USD)?.state.prices.get('EUR_USD')?.time).toBe(T0 + 3 * S);
+    expect(sink.errors).toEqual([
+      `v20sim: the price feed stopped: ${file}:3: the time goes back to ${formatRfc3339(T0 + 2 * S)} after ${formatRfc3339(T0 + 3 * S)} (ticks must be in time order): ${JSON.stringify(readFileSync(file, 'utf8').split('\n')[2])}`,
+    ]);
+    expect((await inject(server, 'POST', '/sim/clock/advance', { seconds: 5 })).status).toBe(200);
+    expect(sink.errors).toHaveLength(1);
+  });
+
+  it('replay over a file that goes back in time stops its feed where it goes back, naming the file and line', async () => {
+    const file = tickFile('back-replay.ndjson', [
+      [T0 + S, 1.1],
+      [T0 + 3 * S, 1.3],
+      [T0 + 2 * S, 1.2],
+    ]);
+    const sink = io();
+    const stopped = new Promise<string>((resolve) => {
+      sink.err = (line) => {
+        sink.errors.push(line);
+        resolve(line);
+      };
+    });
+    await start({}, { ticks: [file], speed: Number.POSITIVE_INFINITY }, sink);
+    expect(await stopped).toMatch(new RegExp(`^v20sim: the price feed stopped: .*back-replay\\.ndjson:3: the time goes back to `));
+  });
+
   it('replay: plays a file at full speed and reports the end', async () => {
     const file = tickFile(
       'replay.ndjson',
