@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { accountSummaryView } from '../account/views.js';
 import { Decimal, ZERO, isDecimalString } from '../domain/decimal.js';
 import type { EnumSpelling } from '../domain/enum-spelling.js';
 import type { InstrumentOverride } from '../domain/instruments.js';
 import type { Tick } from '../domain/tick.js';
-import type { TickWindow } from '../engine/feeds/window.js';
-import { MICROS_PER_MINUTE, formatRfc3339, type Micros } from '../domain/time.js';
+import { windowEnds, windowText, type TickWindow } from '../engine/feeds/window.js';
+import { MICROS_PER_MINUTE, type Micros } from '../domain/time.js';
 import type { Transaction } from '../domain/transactions.js';
 import { createEngine, type AccountView, type Engine, type RecordsInMemory } from '../engine/engine.js';
 import { serializeTransaction } from '../journal/journal.js';
@@ -24,6 +23,7 @@ import {
   type PriceSeries,
 } from './equity.js';
 import { accountSettingsOf, type AccountSettings } from './account-settings.js';
+import { configDigest } from './config-digest.js';
 import { computeMetrics, type Metrics } from './report.js';
 import { resolveParams } from './params.js';
 import type { StrategyDefinition, StrategyParams } from './strategy.js';
@@ -185,7 +185,7 @@ export function runInto<P extends StrategyParams>(
     cursor.close();
     throw error;
   }
-  if (first === undefined) throw new Error(`the tick source holds no ticks${windowText(windowOf(options.window))}`);
+  if (first === undefined) throw new Error(`the tick source holds no ticks${windowText(windowEnds(options.window))}`);
 
   const window = options.transactionsInMemory;
   if (window !== undefined && (!Number.isSafeInteger(window) || window < 1))
@@ -245,19 +245,6 @@ function openAccount<P extends StrategyParams>(
   return { engine, account };
 }
 
-/** The window with its given ends only; undefined when it has none. */
-function windowOf(window: TickWindow | undefined): TickWindow | undefined {
-  if (window === undefined || (window.from === undefined && window.to === undefined)) return undefined;
-  return { ...(window.from === undefined ? {} : { from: window.from }), ...(window.to === undefined ? {} : { to: window.to }) };
-}
-
-/** ' from X', ' before Y' or ' from X before Y' for a message; empty without a window. */
-function windowText(window: TickWindow | undefined): string {
-  if (window === undefined) return '';
-  const from = window.from === undefined ? '' : ` from ${formatRfc3339(window.from)}`;
-  return `${from}${window.to === undefined ? '' : ` before ${formatRfc3339(window.to)}`}`;
-}
-
 /** What a finished run has to report from. */
 export interface RunOutcome {
   readonly account: AccountView;
@@ -282,8 +269,7 @@ export function summaryOf<P extends StrategyParams>(
   const summary = accountSummaryView(state) as unknown as V20AccountSummary;
   const instruments = [...perInstrument].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const settings = accountSettingsOf(options.account);
-  const { hedgingEnabled: _hedging, marginRate: _rate, ...otherSettings } = settings;
-  const window = windowOf(options.window);
+  const window = windowEnds(options.window);
   return {
     strategy: definition.name,
     params: { ...params },
@@ -295,27 +281,17 @@ export function summaryOf<P extends StrategyParams>(
     sources: options.sources ?? [],
     ...(window === undefined ? {} : { window }),
     strategySource: options.strategySource,
-    configDigest: createHash('sha256')
-      .update(
-        JSON.stringify({
-          strategy: definition.name,
-          params,
-          account: {
-            id: accountID,
-            currency,
-            balance,
-            hedgingEnabled: settings.hedgingEnabled ?? false,
-            marginRate: settings.marginRate ?? null,
-            // The others only when set (as settings has them), so a run on the defaults keeps the digest it always had.
-            ...otherSettings,
-          },
-          equityIntervalMicros: interval,
-          instruments: options.instruments ?? [],
-          // Only when given, so a run over whole files keeps the digest it always had.
-          ...(window === undefined ? {} : { window }),
-        }),
-      )
-      .digest('hex'),
+    configDigest: configDigest({
+      strategy: definition.name,
+      params,
+      accountID,
+      currency,
+      balance,
+      settings,
+      interval,
+      window,
+      instruments: options.instruments,
+    }),
     ticks: count,
     firstTickTime: first.time,
     lastTickTime: last.time,

@@ -41,10 +41,9 @@ import {
 import { isTransferAmount } from '../account/decide-account.js';
 import { LIMITS } from '../domain/limits.js';
 import { decompressedSize, type FeedFormat, type TickWindow } from '../engine/feeds/index.js';
-import { checkFeedFormat, checkWorkers, type BacktestFileConfig } from './backtest-config.js';
+import { checkFeedFormat, checkWindow, checkWorkers, type BacktestFileConfig } from './backtest-config.js';
 import { EXIT, UsageError, parseArgv, usageMessage, type Parsed } from './program.js';
 import { clock, progressDisplay } from './progress.js';
-import { datetimeOption } from './remote-options.js';
 
 export interface BacktestIo {
   readonly stdout: NodeJS.WritableStream;
@@ -138,7 +137,7 @@ function planOf(options: Readonly<Record<string, unknown>>, config: BacktestFile
   const cliFormat = opt('format');
   const format = cliFormat === undefined ? config.format : checkFeedFormat(cliFormat);
   const instrument = opt('instrument') ?? config.instrument;
-  const window = windowOf(opt('from') ?? config.from, opt('to') ?? config.to, field);
+  const window = checkWindow(opt('from') ?? config.from, opt('to') ?? config.to, field);
   const balance = opt('balance') ?? config.balance;
   if (balance !== undefined && !/^\d+(\.\d+)?$/.test(balance))
     throw new UsageError(`${field('balance', '--balance')} must be a non-negative decimal, got ${JSON.stringify(balance)}`);
@@ -177,15 +176,6 @@ function planOf(options: Readonly<Record<string, unknown>>, config: BacktestFile
     cliParams: (options['param'] as string[] | undefined) ?? [],
     fileParams: config.params,
   };
-}
-
-/** --from and --to (or the config file's from and to), checked: a period that holds some time. */
-function windowOf(from: string | undefined, to: string | undefined, field: (key: string, flag: string) => string): TickWindow {
-  const start = from === undefined ? undefined : datetimeOption(from, field('from', '--from'));
-  const end = to === undefined ? undefined : datetimeOption(to, field('to', '--to'));
-  if (start !== undefined && end !== undefined && end <= start)
-    throw new UsageError(`${field('to', '--to')} must be after ${field('from', '--from')} (${from as string}), got ${to as string}`);
-  return { ...(start === undefined ? {} : { from: start }), ...(end === undefined ? {} : { to: end }) };
 }
 
 function queueOf(url: string | undefined, timeout: string | undefined): BacktestPlan['queue'] {

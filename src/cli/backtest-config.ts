@@ -3,8 +3,9 @@
  * backtest-config-file.ts) can also give, and the checks shared by both.
  */
 import type { MarginPresetName } from '../domain/margin-presets.js';
-import { FEED_FORMATS, type FeedFormat } from '../engine/feeds/index.js';
+import { FEED_FORMATS, type FeedFormat, type TickWindow } from '../engine/feeds/index.js';
 import { UsageError } from './program.js';
+import { datetimeOption } from './remote-options.js';
 export interface BacktestFileConfig {
   strategy?: string;
   ticks?: string[];
@@ -37,4 +38,13 @@ export function checkWorkers(value: unknown, where: string): number {
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 256)
     throw new UsageError(`${where} must be a whole number from 1 to 256, got ${JSON.stringify(value)}`);
   return n;
+}
+
+/** --from and --to (or the config file's from and to), checked: a period that holds some time. */
+export function checkWindow(from: string | undefined, to: string | undefined, field: (key: string, flag: string) => string): TickWindow {
+  const start = from === undefined ? undefined : datetimeOption(from, field('from', '--from'));
+  const end = to === undefined ? undefined : datetimeOption(to, field('to', '--to'));
+  if (start !== undefined && end !== undefined && end <= start)
+    throw new UsageError(`${field('to', '--to')} must be after ${field('from', '--from')} (${from as string}), got ${to as string}`);
+  return { ...(start === undefined ? {} : { from: start }), ...(end === undefined ? {} : { to: end }) };
 }

@@ -1,5 +1,5 @@
 import type { Tick } from '../../domain/tick.js';
-import type { Micros } from '../../domain/time.js';
+import { formatRfc3339, type Micros } from '../../domain/time.js';
 
 /** A period of a run: ticks from `from` (inclusive) to `to` (exclusive); either end may be open. */
 export interface TickWindow {
@@ -25,4 +25,17 @@ export function ticksInWindow(ticks: Iterable<Tick>, window: TickWindow): Iterab
       }
     },
   };
+}
+
+/** The window with its given ends only; undefined when it has none. */
+export function windowEnds(window: TickWindow | undefined): TickWindow | undefined {
+  if (window === undefined || (window.from === undefined && window.to === undefined)) return undefined;
+  return { ...(window.from === undefined ? {} : { from: window.from }), ...(window.to === undefined ? {} : { to: window.to }) };
+}
+
+/** ' from X', ' before Y' or ' from X before Y' for a message; empty without a window. */
+export function windowText(window: TickWindow | undefined): string {
+  if (window === undefined) return '';
+  const from = window.from === undefined ? '' : ` from ${formatRfc3339(window.from)}`;
+  return `${from}${window.to === undefined ? '' : ` before ${formatRfc3339(window.to)}`}`;
 }
