@@ -11,7 +11,7 @@
  * fill price too.
  */
 import { createHash } from 'node:crypto';
-import { Account } from '../account/account.js';
+import { Account, type RecordPaging } from '../account/account.js';
 import { evolve } from '../account/evolve.js';
 import { priceSlot, type AccountState } from '../account/state.js';
 import { accountSummaryView } from '../account/views.js';
@@ -24,7 +24,7 @@ import type { Transaction } from '../domain/transactions.js';
 import { unsealLine } from '../journal/batch-seal.js';
 import { serializeTransaction } from '../journal/journal.js';
 import { readLines } from '../engine/feeds/lines.js';
-import { EquityArrays, EquityRecorder, POINT_END, POINT_FILL, POINT_INTERVAL, POINT_START } from './equity.js';
+import { EquityArrays, EquityRecorder, POINT_END, POINT_FILL, POINT_INTERVAL, POINT_START, type EquitySink } from './equity.js';
 import { computeMetrics } from './report.js';
 import type { BacktestResult } from './runner.js';
 import { tradeRows } from './trades.js';
@@ -50,9 +50,22 @@ export function readJournalFile(file: string, chunkSize?: number): JournalEntry[
 
 /** The entries of a journal's lines (without their newlines); an unreadable line is an error naming it. */
 export function parseJournalLines(lines: Iterable<string>, source: string): JournalEntry[] {
-  const entries: JournalEntry[] = [];
+  return [...journalEntries(lines, source)];
+}
+
+/** The entries of a journal's lines, parsed one at a time as they are read. */
+export function* journalEntries(lines: Iterable<string>, source: string): Generator<JournalEntry> {
   // One line of look-ahead: a line that does not parse is reported as cut when it is the last.
   const iterator = lines[Symbol.iterator]();
+  // Stopped early (an error, or a reader that wanted the first entry only): the file is closed.
+  try {
+    yield* entriesOf(iterator, source);
+  } finally {
+    iterator.return?.();
+  }
+}
+
+function* entriesOf(iterator: Iterator<string>, source: string): Generator<JournalEntry> {
   let next = iterator.next();
   let number = 0;
   while (next.done !== true) {
@@ -69,9 +82,8 @@ export function parseJournalLines(lines: Iterable<string>, source: string): Jour
     }
     if (typeof entry !== 'object' || entry === null || typeof (entry as { type?: unknown }).type !== 'string')
       throw new JournalReportError(`${source}:${number}: not a journal entry (no "type")`);
-    entries.push(entry as JournalEntry);
+    yield entry as JournalEntry;
   }
-  return entries;
 }
 
 /** Sets the instrument's latest price from a fill's fullPrice; a price that does not parse leaves it. */
@@ -95,25 +107,69 @@ export interface JournalReportOptions {
   readonly source?: string;
 }
 
+/** Where a replay hands each transaction, with its line as transactions.ndjson prints it. */
+export type ReplaySink = (tx: Transaction, line: string) => void;
+
 /** What replaying a journal leaves to report from. */
-interface Replayed {
-  readonly lines: string[];
+export interface Replayed {
+  readonly account: Account;
   readonly perInstrument: Map<string, number>;
-  initialBalance: string | undefined;
-  first: Micros | undefined;
-  last: Micros;
-  spreadCost: Decimal;
+  readonly initialBalance: string;
+  readonly first: Micros;
+  readonly last: Micros;
+  readonly spreadCost: Decimal;
+  /** SHA-256 of the transactions' lines joined by newlines (the report's configDigest). */
+  readonly digest: string;
 }
 
-/** Applies the entries to the account one by one, marking equity after each transaction. */
-function replay(entries: readonly JournalEntry[], account: Account, recorder: EquityRecorder): Replayed {
+/**
+ * Rebuilds the account of a journal's entries (read once, in order), marking equity after each
+ * transaction and handing each to `sink`. With `paging`, ended orders and closed trades beyond its
+ * window page out as in a backtest, between entries: the account's memory is then bounded by its
+ * open positions, not by the journal's length.
+ */
+export function replayJournal(
+  entries: Iterable<JournalEntry>,
+  options: JournalReportOptions,
+  equity: EquitySink,
+  sink: ReplaySink,
+  paging?: RecordPaging,
+): Replayed {
+  const iterator = entries[Symbol.iterator]();
+  try {
+    return replayEntries(iterator, options, equity, sink, paging);
+  } finally {
+    iterator.return?.();
+  }
+}
+
+function replayEntries(
+  iterator: Iterator<JournalEntry>,
+  options: JournalReportOptions,
+  equity: EquitySink,
+  sink: ReplaySink,
+  paging: RecordPaging | undefined,
+): Replayed {
+  const create = iterator.next();
+  if (create.done === true || !isTransaction(create.value) || create.value.type !== 'CREATE')
+    throw new JournalReportError("the journal does not start with the account's CREATE transaction");
+  const { accountID, homeCurrency: currency } = create.value;
+  const account = Account.replay({ id: accountID, currency }, options.instruments ?? buildCatalogue(), [], undefined, paging);
   const state = account.state;
-  const r: Replayed = { lines: [], perInstrument: new Map(), initialBalance: undefined, first: undefined, last: 0, spreadCost: ZERO };
-  for (const entry of entries) {
+  const recorder = new EquityRecorder(state, equity);
+  const hash = createHash('sha256');
+  const perInstrument = new Map<string, number>();
+  let initialBalance: string | undefined;
+  let first: Micros | undefined;
+  let last: Micros = 0;
+  let spreadCost = ZERO;
+  let lines = 0;
+  for (let step: IteratorResult<JournalEntry> = create; step.done !== true; step = iterator.next()) {
+    const entry = step.value;
     const time = parseDateTime(entry.time);
     if (time === null) throw new JournalReportError(`entry ${JSON.stringify(entry).slice(0, 80)} has no readable time`);
-    if (time < r.last) throw new JournalReportError(`the journal goes back in time at ${entry.time}`);
-    r.last = time;
+    if (time < last) throw new JournalReportError(`the journal goes back in time at ${entry.time}`);
+    last = time;
     if (!isTransaction(entry)) {
       evolve(state, entry);
       continue;
@@ -122,67 +178,77 @@ function replay(entries: readonly JournalEntry[], account: Account, recorder: Eq
       throw new JournalReportError(`transaction ${entry.id} is of account ${entry.accountID}, not ${state.id}`);
     markFill(state, entry, time);
     evolve(state, entry);
-    account.log.push(entry);
-    r.lines.push(serializeTransaction(entry));
+    const line = serializeTransaction(entry);
+    hash.update(lines === 0 ? line : `\n${line}`);
+    lines += 1;
+    sink(entry, line);
     if (entry.type === 'ORDER_FILL') {
-      r.spreadCost = r.spreadCost.plus(entry.halfSpreadCost);
-      r.perInstrument.set(entry.instrument, (r.perInstrument.get(entry.instrument) ?? 0) + 1);
+      spreadCost = spreadCost.plus(entry.halfSpreadCost);
+      perInstrument.set(entry.instrument, (perInstrument.get(entry.instrument) ?? 0) + 1);
     }
     // The curve starts once the opening deposit is in: returns are measured from it.
-    const opening = r.initialBalance === undefined && entry.type === 'TRANSFER_FUNDS';
+    const opening = initialBalance === undefined && entry.type === 'TRANSFER_FUNDS';
     if (opening) {
-      r.initialBalance = entry.accountBalance;
-      r.first = time;
+      initialBalance = entry.accountBalance;
+      first = time;
     }
-    if (r.initialBalance === undefined) continue;
-    recorder.invalidate();
-    recorder.record(time, opening ? POINT_START : entry.type === 'ORDER_FILL' ? POINT_FILL : POINT_INTERVAL);
+    if (initialBalance !== undefined) {
+      recorder.invalidate();
+      recorder.record(time, opening ? POINT_START : entry.type === 'ORDER_FILL' ? POINT_FILL : POINT_INTERVAL);
+    }
+    // No decision holds a record between entries: records may page out here.
+    state.orders.trim();
+    state.trades.trim();
   }
-  return r;
-}
-
-/** Rebuilds the account of `entries` and reports it as a backtest result. */
-export function reportFromJournal(entries: readonly JournalEntry[], options: JournalReportOptions = {}): BacktestResult {
-  const create = entries[0];
-  if (create === undefined || !isTransaction(create) || create.type !== 'CREATE')
-    throw new JournalReportError("the journal does not start with the account's CREATE transaction");
-  const accountID = create.accountID;
-  const currency = create.homeCurrency;
-  const account = Account.replay({ id: accountID, currency }, options.instruments ?? buildCatalogue(), []);
-  const state = account.state;
-  const arrays = new EquityArrays();
-  const recorder = new EquityRecorder(state, arrays);
-  const { lines, perInstrument, initialBalance, first, last, spreadCost } = replay(entries, account, recorder);
   if (initialBalance === undefined || first === undefined)
     throw new JournalReportError('the journal has no opening deposit (TRANSFER_FUNDS): nothing to measure returns from');
   recorder.record(last, POINT_END);
-  // The rebuilt account keeps every transaction (no window): this copies the references only.
-  const log = account.log.slice();
-  const base = {
-    strategy: `served account ${accountID}`,
+  return { account, perInstrument, initialBalance, first, last, spreadCost, digest: hash.digest('hex') };
+}
+
+/** The parts of a journal's report that do not depend on where its transactions and curve went. */
+export function journalSummaryParts(r: Replayed, options: JournalReportOptions) {
+  const state = r.account.state;
+  return {
+    strategy: `served account ${state.id}`,
     params: {},
-    accountID,
-    currency,
-    initialBalance,
+    accountID: state.id,
+    currency: state.currency,
+    initialBalance: r.initialBalance,
     // What the journal records: a margin rate set through CLIENT_CONFIGURE (hedging is not in it).
     accountSettings: state.marginRate === undefined ? {} : { marginRate: state.marginRate },
     equityIntervalMicros: 0,
     sources: [],
     strategySource: undefined,
-    configDigest: createHash('sha256').update(lines.join('\n')).digest('hex'),
+    configDigest: r.digest,
     ticks: 0,
-    firstTickTime: first,
-    lastTickTime: last,
-    instruments: [...perInstrument].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
+    firstTickTime: r.first,
+    lastTickTime: r.last,
+    instruments: [...r.perInstrument].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
+    summary: accountSummaryView(state) as unknown as V20AccountSummary,
+    strategyLog: [],
+    ...(options.source === undefined ? {} : { journal: options.source }),
+  };
+}
+
+/** Rebuilds the account of `entries` and reports it as a backtest result, held in memory (reportJournalToFiles streams). */
+export function reportFromJournal(entries: Iterable<JournalEntry>, options: JournalReportOptions = {}): BacktestResult {
+  const arrays = new EquityArrays();
+  const log: Transaction[] = [];
+  const lines: string[] = [];
+  const replayed = replayJournal(entries, options, arrays, (tx, line) => {
+    log.push(tx);
+    lines.push(line);
+  });
+  const state = replayed.account.state;
+  const base = {
+    ...journalSummaryParts(replayed, options),
     transactions: log,
     transactionLines: lines,
     equity: arrays.curve,
     prices: arrays.prices,
     trades: tradeRows(state, log),
-    summary: accountSummaryView(state) as unknown as V20AccountSummary,
-    strategyLog: [],
-    ...(options.source === undefined ? {} : { journal: options.source }),
   };
-  const costs = { spreadCost: spreadCost.toNumber(), financing: new Decimal(state.financing).toNumber() };
+  const costs = { spreadCost: replayed.spreadCost.toNumber(), financing: new Decimal(state.financing).toNumber() };
   return { ...base, metrics: computeMetrics({ ...base, ...costs, transactions: log }) };
 }

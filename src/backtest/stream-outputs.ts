@@ -247,22 +247,14 @@ export interface StreamedBacktest extends BacktestSummary {
  * and renamed when the run has finished: a run that fails leaves the folder's earlier outputs.
  */
 export function runBacktestToFiles<P extends StrategyParams>(options: BacktestOptions<P>, dir: string): StreamedBacktest {
-  mkdirSync(dir, { recursive: true });
-  const partial = (name: string): string => path.join(dir, `.${name}.partial`);
-  const journal = new JournalFile(partial('transactions.ndjson'));
-  let equity: StreamedEquity | undefined;
-  const temporary = [...OUTPUT_FILES, 'strategy.log'].map(partial);
-  const recordFiles = new RecordFiles((_accountId, kind) => partial(`${kind}.records`));
-  const records: RecordsInMemory = { window: options.recordsInMemory ?? DEFAULT_RECORD_WINDOW, store: recordFiles.store };
-  try {
-    equity = new StreamedEquity(dir, partial('equity.csv'));
+  const { summary, refusals, files } = streamInto(dir, ({ journal, equity, recordFiles }) => {
+    const records: RecordsInMemory = { window: options.recordsInMemory ?? DEFAULT_RECORD_WINDOW, store: recordFiles.store };
     const stores = { journal, equity, records };
     const { setup, outcome } = runInto(
       { ...options, transactionsInMemory: options.transactionsInMemory ?? DEFAULT_BACKTEST_WINDOW },
       stores,
     );
     const stats = journal.stats.counts();
-    const curve = equity;
     const summary = summaryOf(options, setup, outcome, tradeRows(outcome.account.state, journal.stats.trades), (parts) =>
       metricsOf({
         ...parts,
@@ -271,18 +263,50 @@ export function runBacktestToFiles<P extends StrategyParams>(options: BacktestOp
         lastTickTime: outcome.last.time,
         initialBalance: setup.balance,
         spreadCost: stats.spreadCost.toNumber(),
-        drawdown: curve.drawdown.stats(),
-        dailyReturns: curve.dailyReturns(),
+        drawdown: equity.drawdown.stats(),
+        dailyReturns: equity.dailyReturns(),
         transactions: stats.transactions,
         fills: stats.fills,
         rejects: stats.rejects,
         costs: stats.costs,
       }),
     );
+    return { summary, refusals: stats.refusals };
+  });
+  return { ...summary, files, refusals };
+}
+
+/** The open output files of a streamed run, under their temporary names. */
+export interface StreamedFiles {
+  readonly journal: JournalFile;
+  readonly equity: StreamedEquity;
+  /** Where accounts page out their ended orders and closed trades (scratch files beside the outputs). */
+  readonly recordFiles: RecordFiles;
+}
+
+/**
+ * Runs `run` with transactions.ndjson and equity.csv open under temporary names in `dir`, then
+ * writes the other files from the summary it returns and renames every output into place: a run
+ * that fails leaves the folder's earlier outputs and no temporary file. The one path of the
+ * streamed backtest and of the report of a served account's journal (journal-report-files.ts).
+ */
+export function streamInto<T extends { readonly summary: BacktestSummary }>(
+  dir: string,
+  run: (files: StreamedFiles) => T,
+): T & { readonly files: readonly string[] } {
+  mkdirSync(dir, { recursive: true });
+  const partial = (name: string): string => path.join(dir, `.${name}.partial`);
+  const journal = new JournalFile(partial('transactions.ndjson'));
+  let equity: StreamedEquity | undefined;
+  const temporary = [...OUTPUT_FILES, 'strategy.log'].map(partial);
+  const recordFiles = new RecordFiles((_accountId, kind) => partial(`${kind}.records`));
+  try {
+    equity = new StreamedEquity(dir, partial('equity.csv'));
+    const result = run({ journal, equity, recordFiles });
     journal.text.close();
     equity.csv.close();
-    const files = writeReports(dir, partial, summary, equity);
-    return { ...summary, files, refusals: stats.refusals };
+    const files = writeReports(dir, partial, result.summary, equity);
+    return { ...result, files };
   } finally {
     journal.text.close();
     equity?.csv.close();

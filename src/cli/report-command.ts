@@ -1,14 +1,14 @@
 /**
  * `v20sim report --journal FILE`: a served (paper) account's journal as the report files a
- * backtest writes (backtest/journal-report.ts rebuilds the account). The files are written into a
- * temporary folder beside the target and renamed into place, so a failed run leaves no half-written
- * report file.
+ * backtest writes (backtest/journal-report.ts rebuilds the account, journal-report-files.ts streams
+ * it to the files). The files are written under temporary names and renamed into place, so a
+ * failed run leaves no half-written report file.
  */
-import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { JournalReportError, readJournalFile, reportFromJournal } from '../backtest/journal-report.js';
-import type { JournalEntry } from '../domain/journal-entry.js';
-import { writeOutputs } from '../backtest/outputs.js';
+import { JournalReportError, journalEntries } from '../backtest/journal-report.js';
+import { reportJournalToFiles } from '../backtest/journal-report-files.js';
+import { readLines } from '../engine/feeds/lines.js';
 import { buildCatalogue } from '../domain/instruments.js';
 import { ConfigError, loadConfigFile } from './config.js';
 import { EXIT, type Parsed } from './program.js';
@@ -23,6 +23,16 @@ export interface ReportIo {
 function option(parsed: RunParsed, name: string): string | undefined {
   const value = parsed.options[name];
   return typeof value === 'string' ? value : undefined;
+}
+
+/** The account of a journal, from its first line (the CREATE transaction); unknown when that does not say. */
+function accountOf(journal: string): string {
+  try {
+    for (const entry of journalEntries(readLines(journal), journal)) return 'accountID' in entry ? String(entry.accountID) : 'unknown';
+  } catch {
+    // The report itself says what is wrong with the journal.
+  }
+  return 'unknown';
 }
 
 export function runParsedReport(parsed: RunParsed, io: ReportIo): number {
@@ -40,38 +50,29 @@ export function runParsedReport(parsed: RunParsed, io: ReportIo): number {
   } catch (error) {
     return fail(EXIT.usage, error instanceof ConfigError ? error.message : (error as Error).message);
   }
-  let entries: JournalEntry[];
   try {
-    entries = readJournalFile(journal);
+    if (!statSync(journal).isFile()) return fail(EXIT.failure, `cannot read ${journal}: not a file`);
   } catch (error) {
-    if (error instanceof JournalReportError) return fail(EXIT.failure, error.message);
     return fail(EXIT.failure, `cannot read ${journal}: ${(error as Error).message}`);
   }
+  // The output folder is named after the account, which only the journal's first line tells.
+  const out = path.resolve(option(parsed, 'out') ?? `report-${accountOf(journal)}`);
+  const existed = existsSync(out);
   let result;
   try {
-    result = reportFromJournal(entries, { source: journal, ...(instruments === undefined ? {} : { instruments }) });
+    result = reportJournalToFiles(journal, out, { source: journal, ...(instruments === undefined ? {} : { instruments }) });
   } catch (error) {
-    if (error instanceof JournalReportError) return fail(EXIT.failure, `${journal}: ${error.message}`);
+    // A folder made for this report alone goes with it: a failed report leaves nothing behind.
+    if (!existed) rmSync(out, { recursive: true, force: true });
+    if (error instanceof JournalReportError)
+      return fail(EXIT.failure, error.message.startsWith(`${journal}:`) ? error.message : `${journal}: ${error.message}`);
+    if (typeof (error as { code?: unknown }).code === 'string')
+      return fail(EXIT.failure, `cannot read or write: ${(error as Error).message}`);
     throw error;
-  }
-  const out = path.resolve(option(parsed, 'out') ?? `report-${result.accountID}`);
-  const staging = `${out}.partial`;
-  try {
-    rmSync(staging, { recursive: true, force: true });
-    const written = writeOutputs(staging, result);
-    // Into an existing folder file by file: only the report's own files are replaced.
-    mkdirSync(out, { recursive: true });
-    for (const file of written) renameSync(file, path.join(out, path.basename(file)));
-    // A strategy log left by a backtest in the same folder does not belong to this report.
-    rmSync(path.join(out, 'strategy.log'), { force: true });
-    rmSync(staging, { recursive: true, force: true });
-  } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
-    return fail(EXIT.failure, `cannot write ${out}: ${(error as Error).message}`);
   }
   const m = result.metrics;
   io.stdout.write(
-    `${result.accountID}: ${result.transactions.length} transactions, ${m.trades} trades, net P/L ${m.netPL} ${result.currency}\n`,
+    `${result.accountID}: ${result.transactionCount} transactions, ${m.trades} trades, net P/L ${m.netPL} ${result.currency}\n`,
   );
   io.stdout.write(`written ${path.join(out, 'report.html')}\n`);
   return EXIT.ok;

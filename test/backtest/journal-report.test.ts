@@ -3,13 +3,15 @@
  * has the same trades, summary and trade statistics as the backtest's report. (Its equity curve
  * has a point per transaction instead of per minute, so curve metrics differ.)
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import maCrossover from '../../examples/strategies/ma-crossover.js';
 import { JournalReportError, parseJournalText, readJournalFile, reportFromJournal } from '../../src/backtest/journal-report.js';
+import { reportJournalToFiles } from '../../src/backtest/journal-report-files.js';
 import { SAMPLE_TICKS_FILE, openTicks } from '../../src/backtest/load.js';
+import { writeOutputs } from '../../src/backtest/outputs.js';
 import { runBacktest } from '../../src/backtest/runner.js';
 
 describe('report from a journal', () => {
@@ -62,6 +64,37 @@ describe('report from a journal', () => {
       );
       writeFileSync(file, `${lines[0] as string}\nnot json\n${lines[1] as string}\n`);
       expect(() => readJournalFile(file, 64)).toThrow(/transactions\.ndjson:2: not a JSON line$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('streams to files byte for byte what the report held in memory writes, records paged out or not', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'v20sim-journal-files-'));
+    try {
+      const file = path.join(dir, 'journal.ndjson');
+      writeFileSync(file, text);
+      const written = writeOutputs(path.join(dir, 'memory'), reportFromJournal(readJournalFile(file), { source: file }));
+      // A window of 1: every ended order and closed trade but the newest is read back from disk.
+      for (const recordsInMemory of [1, undefined]) {
+        const out = path.join(dir, `streamed-${String(recordsInMemory)}`);
+        const streamed = reportJournalToFiles(file, out, { source: file, ...(recordsInMemory === undefined ? {} : { recordsInMemory }) });
+        expect(streamed.transactionCount).toBe(backtest.transactions.length);
+        expect(streamed.metrics).toEqual(report.metrics);
+        for (const memory of written) {
+          const name = path.basename(memory);
+          expect(readFileSync(path.join(out, name), 'utf8'), `${name}, window ${String(recordsInMemory)}`).toBe(
+            readFileSync(memory, 'utf8'),
+          );
+        }
+        // Only the report's files: no scratch file left behind.
+        expect(readdirSync(out).sort()).toEqual(written.map((f) => path.basename(f)).sort());
+      }
+      // A journal that fails part way leaves no file and no scratch file behind.
+      writeFileSync(file, `${text}not json\n${text}`);
+      const failed = path.join(dir, 'failed');
+      expect(() => reportJournalToFiles(file, failed, {})).toThrow(JournalReportError);
+      expect(readdirSync(failed)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
