@@ -11,7 +11,7 @@ import { readLines } from '../engine/feeds/lines.js';
 import { journalEntries, journalSummaryParts, replayJournal, type JournalReportOptions } from './journal-report.js';
 import { metricsOf } from './report.js';
 import type { BacktestSummary } from './runner.js';
-import { DEFAULT_RECORD_WINDOW, streamInto } from './stream-outputs.js';
+import { DEFAULT_RECORD_WINDOW, streamInto, streamedMetricParts } from './stream-outputs.js';
 import { tradeRows } from './trades.js';
 
 /** A journal's report as written: its summary, the number of transactions and the files. */
@@ -54,12 +54,7 @@ export function reportJournalToFiles(file: string, dir: string, options: Journal
       lastTickTime: replayed.last,
       initialBalance: replayed.initialBalance,
       spreadCost: replayed.spreadCost.toNumber(),
-      drawdown: equity.drawdown.stats(),
-      dailyReturns: equity.dailyReturns(),
-      transactions: stats.transactions,
-      fills: stats.fills,
-      rejects: stats.rejects,
-      costs: stats.costs,
+      ...streamedMetricParts(equity, stats),
     });
     return { summary: { ...parts, trades, metrics }, transactionCount: stats.transactions };
   });

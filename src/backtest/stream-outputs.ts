@@ -31,7 +31,7 @@ import {
   type PeriodCloser,
 } from './metrics.js';
 import { EquityCsvLines, OUTPUT_FILES, jsonText, reportJsonOf, tradesCsv } from './outputs.js';
-import { metricsOf } from './report.js';
+import { metricsOf, type MetricsParts } from './report.js';
 import { renderReportPage } from './report-html.js';
 import type { JournalStore } from './run-journal.js';
 import { runInto, summaryOf, type BacktestOptions, type BacktestSummary } from './runner.js';
@@ -263,17 +263,27 @@ export function runBacktestToFiles<P extends StrategyParams>(options: BacktestOp
         lastTickTime: outcome.last.time,
         initialBalance: setup.balance,
         spreadCost: stats.spreadCost.toNumber(),
-        drawdown: equity.drawdown.stats(),
-        dailyReturns: equity.dailyReturns(),
-        transactions: stats.transactions,
-        fills: stats.fills,
-        rejects: stats.rejects,
-        costs: stats.costs,
+        ...streamedMetricParts(equity, stats),
       }),
     );
     return { summary, refusals: stats.refusals };
   });
   return { ...summary, files, refusals };
+}
+
+/** What the metrics take from a streamed run's curve and transaction counts (the rest is the run's). */
+export function streamedMetricParts(
+  equity: StreamedEquity,
+  stats: ReturnType<TransactionStats['counts']>,
+): Pick<MetricsParts, 'drawdown' | 'dailyReturns' | 'transactions' | 'fills' | 'rejects' | 'costs'> {
+  return {
+    drawdown: equity.drawdown.stats(),
+    dailyReturns: equity.dailyReturns(),
+    transactions: stats.transactions,
+    fills: stats.fills,
+    rejects: stats.rejects,
+    costs: stats.costs,
+  };
 }
 
 /** The open output files of a streamed run, under their temporary names. */
