@@ -1,4 +1,5 @@
 import { MICROS_PER_SECOND, type Micros } from '../domain/time.js';
+import type { TickWindow } from '../engine/feeds/window.js';
 import { Decimator } from './decimate.js';
 import { curvePoints, seriesPoints, type EquityPoints, type PricePoints } from './equity.js';
 import { ON_ERROR, RENDER, STYLE, uplotAssets } from './report-html-assets.js';
@@ -225,6 +226,14 @@ function priceSections(data: ReturnType<typeof chartData>): string {
     .join('');
 }
 
+/** The --from/--to a run was given, after its period: its ticks are those of the files within it. */
+function windowNote(window: TickWindow | undefined): string {
+  if (window === undefined) return '';
+  const from = window.from === undefined ? '' : ` --from ${fmtTime(window.from)}`;
+  const to = window.to === undefined ? '' : ` --to ${fmtTime(window.to)}`;
+  return ` (window${from}${to})`;
+}
+
 /** What was run: strategy, parameters, period, account, data files and digests. */
 function runDetails(result: ReportPageInput, params: string): string {
   const m = result.metrics;
@@ -233,7 +242,7 @@ function runDetails(result: ReportPageInput, params: string): string {
     [
       ['Strategy', result.strategy],
       ['Parameters', params === '' ? '(none)' : params],
-      ['Period (UTC)', `${fmtTime(result.firstTickTime)} to ${fmtTime(result.lastTickTime)}`],
+      ['Period (UTC)', `${fmtTime(result.firstTickTime)} to ${fmtTime(result.lastTickTime)}${windowNote(result.window)}`],
       result.journal === undefined
         ? ['Ticks', `${fmtNumber(result.ticks, 0)} (${result.instruments.map(([name, n]) => `${name} ${fmtNumber(n, 0)}`).join(', ')})`]
         : ['Journal', `${result.journal}: ${fmtNumber(result.metrics.transactions, 0)} transactions, marked at fill prices`],

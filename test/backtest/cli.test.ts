@@ -227,6 +227,9 @@ describe('v20sim backtest (runBacktestCommand)', () => {
     expect(report(windowed).metrics).toEqual(report(whole).metrics);
     expect(report(windowed).run.window).toEqual({ from: '2024-01-03T00:00:00.000000000Z', to: '2024-01-04T12:00:00.000000000Z' });
     expect(report(whole).run.window).toBeUndefined();
+    expect(readFileSync(path.join(windowed, 'report.html'), 'utf8')).toContain(
+      'Period (UTC)</dt><dd>2024-01-03 00:00:04 to 2024-01-04 11:59:57 (window --from 2024-01-03 00:00:00 --to 2024-01-04 12:00:00)',
+    );
     // The window is part of the configuration: the same files over another period are another run.
     expect(report(windowed).run.configDigest).not.toBe(report(whole).run.configDigest);
 
