@@ -5,11 +5,9 @@ import { scaleOf, toPriceInt } from '../domain/price.js';
 import type { Tick } from '../domain/tick.js';
 import type { Engine } from '../engine/engine.js';
 import type { Quote, QuoteSource } from '../v3/price.js';
-import { STORED_GRANULARITIES, STORED_LENGTH, isStored, type StoredGranularity } from '../v3/candles/granularity.js';
-import { wholeHourZone } from '../v3/candles/zones.js';
+import { STORED_GRANULARITIES } from '../v3/candles/granularity.js';
+import { InstrumentCandles } from '../v3/candles/instrument-candles.js';
 import type { CandleSource } from '../v3/candles/query.js';
-import { alignedCandles, selectCandles } from '../v3/candles/select.js';
-import { CandleSeries, type CandleList } from '../v3/candles/series.js';
 
 /** The latest quote of an instrument, with the order in which the market data saw it. */
 export interface MarketQuote extends Quote {
@@ -36,14 +34,8 @@ interface InstrumentMarket {
   /** When the instrument trades: a quote's `tradeableUntil`. */
   readonly calendar: MarketCalendar;
   latest: MarketQuote | undefined;
-  /** One series per stored granularity, in STORED_GRANULARITIES order. */
-  readonly series: readonly CandleSeries[];
-}
-
-function seriesOf(m: InstrumentMarket, g: StoredGranularity): CandleSeries {
-  const series = m.series[STORED_GRANULARITIES.indexOf(g)];
-  if (series === undefined) throw new Error(`no series for ${g}`);
-  return series;
+  /** Every stored granularity's series. */
+  readonly candles: InstrumentCandles;
 }
 
 export function createMarketData(engine: Engine, candlesPerSeriesMax?: number): MarketData {
@@ -55,8 +47,8 @@ export function createMarketData(engine: Engine, candlesPerSeriesMax?: number): 
     if (m === undefined) {
       const spec = engine.instruments.get(instrument);
       if (spec === undefined) return undefined;
-      const series = STORED_GRANULARITIES.map((g) => new CandleSeries(STORED_LENGTH[g], candlesPerSeriesMax));
-      m = { spec, scale: scaleOf(spec.displayPrecision), calendar: new MarketCalendar(spec.marketHours), latest: undefined, series };
+      const candles = new InstrumentCandles(STORED_GRANULARITIES, candlesPerSeriesMax);
+      m = { spec, scale: scaleOf(spec.displayPrecision), calendar: new MarketCalendar(spec.marketHours), latest: undefined, candles };
       markets.set(instrument, m);
     }
     return m;
@@ -84,8 +76,7 @@ export function createMarketData(engine: Engine, candlesPerSeriesMax?: number): 
     seq += 1;
     const quote = quoteIn(m, tick, seq);
     m.latest = quote;
-    const series = m.series;
-    for (let i = 0; i < series.length; i += 1) (series[i] as CandleSeries).add(tick.time, quote.bid, quote.ask);
+    m.candles.add(tick.time, quote.bid, quote.ask);
   }
 
   const subscription: Subscription = engine.prices$.subscribe({ next: onTick });
@@ -100,10 +91,7 @@ export function createMarketData(engine: Engine, candlesPerSeriesMax?: number): 
     candles(instrument, granularity, alignment, window) {
       const m = markets.get(instrument);
       if (m === undefined) return { candles: [], previous: undefined };
-      const list: CandleList = isStored(granularity)
-        ? seriesOf(m, granularity)
-        : alignedCandles(seriesOf(m, wholeHourZone(alignment.timezone) ? 'H1' : 'M15'), granularity, alignment, window.from, window.to);
-      return selectCandles(list, window);
+      return m.candles.candles(granularity, alignment, window);
     },
   };
 }

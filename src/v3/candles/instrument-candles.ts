@@ -1,0 +1,47 @@
+import type { Micros } from '../../domain/time.js';
+import { STORED_GRANULARITIES, STORED_LENGTH, isStored, type Alignment, type Granularity, type StoredGranularity } from './granularity.js';
+import { alignedCandles, selectCandles, type CandleSelection, type CandleWindow } from './select.js';
+import { CandleSeries, type CandleList } from './series.js';
+import { wholeHourZone } from './zones.js';
+
+/**
+ * The candles of one instrument, fed quote by quote: a series per stored granularity it keeps
+ * (every one for the API's market data, those a strategy declared in a backtest). Granularities
+ * past H1 are folded at query time from H1, or from M15 for a zone whose offset is not whole hours.
+ */
+export class InstrumentCandles {
+  /** By position in STORED_GRANULARITIES; undefined where not kept. */
+  private readonly series: (CandleSeries | undefined)[];
+  private readonly fed: CandleSeries[];
+
+  constructor(kept: readonly StoredGranularity[], candlesPerSeriesMax?: number) {
+    this.series = STORED_GRANULARITIES.map((g) => (kept.includes(g) ? new CandleSeries(STORED_LENGTH[g], candlesPerSeriesMax) : undefined));
+    this.fed = this.series.filter((s): s is CandleSeries => s !== undefined);
+  }
+
+  /** Adds a quote (grid integers) to every kept series. */
+  add(time: Micros, bid: number, ask: number): void {
+    const fed = this.fed;
+    for (let i = 0; i < fed.length; i += 1) (fed[i] as CandleSeries).add(time, bid, ask);
+  }
+
+  /** The stored series a granularity is read from at this alignment. */
+  static sourceOf(granularity: Granularity, alignment: Alignment): StoredGranularity {
+    if (isStored(granularity)) return granularity;
+    return wholeHourZone(alignment.timezone) ? 'H1' : 'M15';
+  }
+
+  /** Whether candles of `granularity` at this alignment can be answered (their series is kept). */
+  keeps(granularity: Granularity, alignment: Alignment): boolean {
+    return this.series[STORED_GRANULARITIES.indexOf(InstrumentCandles.sourceOf(granularity, alignment))] !== undefined;
+  }
+
+  /** Candles by v20's from/to/count rules; a granularity whose series is not kept is a programmer error. */
+  candles(granularity: Granularity, alignment: Alignment, window: CandleWindow): CandleSelection {
+    const source = InstrumentCandles.sourceOf(granularity, alignment);
+    const series = this.series[STORED_GRANULARITIES.indexOf(source)];
+    if (series === undefined) throw new Error(`no ${source} series kept for ${granularity} candles`);
+    const list: CandleList = isStored(granularity) ? series : alignedCandles(series, granularity, alignment, window.from, window.to);
+    return selectCandles(list, window);
+  }
+}
