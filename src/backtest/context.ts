@@ -28,6 +28,8 @@ import type {
   ClientExtensions,
   V20Account,
   V20AccountSummary,
+  V20CandlesQuery,
+  V20CandlesResponse,
   V20ClientPrice,
   V20Instrument,
   V20Order,
@@ -35,6 +37,7 @@ import type {
   V20Position,
   V20Trade,
 } from './v20.js';
+import { StrategyCandles } from './strategy-candles.js';
 import { STRATEGY_LOG_LINES_MAX } from '../domain/limits.js';
 
 const ID_RE = /^[1-9]\d{0,15}$/;
@@ -50,9 +53,14 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
   private readonly acct: AccountView;
   private readonly call: V3Call;
   private readonly logLines: string[] = [];
+  /** The declared candles, kept from the quotes as they come; undefined when the strategy declares none. */
+  private readonly candleSeries: StrategyCandles | undefined;
 
-  /** `enumSpelling`: how the Order resources the strategy reads spell DEFAULT values (default: the interface's). */
-  constructor(engine: Engine, accountID: string, params: Readonly<P>, enumSpelling?: EnumSpelling) {
+  /**
+   * `enumSpelling`: how the Order resources the strategy reads spell DEFAULT values (default: the
+   * interface's); `candles`: the definition's declared candles (StrategyDefinition.candles).
+   */
+  constructor(engine: Engine, accountID: string, params: Readonly<P>, enumSpelling?: EnumSpelling, candles?: readonly string[]) {
     const account = engine.account(accountID);
     if (account === undefined) throw new Error(`no account ${accountID}`);
     this.engine = engine;
@@ -60,6 +68,7 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
     this.accountID = accountID;
     this.params = params;
     this.call = { engine, accountID, enumSpelling };
+    this.candleSeries = candles === undefined || candles.length === 0 ? undefined : new StrategyCandles(engine, candles);
   }
 
   get now(): Micros {
@@ -177,6 +186,12 @@ export class EngineStrategyContext<P extends StrategyParams> implements Strategy
   instrument(name: string): V20Instrument | undefined {
     const spec = this.engine.instruments.get(name);
     return spec === undefined ? undefined : instrumentView(spec);
+  }
+
+  candles(instrument: string, query?: V20CandlesQuery): V20CandlesResponse {
+    if (this.candleSeries === undefined)
+      throw new Error(`candles: the strategy declares no candles; add e.g. candles: ['${instrument}:M5'] to its definition`);
+    return this.candleSeries.read(instrument, query);
   }
 
   transactionsSince(id: string): Transaction[] {

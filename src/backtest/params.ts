@@ -1,5 +1,6 @@
 import type { ParamValue, StrategyDefinition, StrategyParams } from './strategy.js';
 import { RANGE_VALUES_MAX, SWEEP_COMBINATIONS_MAX } from '../domain/limits.js';
+import { candleSpecProblem } from './strategy-candles.js';
 
 const NUMBER_RE = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 const RANGE_RE = /^([-+]?[\d.eE+-]+):([-+]?[\d.eE+-]+)(?::([-+]?[\d.eE+-]+))?$/;
@@ -204,6 +205,14 @@ export function checkDefinition(value: unknown, source: string): StrategyDefinit
       }
     }
     if (typeof def.create !== 'function') problems.push('create(params) must be a function returning the hooks');
+    if (def.candles !== undefined) {
+      if (!Array.isArray(def.candles)) problems.push('candles must be a list of INSTRUMENT:GRANULARITY strings');
+      else
+        for (const spec of def.candles as unknown[]) {
+          const problem = candleSpecProblem(spec);
+          if (problem !== null) problems.push(`candles: ${problem}`);
+        }
+    }
   }
   if (problems.length > 0) throw new Error(`${source} is not a strategy: ${problems.join('; ')}`);
   return def as StrategyDefinition;

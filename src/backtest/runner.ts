@@ -371,7 +371,7 @@ function run<P extends StrategyParams>(
   const journal = new RecordingJournal(stores.journal);
   const { engine, account } = openAccount(options, setup, first.time, journal, stores.records);
   const recorder = new EquityRecorder(account.state, stores.equity);
-  const ctx = new EngineStrategyContext<P>(engine, accountID, params, options.enumSpelling);
+  const ctx = new EngineStrategyContext<P>(engine, accountID, params, options.enumSpelling, definition.candles);
   const strategy = new StrategyHooks(definition, params, ctx, engine, journal.pending, recorder);
   const counts = new TickCounts();
   let last = first;

@@ -28,6 +28,8 @@ import type {
   TrailingStopLossDetails,
   V20Account,
   V20AccountSummary,
+  V20CandlesQuery,
+  V20CandlesResponse,
   V20ClientPrice,
   V20Instrument,
   V20Order,
@@ -50,6 +52,11 @@ export interface StrategyDefinition<P extends StrategyParams = StrategyParams> {
    * values are read as the default's type (number, boolean or string).
    */
   readonly params: P;
+  /**
+   * The candles the strategy reads with `ctx.candles`, as `INSTRUMENT:GRANULARITY` ("EUR_USD:M5",
+   * "USD_JPY:H4"): each is built from the run's quotes as they come, so only those declared are kept.
+   */
+  readonly candles?: readonly string[];
   /** One run's hooks with fresh state. Keep run state in the closure, never in module scope. */
   create(params: Readonly<P>): Strategy<P>;
 }
@@ -166,6 +173,12 @@ export interface StrategyContext<P extends StrategyParams = StrategyParams> {
   instrument(name: string): V20Instrument | undefined;
   /** GET /v3/accounts/{accountID}/transactions/sinceid?id=... (every transaction after that ID). */
   transactionsSince(id: string): Transaction[];
+  /**
+   * GET /v3/instruments/{instrument}/candles at the simulated time: the candles of the quotes seen
+   * so far (the newest `complete: false` while it forms), by v20's query rules and defaults. Only
+   * the definition's declared `candles` can be read; a refused query throws with v20's message.
+   */
+  candles(instrument: string, query?: V20CandlesQuery): V20CandlesResponse;
 
   /** A line for `strategy.log` in the output folder, stamped with the simulated time. */
   log(message: string): void;

@@ -242,6 +242,46 @@ export interface V20ClientPrice {
   closeoutAsk: string;
 }
 
+/** The query of GET /v3/instruments/{instrument}/candles (v20's names and defaults: S5, count 500, price M). */
+export interface V20CandlesQuery {
+  granularity?: string;
+  /** Any of M (mid), B (bid), A (ask), e.g. "BA". */
+  price?: string;
+  count?: number | string;
+  from?: string;
+  to?: string;
+  smooth?: boolean;
+  includeFirst?: boolean;
+  dailyAlignment?: number | string;
+  alignmentTimezone?: string;
+  weeklyAlignment?: string;
+}
+
+/** Open, high, low and close of one side (decimal strings). */
+export interface V20CandlestickData {
+  o: string;
+  h: string;
+  l: string;
+  c: string;
+}
+
+/** A v20 Candlestick; `complete` is false for the candle still forming at the simulated time. */
+export interface V20Candlestick {
+  time: string;
+  volume: number;
+  complete: boolean;
+  mid?: V20CandlestickData;
+  bid?: V20CandlestickData;
+  ask?: V20CandlestickData;
+}
+
+/** The body of GET /v3/instruments/{instrument}/candles. */
+export interface V20CandlesResponse {
+  instrument: string;
+  granularity: string;
+  candles: V20Candlestick[];
+}
+
 /** v20 Instrument (the API also sends guaranteedStopLossOrderMode, tags and financing). */
 export interface V20Instrument {
   name: string;
