@@ -41,6 +41,7 @@ import {
 import { isTransferAmount } from '../account/decide-account.js';
 import { LIMITS } from '../domain/limits.js';
 import { decompressedSize, type FeedFormat, type TickWindow } from '../engine/feeds/index.js';
+import { windowText } from '../engine/feeds/window.js';
 import { checkFeedFormat, checkWindow, checkWorkers, type BacktestFileConfig } from './backtest-config.js';
 import { EXIT, UsageError, parseArgv, usageMessage, type Parsed } from './program.js';
 import { clock, progressDisplay } from './progress.js';
@@ -202,7 +203,7 @@ function singleRun(plan: BacktestPlan, definition: StrategyDefinition, params: R
   const say = (text: string): void => void io.stdout.write(`${text}\n`);
   const files = plan.tickFiles;
   io.stderr.write(
-    `backtest: ${definition.name} (${paramText(params)}) on ${files.length === 1 ? path.basename(files[0] as string) : `${files.length} tick files`}\n`,
+    `backtest: ${definition.name} (${paramText(params)}) on ${files.length === 1 ? path.basename(files[0] as string) : `${files.length} tick files`}${windowText(plan.window)}\n`,
   );
   const bytes = byteShare(files);
   const progress = progressDisplay({ write: (text) => void io.stderr.write(text), isTTY: io.isTTY, share: bytes.share });
@@ -253,7 +254,8 @@ async function sweep(
   };
   const rank = plan.rank;
   const runner = plan.queue === undefined ? runSweep : await queueRunner(plan.queue, warn, io.stop);
-  const announce = (where: string): void => warn(`sweep: ${definition.name}, ${combos.length} runs over ${swept.join(' x ')} on ${where}`);
+  const announce = (where: string): void =>
+    warn(`sweep: ${definition.name}, ${combos.length} runs over ${swept.join(' x ')}${windowText(plan.window)} on ${where}`);
   // Threads here: announced by runSweep once it has settled their number (onThreads).
   if (plan.queue !== undefined) announce(`the queue at ${plan.queue.url.replace(/:[^:@/]*@/, ':***@')}`);
   const started = process.hrtime.bigint();

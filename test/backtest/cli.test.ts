@@ -216,6 +216,9 @@ describe('v20sim backtest (runBacktestCommand)', () => {
     const a = await run(['--strategy', MA, '--from', '2024-01-03', '--to', '2024-01-04T12:00:00Z', '--out', windowed]);
     const b = await run(['--strategy', MA, '--ticks', cut, '--out', whole]);
     expect([a.code, b.code], a.err + b.err).toEqual([0, 0]);
+    expect(a.err).toMatch(
+      /^backtest: ma-crossover \(.*\) on sample-eurusd-usdjpy\.csv\.gz from 2024-01-03T00:00:00\.000000000Z before 2024-01-04T12:00:00\.000000000Z\n/,
+    );
     expect(a.out).toContain(`ma-crossover: ${kept.toLocaleString('en-US')} ticks, 2024-01-03 00:00:04 to 2024-01-04 11:59:57 UTC`);
     for (const name of ['transactions.ndjson', 'trades.csv', 'equity.csv'])
       expect(readFileSync(path.join(windowed, name), 'utf8'), name).toBe(readFileSync(path.join(whole, name), 'utf8'));
