@@ -7,6 +7,8 @@
  * every 150 ticks or so: some 33,000 trades and 67,000 orders over 10,000,000 ticks, more than the
  * 50,000 ended records an account keeps in memory) through the CLI's backtest command in a child
  * process of its own, which reports its peak RSS (process.resourceUsage().maxRSS) when it is done.
+ * busy-reader's transactions.ndjson is then reported as a served account's journal (`v20sim report`,
+ * streamed: reportJournalToFiles) in a child of its own, whose peak RSS is measured the same way.
  * A benchmark, not a test: it prints figures and never fails on them.
  *
  * Options: --ticks 1000000,10000000 (the runs' lengths); --strategies ma-crossover,grid,busy-reader;
@@ -19,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { reportJournalToFiles } from '../src/backtest/journal-report-files.js';
 import { runBacktestCommand } from '../src/cli/backtest-command.js';
 import { writeSampleCsv } from '../src/engine/feeds/index.js';
 import { printMachine } from './lib.js';
@@ -46,6 +49,15 @@ interface Reading {
 function arg(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
   return at === -1 ? undefined : process.argv[at + 1];
+}
+
+/** The child of a report: `v20sim report`'s streamed report of a journal, then its peak RSS (KiB) on the last line. */
+function reportChild(journal: string, out: string): void {
+  const started = process.hrtime.bigint();
+  const report = reportJournalToFiles(journal, out, { source: journal });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  process.stderr.write(`report: ${report.transactionCount.toLocaleString('en-US')} transactions\n`);
+  process.stdout.write(`${JSON.stringify({ code: 0, maxRssKiB: process.resourceUsage().maxRSS, seconds })}\n`);
 }
 
 /** The child: one backtest through the CLI command, then its peak RSS (KiB) on the last line. */
@@ -82,10 +94,6 @@ function measure(name: string, ticks: number, file: string, out: string, oldSpac
   const [strategy, interval] = name.split('@') as [string, string | undefined];
   const label = interval === undefined ? strategy : `${strategy}, equity every ${interval}`;
   const args = [
-    ...(oldSpace === undefined ? [] : [`--max-old-space-size=${oldSpace}`]),
-    '--import',
-    'tsx',
-    fileURLToPath(import.meta.url),
     '--child',
     '--strategy',
     strategyFile(strategy),
@@ -94,6 +102,30 @@ function measure(name: string, ticks: number, file: string, out: string, oldSpac
     '--out',
     out,
     ...(interval === undefined ? [] : ['--equity-interval', interval]),
+  ];
+  return inChild(args, name, label, ticks, out, oldSpace);
+}
+
+/** `v20sim report` of the journal a backtest wrote (its transactions.ndjson), into `out`. */
+function measureReport(name: string, ticks: number, backtestOut: string, out: string, oldSpace: string | undefined): Reading {
+  const args = ['--child-report', join(backtestOut, 'transactions.ndjson'), out];
+  return inChild(args, `report of ${name}`, `v20sim report of ${name}'s transactions`, ticks, out, oldSpace);
+}
+
+function inChild(
+  childArgs: readonly string[],
+  name: string,
+  label: string,
+  ticks: number,
+  out: string,
+  oldSpace: string | undefined,
+): Reading {
+  const args = [
+    ...(oldSpace === undefined ? [] : [`--max-old-space-size=${oldSpace}`]),
+    '--import',
+    'tsx',
+    fileURLToPath(import.meta.url),
+    ...childArgs,
   ];
   const run = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
   const last = run.stdout.trim().split('\n').at(-1) ?? '';
@@ -117,6 +149,8 @@ function mb(value: number): string {
 }
 
 async function main(): Promise<void> {
+  const reportAt = process.argv.indexOf('--child-report');
+  if (reportAt !== -1) return reportChild(process.argv[reportAt + 1] as string, process.argv[reportAt + 2] as string);
   const childAt = process.argv.indexOf('--child');
   if (childAt !== -1) return child(process.argv.slice(childAt + 1));
   const counts = (arg('ticks') ?? '1000000,10000000').split(',').map(Number);
@@ -132,9 +166,15 @@ async function main(): Promise<void> {
     for (const count of counts) {
       const file = tickFile(dataDir, count);
       for (const strategy of strategies) {
-        const reading = measure(strategy, count, file, join(outRoot, `${strategy.replace('@', '-')}-${count}`), oldSpace);
+        const out = join(outRoot, `${strategy.replace('@', '-')}-${count}`);
+        const reading = measure(strategy, count, file, out, oldSpace);
         readings.push(reading);
         process.stderr.write(`${reading.strategy}, ${count.toLocaleString('en-US')} ticks: peak RSS ${mb(reading.peakRssMB)} MB\n`);
+        // The journal of the strategy that trades most, reported as a served account's would be.
+        if (strategy !== 'busy-reader' || Number.isNaN(reading.peakRssMB)) continue;
+        const report = measureReport(strategy, count, out, `${out}-report`, oldSpace);
+        readings.push(report);
+        process.stderr.write(`${report.strategy}, ${count.toLocaleString('en-US')} ticks: peak RSS ${mb(report.peakRssMB)} MB\n`);
       }
     }
     if (oldSpace !== undefined) console.log(`children run with --max-old-space-size=${oldSpace}`);
