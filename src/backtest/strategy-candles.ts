@@ -5,7 +5,6 @@
  * strategy declares the candles it reads (`candles: ['EUR_USD:M5']` in its definition): only those
  * series are kept, fed from the engine's quotes, and a run that declares none pays nothing.
  */
-import type { Subscription } from 'rxjs';
 import { scaleOf, toPriceInt } from '../domain/price.js';
 import type { Engine } from '../engine/engine.js';
 import { DEFAULT_ALIGNMENT, GRANULARITIES, type Alignment, type Granularity, type StoredGranularity } from '../v3/candles/granularity.js';
@@ -37,7 +36,6 @@ export class StrategyCandles implements CandleSource {
     string,
     { readonly scale: number; readonly candles: InstrumentCandles; readonly declared: Set<string> }
   >();
-  private readonly subscription: Subscription;
 
   constructor(
     private readonly engine: Engine,
@@ -61,7 +59,8 @@ export class StrategyCandles implements CandleSource {
         declared: new Set(granularities),
       });
     }
-    this.subscription = engine.prices$.subscribe((tick) => {
+    // For the engine's life, which is the run's.
+    engine.prices$.subscribe((tick) => {
       const m = this.markets.get(tick.instrument);
       if (m !== undefined) m.candles.add(tick.time, toPriceInt(tick.bid, m.scale), toPriceInt(tick.ask, m.scale));
     });
@@ -86,9 +85,5 @@ export class StrategyCandles implements CandleSource {
       throw new Error(`candles(${JSON.stringify(instrument)}): ${message}`);
     }
     return response.body as unknown as V20CandlesResponse;
-  }
-
-  close(): void {
-    this.subscription.unsubscribe();
   }
 }
