@@ -261,20 +261,14 @@ describe('v20sim backtest (runBacktestCommand)', () => {
     expect(sweep.runs.find((r) => r.params.fast === 10)?.metrics).toEqual(report(windowed).metrics);
   }, 60_000);
 
-  it('runs the example that reads candles, the same files twice', async () => {
-    const outs = [tempDir(), tempDir()];
-    for (const out of outs) {
-      const r = await run(['--strategy', 'examples/strategies/channel-breakout.ts', '--out', out]);
-      expect(r.code, r.err).toBe(0);
-    }
-    const report = JSON.parse(readFileSync(path.join(outs[0] as string, 'report.json'), 'utf8')) as {
-      metrics: { trades: number; fills: number };
-    };
+  it('runs the example that reads candles (determinism.test.ts runs it twice and in another process)', async () => {
+    const out = tempDir();
+    const r = await run(['--strategy', 'examples/strategies/channel-breakout.ts', '--out', out]);
+    expect(r.code, r.err).toBe(0);
+    const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as { metrics: { fills: number } };
     expect(report.metrics.fills).toBeGreaterThanOrEqual(4);
-    for (const name of ['transactions.ndjson', 'equity.csv', 'report.json'])
-      expect(readFileSync(path.join(outs[1] as string, name), 'utf8'), name).toBe(readFileSync(path.join(outs[0] as string, name), 'utf8'));
-    // Its entries carry the channel's sides as stop losses: read from candles, not ticks.
-    const entries = readFileSync(path.join(outs[0] as string, 'transactions.ndjson'), 'utf8')
+    // Its entries put their stop loss at the channel's other side, a price, not a distance.
+    const entries = readFileSync(path.join(out, 'transactions.ndjson'), 'utf8')
       .split('\n')
       .filter((line) => line.includes('"tag":"channel-breakout"') && line.includes('"type":"MARKET_ORDER"'));
     expect(entries.length).toBeGreaterThanOrEqual(2);

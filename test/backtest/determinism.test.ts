@@ -7,7 +7,7 @@ import { runBacktestCommand } from '../../src/cli/backtest-command.js';
 import { memoryStream, removeTempDirs, tempDir } from './helpers.js';
 
 const run = promisify(execFile);
-const STRATEGIES = ['examples/strategies/ma-crossover.ts', 'examples/strategies/grid.ts'];
+const STRATEGIES = ['examples/strategies/ma-crossover.ts', 'examples/strategies/grid.ts', 'examples/strategies/channel-breakout.ts'];
 
 async function inProcess(args: string[]): Promise<void> {
   const out = memoryStream();
