@@ -9,7 +9,7 @@ import { scaleOf, toPriceInt } from '../domain/price.js';
 import type { Engine } from '../engine/engine.js';
 import { DEFAULT_ALIGNMENT, GRANULARITIES, type Alignment, type Granularity, type StoredGranularity } from '../v3/candles/granularity.js';
 import { InstrumentCandles } from '../v3/candles/instrument-candles.js';
-import { getCandles, type CandleQueryValues, type CandleSource } from '../v3/candles/query.js';
+import { CandleViewCache, getCandles, type CandleQueryValues, type CandleSource } from '../v3/candles/query.js';
 import type { CandleSelection, CandleWindow } from '../v3/candles/select.js';
 import type { V20CandlesQuery, V20CandlesResponse } from './v20.js';
 
@@ -36,6 +36,8 @@ export class StrategyCandles implements CandleSource {
     string,
     { readonly scale: number; readonly candles: InstrumentCandles; readonly declared: Set<string> }
   >();
+  /** Complete candles' views, printed once: a strategy asks for mostly the same candles each time. */
+  private readonly views = new CandleViewCache();
 
   constructor(
     private readonly engine: Engine,
@@ -79,7 +81,7 @@ export class StrategyCandles implements CandleSource {
   read(instrument: string, query: V20CandlesQuery = {}): V20CandlesResponse {
     const values: CandleQueryValues = {};
     for (const [key, value] of Object.entries(query)) if (value !== undefined) (values as Record<string, string>)[key] = String(value);
-    const response = getCandles({ engine: this.engine, source: this, now: this.engine.now }, instrument, values);
+    const response = getCandles({ engine: this.engine, source: this, now: this.engine.now, views: this.views }, instrument, values);
     if (response.status !== 200) {
       const message = (response.body as { errorMessage?: string }).errorMessage ?? `status ${response.status}`;
       throw new Error(`candles(${JSON.stringify(instrument)}): ${message}`);

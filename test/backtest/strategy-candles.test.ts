@@ -17,8 +17,8 @@ for (const tick of openTicks([SAMPLE_TICKS_FILE])) {
   TICKS.push(tick);
   if (TICKS.length === 30_000) break;
 }
-/** Where the strategy asks: the tick's index in TICKS. */
-const AT = [4_000, 17_321, 29_999];
+/** Where the strategy asks: the tick's index in TICKS (neighbours too: the second reads complete candles' views kept from the first). */
+const AT = [4_000, 4_001, 17_321, 17_322, 29_999];
 const ASKED: [string, V20CandlesQuery][] = [
   ['EUR_USD', { granularity: 'M5', count: 3, price: 'BA' }],
   ['EUR_USD', { granularity: 'H4', count: 2, price: 'MBA', smooth: true }],
@@ -81,6 +81,11 @@ describe('ctx.candles', () => {
     const m5 = seen[0] as { candles: { complete: boolean }[] };
     expect(m5.candles).toHaveLength(3);
     expect(m5.candles.map((c) => c.complete)).toEqual([true, true, false]);
+    // A complete candle is printed once and shared, frozen: the next tick's answer holds the same object.
+    const next = seen[ASKED.length] as { candles: { complete: boolean }[] };
+    expect(next.candles[0]).toBe(m5.candles[0]);
+    expect(Object.isFrozen(m5.candles[0])).toBe(true);
+    expect(Object.isFrozen(m5.candles[2])).toBe(false);
   });
 
   it('reads only declared candles, and refuses a bad query with v20 words', () => {

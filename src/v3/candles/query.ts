@@ -25,6 +25,47 @@ export interface CandleCall {
   readonly source: CandleSource;
   /** The serving shell's clock, which may run ahead of the simulated one. */
   readonly now: Micros;
+  /**
+   * Views of complete candles kept between calls, frozen (a backtest's strategy asks for the same
+   * candles again and again; a complete candle's view never changes). Absent: printed each time.
+   */
+  readonly views?: CandleViewCache;
+}
+
+/** Complete candles' views by query, then by start time (a number: no string to hash per candle), the oldest dropped past `max` a query. */
+export class CandleViewCache {
+  private readonly byQuery = new Map<string, Map<number, Json>>();
+
+  constructor(private readonly max: number = 4 * CANDLES_COUNT_MAX) {}
+
+  /** The views of one query's candles (at most `max`, the oldest dropped first). */
+  of(query: string): CandleViews {
+    let views = this.byQuery.get(query);
+    if (views === undefined) this.byQuery.set(query, (views = new Map()));
+    const max = this.max;
+    const map = views;
+    return {
+      get: (start) => map.get(start),
+      set(start, view) {
+        if (map.size >= max) {
+          const oldest = map.keys().next();
+          if (oldest.done !== true) map.delete(oldest.value);
+        }
+        map.set(start, view);
+      },
+    };
+  }
+}
+
+interface CandleViews {
+  get(start: number): Json | undefined;
+  set(start: number, view: Json): void;
+}
+
+/** Freezes a candle view and its price objects: a cached view is shared by every caller. */
+function frozen(view: Record<string, unknown>): Json {
+  for (const side of ['bid', 'mid', 'ask']) if (view[side] !== undefined) Object.freeze(view[side]);
+  return Object.freeze(view) as Json;
 }
 
 /** Complete = ended by the simulated clock (or the shell's clock when it runs ahead of it). */
@@ -95,9 +136,20 @@ function candlesBody(call: CandleCall, instrument: string, q: CandleQueryValues)
   const now = completeBefore(call);
   const smooth = queryFlag(q.smooth, false);
   const views: Json[] = [];
+  // What a complete candle's view depends on besides its start: its smoothing reads the candle before it, complete too.
+  const cache = call.views?.of(
+    `${instrument} ${granularity} ${q.price ?? 'M'} ${String(smooth)} ${alignment.dailyAlignment} ${alignment.timezone} ${alignment.weeklyAlignment}`,
+  );
   let previous = selection.previous;
   for (const c of selection.candles) {
-    views.push(candleView(c, spec.displayPrecision, components, now, previous, smooth));
+    const complete = cache !== undefined && c.end <= now;
+    let view = complete ? cache.get(c.start) : undefined;
+    if (view === undefined) {
+      const made = candleView(c, spec.displayPrecision, components, now, previous, smooth);
+      view = complete ? frozen(made) : (made as Json);
+      if (complete) cache.set(c.start, view);
+    }
+    views.push(view);
     previous = c;
   }
   return { instrument, granularity, candles: views };
