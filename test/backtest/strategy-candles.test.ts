@@ -81,11 +81,37 @@ describe('ctx.candles', () => {
     const m5 = seen[0] as { candles: { complete: boolean }[] };
     expect(m5.candles).toHaveLength(3);
     expect(m5.candles.map((c) => c.complete)).toEqual([true, true, false]);
-    // A complete candle is printed once and shared, frozen: the next tick's answer holds the same object.
-    const next = seen[ASKED.length] as { candles: { complete: boolean }[] };
-    expect(next.candles[0]).toBe(m5.candles[0]);
-    expect(Object.isFrozen(m5.candles[0])).toBe(true);
-    expect(Object.isFrozen(m5.candles[2])).toBe(false);
+  });
+
+  it('prints a complete candle once, but hands out objects of its own each time, as parsed JSON would be', () => {
+    const opens: string[] = [];
+    const firsts: object[] = [];
+    runBacktest({
+      strategy: {
+        name: 'changes-its-candles',
+        params: {},
+        candles: ['EUR_USD:M5'],
+        create() {
+          let n = 0;
+          return {
+            onTick(_tick, ctx) {
+              if ((n += 1) < 4_000 || opens.length >= 3) return;
+              const first = ctx.candles('EUR_USD', { granularity: 'M5', count: 3, price: 'B' }).candles[0] as { bid: { o: string } };
+              opens.push(first.bid.o);
+              firsts.push(first);
+              // A strategy may change what it was given; the next answer must not show it.
+              first.bid.o = 'changed by the strategy';
+            },
+          };
+        },
+      },
+      ticks: TICKS,
+    });
+    // Three neighbouring ticks: the same complete candle each time, its kept view untouched by the changes.
+    expect(opens).toHaveLength(3);
+    expect(new Set(opens).size).toBe(1);
+    expect(opens[0]).toMatch(/^1\.\d{5}$/);
+    expect(firsts[1]).not.toBe(firsts[0]);
   });
 
   it('reads only declared candles, and refuses a bad query with v20 words', () => {

@@ -62,10 +62,45 @@ interface CandleViews {
   set(start: number, view: Json): void;
 }
 
-/** Freezes a candle view and its price objects: a cached view is shared by every caller. */
+const SIDES = ['bid', 'mid', 'ask'] as const;
+
+/** A kept view, frozen: only copies of it leave (copyOf), so a caller that changes its candles changes its own. */
 function frozen(view: Record<string, unknown>): Json {
-  for (const side of ['bid', 'mid', 'ask']) if (view[side] !== undefined) Object.freeze(view[side]);
+  for (const side of SIDES) if (view[side] !== undefined) view[side] = Object.freeze({ ...(view[side] as object) });
   return Object.freeze(view) as Json;
+}
+
+interface Ohlc {
+  readonly o: string;
+  readonly h: string;
+  readonly l: string;
+  readonly c: string;
+}
+
+interface KeptView {
+  readonly complete: boolean;
+  readonly volume: number;
+  readonly time: string;
+  readonly bid?: Ohlc;
+  readonly mid?: Ohlc;
+  readonly ask?: Ohlc;
+}
+
+function ohlcCopy(p: Ohlc): Ohlc {
+  return { o: p.o, h: p.h, l: p.l, c: p.c };
+}
+
+/**
+ * A fresh candle object from a kept view, as a response parsed from JSON would be: its texts are
+ * shared, not its objects (literals of a fixed shape: spreading them cost as much as printing).
+ */
+function copyOf(kept: Json): Json {
+  const k = kept as unknown as KeptView;
+  const view: Record<string, unknown> = { complete: k.complete, volume: k.volume, time: k.time };
+  if (k.bid !== undefined) view['bid'] = ohlcCopy(k.bid);
+  if (k.mid !== undefined) view['mid'] = ohlcCopy(k.mid);
+  if (k.ask !== undefined) view['ask'] = ohlcCopy(k.ask);
+  return view as Json;
 }
 
 /** Complete = ended by the simulated clock (or the shell's clock when it runs ahead of it). */
@@ -143,11 +178,13 @@ function candlesBody(call: CandleCall, instrument: string, q: CandleQueryValues)
   let previous = selection.previous;
   for (const c of selection.candles) {
     const complete = cache !== undefined && c.end <= now;
-    let view = complete ? cache.get(c.start) : undefined;
-    if (view === undefined) {
+    const kept = complete ? cache.get(c.start) : undefined;
+    let view: Json;
+    if (kept !== undefined) view = copyOf(kept);
+    else {
       const made = candleView(c, spec.displayPrecision, components, now, previous, smooth);
-      view = complete ? frozen(made) : (made as Json);
-      if (complete) cache.set(c.start, view);
+      if (complete) cache.set(c.start, frozen({ ...made }));
+      view = made as Json;
     }
     views.push(view);
     previous = c;
