@@ -8,6 +8,7 @@ import type { RequestPositionFill as PositionFill, RequestTriggerCondition as Tr
 import type { DependentOrderType, EntryOrderType, OrderType, TimeInForceOf, V20OrderState } from '../domain/order-types.js';
 import type { ClientExtensions, StopLossDetails, TakeProfitDetails, TrailingStopLossDetails } from '../domain/transactions.js';
 import type { OrderRecord } from '../account/state.js';
+import type { Granularity, Weekday } from '../v3/candles/granularity.js';
 
 export type { ClientExtensions, StopLossDetails, TakeProfitDetails, TrailingStopLossDetails };
 
@@ -244,7 +245,8 @@ export interface V20ClientPrice {
 
 /** The query of GET /v3/instruments/{instrument}/candles (v20's names and defaults: S5, count 500, price M). */
 export interface V20CandlesQuery {
-  granularity?: string;
+  /** S5 (the default) to M. */
+  granularity?: Granularity;
   /** Any of M (mid), B (bid), A (ask), e.g. "BA". */
   price?: string;
   count?: number | string;
@@ -254,7 +256,7 @@ export interface V20CandlesQuery {
   includeFirst?: boolean;
   dailyAlignment?: number | string;
   alignmentTimezone?: string;
-  weeklyAlignment?: string;
+  weeklyAlignment?: Weekday;
 }
 
 /** Open, high, low and close of one side (decimal strings). */
@@ -278,7 +280,7 @@ export interface V20Candlestick {
 /** The body of GET /v3/instruments/{instrument}/candles. */
 export interface V20CandlesResponse {
   instrument: string;
-  granularity: string;
+  granularity: Granularity;
   candles: V20Candlestick[];
 }
 
