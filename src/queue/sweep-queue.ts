@@ -110,7 +110,7 @@ async function runOnQueue(
   const unreachable = (): Error => {
     // Nothing more to say to this Redis: stop reconnecting, so the sweep can close and exit.
     closing = true;
-    return new Error(`Redis at ${where} did not answer for ${Math.round(unreachableMs / 1000)} s; the sweep gave up`);
+    return new RedisSilent(where, unreachableMs);
   };
   try {
     await withDeadline(
@@ -144,6 +144,13 @@ async function runOnQueue(
   }
 }
 
+/** Redis gave no answer for as long as the sweep waits for one, at the start or later. */
+class RedisSilent extends Error {
+  constructor(where: string, ms: number) {
+    super(`Redis at ${where} did not answer for ${Math.round(ms / 1000)} s; the sweep gave up`);
+  }
+}
+
 /**
  * Connects once, without retrying, before anything is queued: a Redis that refuses the connection
  * or a host that does not resolve fails the sweep at once with the reason, rather than after the
@@ -163,11 +170,11 @@ async function reachable(url: string, ms: number): Promise<void> {
         await probe.ping();
       })(),
       ms,
-      () => new Error(`Redis at ${where} did not answer for ${Math.round(ms / 1000)} s; the sweep gave up`),
+      () => new RedisSilent(where, ms),
     );
   } catch (error) {
+    if (error instanceof RedisSilent) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    if (message.startsWith(`Redis at ${where}`)) throw error;
     throw new Error(`cannot reach Redis at ${where}: ${cause?.message ?? message}; nothing was queued`);
   } finally {
     // A connection that failed has ended already; disconnecting it again would hold the process
