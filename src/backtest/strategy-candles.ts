@@ -6,6 +6,7 @@
  * series are kept, fed from the engine's quotes, and a run that declares none pays nothing.
  */
 import { scaleOf, toPriceInt } from '../domain/price.js';
+import type { InstrumentSpec } from '../domain/instruments.js';
 import type { Engine } from '../engine/engine.js';
 import { DEFAULT_ALIGNMENT, GRANULARITIES, type Alignment, type Granularity, type StoredGranularity } from '../v3/candles/granularity.js';
 import { InstrumentCandles } from '../v3/candles/instrument-candles.js';
@@ -43,23 +44,18 @@ export class StrategyCandles implements CandleSource {
     private readonly engine: Engine,
     specs: readonly string[],
   ) {
-    const wanted = new Map<string, Set<Granularity>>();
+    const declared = new Map<string, Set<string>>();
     for (const spec of specs) {
       const [instrument, granularity] = spec.split(':') as [string, Granularity];
       if (engine.instruments.get(instrument) === undefined) throw new Error(`candles: unknown instrument in ${JSON.stringify(spec)}`);
-      let set = wanted.get(instrument);
-      if (set === undefined) wanted.set(instrument, (set = new Set()));
+      let set = declared.get(instrument);
+      if (set === undefined) declared.set(instrument, (set = new Set()));
       set.add(granularity);
     }
-    for (const [instrument, granularities] of wanted) {
-      const spec = engine.instruments.get(instrument);
-      if (spec === undefined) continue;
-      const kept = [...new Set([...granularities].flatMap(seriesFor))];
-      this.markets.set(instrument, {
-        scale: scaleOf(spec.displayPrecision),
-        candles: new InstrumentCandles(kept),
-        declared: new Set(granularities),
-      });
+    for (const [instrument, granularities] of declared) {
+      const kept = [...new Set([...granularities].flatMap((g) => seriesFor(g as Granularity)))];
+      const precision = (engine.instruments.get(instrument) as InstrumentSpec).displayPrecision;
+      this.markets.set(instrument, { scale: scaleOf(precision), candles: new InstrumentCandles(kept), declared: granularities });
     }
     // For the engine's life, which is the run's.
     engine.prices$.subscribe((tick) => {
@@ -70,7 +66,8 @@ export class StrategyCandles implements CandleSource {
 
   candles(instrument: string, granularity: Granularity, alignment: Alignment, window: CandleWindow): CandleSelection {
     const m = this.markets.get(instrument);
-    if (m === undefined || !m.declared.has(granularity) || !m.candles.keeps(granularity, alignment))
+    // A declared granularity's series are all kept (seriesFor): H1 and M15 for any alignment of a folded one.
+    if (m === undefined || !m.declared.has(granularity))
       throw new Error(
         `candles of ${instrument} ${granularity} were not declared: add '${instrument}:${granularity}' to the strategy's candles`,
       );

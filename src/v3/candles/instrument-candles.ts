@@ -31,11 +31,6 @@ export class InstrumentCandles {
     return wholeHourZone(alignment.timezone) ? 'H1' : 'M15';
   }
 
-  /** Whether candles of `granularity` at this alignment can be answered (their series is kept). */
-  keeps(granularity: Granularity, alignment: Alignment): boolean {
-    return this.series[STORED_GRANULARITIES.indexOf(InstrumentCandles.sourceOf(granularity, alignment))] !== undefined;
-  }
-
   /** Candles by v20's from/to/count rules; a granularity whose series is not kept is a programmer error. */
   candles(granularity: Granularity, alignment: Alignment, window: CandleWindow): CandleSelection {
     const source = InstrumentCandles.sourceOf(granularity, alignment);
