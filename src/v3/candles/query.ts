@@ -26,7 +26,7 @@ export interface CandleCall {
   /** The serving shell's clock, which may run ahead of the simulated one. */
   readonly now: Micros;
   /**
-   * Views of complete candles kept between calls, frozen (a backtest's strategy asks for the same
+   * Views of complete candles kept between calls (a backtest's strategy asks for the same
    * candles again and again; a complete candle's view never changes). Absent: printed each time.
    */
   readonly views?: CandleViewCache;
@@ -60,14 +60,6 @@ export class CandleViewCache {
 interface CandleViews {
   get(start: number): Json | undefined;
   set(start: number, view: Json): void;
-}
-
-const SIDES = ['bid', 'mid', 'ask'] as const;
-
-/** A kept view, frozen: only copies of it leave (copyOf), so a caller that changes its candles changes its own. */
-function frozen(view: Record<string, unknown>): Json {
-  for (const side of SIDES) if (view[side] !== undefined) view[side] = Object.freeze({ ...(view[side] as object) });
-  return Object.freeze(view) as Json;
 }
 
 interface Ohlc {
@@ -183,7 +175,8 @@ function candlesBody(call: CandleCall, instrument: string, q: CandleQueryValues)
     if (kept !== undefined) view = copyOf(kept);
     else {
       const made = candleView(c, spec.displayPrecision, components, now, previous, smooth);
-      if (complete) cache.set(c.start, frozen({ ...made }));
+      // Kept as a copy of its own: the caller may change the objects it is given.
+      if (complete) cache.set(c.start, copyOf(made as Json));
       view = made as Json;
     }
     views.push(view);
