@@ -7,6 +7,7 @@ import type { Engine } from '../engine/engine.js';
 import type { Quote, QuoteSource } from '../v3/price.js';
 import { STORED_GRANULARITIES } from '../v3/candles/granularity.js';
 import { InstrumentCandles } from '../v3/candles/instrument-candles.js';
+import { ArrayCandleList } from '../v3/candles/series.js';
 import type { CandleSource } from '../v3/candles/query.js';
 
 /** The latest quote of an instrument, with the order in which the market data saw it. */
@@ -37,6 +38,8 @@ interface InstrumentMarket {
   /** Every stored granularity's series. */
   readonly candles: InstrumentCandles;
 }
+
+const NO_CANDLES = new ArrayCandleList([]);
 
 export function createMarketData(engine: Engine, candlesPerSeriesMax?: number): MarketData {
   const markets = new Map<string, InstrumentMarket>();
@@ -90,7 +93,7 @@ export function createMarketData(engine: Engine, candlesPerSeriesMax?: number): 
     },
     candles(instrument, granularity, alignment, window) {
       const m = markets.get(instrument);
-      if (m === undefined) return { candles: [], previous: undefined };
+      if (m === undefined) return { list: NO_CANDLES, first: 0, last: 0, intactFrom: Number.NEGATIVE_INFINITY };
       return m.candles.candles(granularity, alignment, window);
     },
   };

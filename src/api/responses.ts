@@ -77,15 +77,30 @@ export function serializeBody(body: unknown): string {
   return out === '' ? '{}' : `${out}}`;
 }
 
-/** An array as JSON.stringify prints it; one of strings only (relatedTransactionIDs, tradeIDs) without the call. */
+/**
+ * An array as JSON.stringify prints it (a frozen one's whole text kept), else element by element
+ * where that prints the same: strings
+ * (relatedTransactionIDs, tradeIDs) and plain objects without a toJSON method, a frozen one's text
+ * kept (the API's kept candle views: a polled candle is printed once). Any other element (a
+ * number, an array, a value with a toJSON method, which would be passed its index) prints the
+ * whole array through JSON.stringify.
+ */
 function arrayJson(values: readonly unknown[]): string {
+  if (Object.isFrozen(values)) return objectJson(values);
   let out = '[';
   for (let i = 0; i < values.length; i += 1) {
     const value = values[i];
-    if (typeof value !== 'string') return objectJson(values);
-    out += i === 0 ? jsonString(value) : `,${jsonString(value)}`;
+    let text: string;
+    if (typeof value === 'string') text = jsonString(value);
+    else if (isPlainObject(value)) text = objectJson(value);
+    else return JSON.stringify(values);
+    out += i === 0 ? text : `,${text}`;
   }
   return `${out}]`;
+}
+
+function isPlainObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype && !hasToJson(value);
 }
 
 function body(...keys: string[]): TObject {

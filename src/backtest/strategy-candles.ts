@@ -10,7 +10,8 @@ import type { InstrumentSpec } from '../domain/instruments.js';
 import type { Engine } from '../engine/engine.js';
 import { DEFAULT_ALIGNMENT, GRANULARITIES, type Alignment, type Granularity, type StoredGranularity } from '../v3/candles/granularity.js';
 import { InstrumentCandles } from '../v3/candles/instrument-candles.js';
-import { CandleViewCache, getCandles, type CandleQueryValues, type CandleSource } from '../v3/candles/query.js';
+import { getCandles, type CandleQueryValues, type CandleSource } from '../v3/candles/query.js';
+import { CandleViewCache } from '../v3/candles/view-cache.js';
 import type { CandleSelection, CandleWindow } from '../v3/candles/select.js';
 import type { V20CandlesQuery, V20CandlesResponse } from './v20.js';
 

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
 import { GRANULARITIES, WEEKDAYS } from '../../v3/candles/granularity.js';
+import { CANDLES_COUNT_MAX } from '../../domain/limits.js';
 import { getCandles, getLatestCandles, type CandleCall, type CandleQueryValues } from '../../v3/candles/query.js';
+import { CandleViewCache } from '../../v3/candles/view-cache.js';
 import type { ApiContext } from '../context.js';
 import { sendV20 } from '../http-call.js';
 import { CandlesBody, LatestCandlesBody, ok } from '../responses.js';
@@ -34,20 +36,30 @@ const LatestCandlesQuery = Type.Object({
   weeklyAlignment: Type.Optional(literals(WEEKDAYS)),
 });
 
-function candleCall(context: ApiContext): CandleCall {
-  return { engine: context.engine, source: context.market, now: context.now() };
+/**
+ * Most queries whose candles' views the API keeps (the least recently asked dropped first), and
+ * views a query: a client polls a few series, and at 5,000 views of some 500 bytes (the view and
+ * its text) the cache stays under 40 MB whatever clients ask.
+ */
+const KEPT_QUERIES = 16;
+
+function candleCall(context: ApiContext, views: CandleViewCache): CandleCall {
+  return { engine: context.engine, source: context.market, now: context.now(), views };
 }
 
 /** Candle endpoints of the v3 API, built from the quotes the server has seen. */
 export const candleRoutes =
   (context: ApiContext): FastifyPluginAsyncTypebox =>
   async (app) => {
+    // A polling client asks for the same complete candles again and again: each is printed once.
+    const views = new CandleViewCache({ perQuery: CANDLES_COUNT_MAX, queries: KEPT_QUERIES, shared: true });
     app.get(
       '/instruments/:instrument/candles',
       {
         schema: { params: Type.Object({ instrument: InstrumentName }), querystring: CandleQuery, response: ok(CandlesBody) },
       },
-      (request, reply) => sendV20(reply, getCandles(candleCall(context), request.params.instrument, request.query as CandleQueryValues)),
+      (request, reply) =>
+        sendV20(reply, getCandles(candleCall(context, views), request.params.instrument, request.query as CandleQueryValues)),
     );
 
     app.get(
@@ -59,13 +71,14 @@ export const candleRoutes =
           response: ok(CandlesBody),
         },
       },
-      (request, reply) => sendV20(reply, getCandles(candleCall(context), request.params.instrument, request.query as CandleQueryValues)),
+      (request, reply) =>
+        sendV20(reply, getCandles(candleCall(context, views), request.params.instrument, request.query as CandleQueryValues)),
     );
 
     app.get(
       '/accounts/:accountID/candles/latest',
       { schema: { querystring: LatestCandlesQuery, response: ok(LatestCandlesBody) } },
       (request, reply) =>
-        sendV20(reply, getLatestCandles(candleCall(context), request.query as CandleQueryValues & { candleSpecifications: string })),
+        sendV20(reply, getLatestCandles(candleCall(context, views), request.query as CandleQueryValues & { candleSpecifications: string })),
     );
   };

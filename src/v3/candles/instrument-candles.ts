@@ -36,7 +36,7 @@ export class InstrumentCandles {
     const source = InstrumentCandles.sourceOf(granularity, alignment);
     const series = this.series[STORED_GRANULARITIES.indexOf(source)];
     if (series === undefined) throw new Error(`no ${source} series kept for ${granularity} candles`);
-    const list: CandleList = isStored(granularity) ? series : alignedCandles(series, granularity, alignment, window.from, window.to);
-    return selectCandles(list, window);
+    const list: CandleList = isStored(granularity) ? series : alignedCandles(series, granularity, alignment, window);
+    return selectCandles(list, window, series.intactFrom);
   }
 }

@@ -9,6 +9,7 @@ import { DEFAULT_ALIGNMENT, GRANULARITIES, nominalLength, type Alignment, type G
 import { candleView, parsePriceComponents } from './format.js';
 import { isAlignmentTimezone } from './zones.js';
 import type { CandleSelection, CandleWindow } from './select.js';
+import { reusableView, type CandleViewCache } from './view-cache.js';
 
 /** The candles built from the quotes seen (the API's market data). */
 export interface CandleSource {
@@ -26,73 +27,10 @@ export interface CandleCall {
   /** The serving shell's clock, which may run ahead of the simulated one. */
   readonly now: Micros;
   /**
-   * Views of complete candles kept between calls (a backtest's strategy asks for the same
-   * candles again and again; a complete candle's view never changes). Absent: printed each time.
+   * Views of complete candles kept between calls (a backtest's strategy and an API client polling
+   * ask for the same candles again and again). Absent: printed each time.
    */
   readonly views?: CandleViewCache;
-}
-
-/** Complete candles' views by query, then by start time (a number: no string to hash per candle), the oldest dropped past `max` a query. */
-export class CandleViewCache {
-  private readonly byQuery = new Map<string, Map<number, Json>>();
-
-  constructor(private readonly max: number = 4 * CANDLES_COUNT_MAX) {}
-
-  /** The views of one query's candles (at most `max`, the oldest dropped first). */
-  of(query: string): CandleViews {
-    let views = this.byQuery.get(query);
-    if (views === undefined) this.byQuery.set(query, (views = new Map()));
-    const max = this.max;
-    const map = views;
-    return {
-      get: (start) => map.get(start),
-      set(start, view) {
-        if (map.size >= max) {
-          const oldest = map.keys().next();
-          if (oldest.done !== true) map.delete(oldest.value);
-        }
-        map.set(start, view);
-      },
-    };
-  }
-}
-
-interface CandleViews {
-  get(start: number): Json | undefined;
-  set(start: number, view: Json): void;
-}
-
-interface Ohlc {
-  readonly o: string;
-  readonly h: string;
-  readonly l: string;
-  readonly c: string;
-}
-
-interface KeptView {
-  readonly complete: boolean;
-  readonly volume: number;
-  readonly time: string;
-  readonly bid?: Ohlc;
-  readonly mid?: Ohlc;
-  readonly ask?: Ohlc;
-}
-
-function ohlcCopy(p: Ohlc): Ohlc {
-  return { o: p.o, h: p.h, l: p.l, c: p.c };
-}
-
-/**
- * A fresh candle object from a kept view, as a response parsed from JSON would be: its texts are
- * shared, not its objects (literals of a fixed shape: spreading them cost as much as printing).
- */
-function copyOf(kept: Json): Json {
-  const k = kept as unknown as KeptView;
-  const view: Record<string, unknown> = { complete: k.complete, volume: k.volume, time: k.time };
-  if (k.bid !== undefined) view['bid'] = ohlcCopy(k.bid);
-  if (k.mid !== undefined) view['mid'] = ohlcCopy(k.mid);
-  if (k.ask !== undefined) view['ask'] = ohlcCopy(k.ask);
-  return view as Json;
 }
 
 /** Complete = ended by the simulated clock (or the shell's clock when it runs ahead of it). */
@@ -167,20 +105,21 @@ function candlesBody(call: CandleCall, instrument: string, q: CandleQueryValues)
   const cache = call.views?.of(
     `${instrument} ${granularity} ${q.price ?? 'M'} ${String(smooth)} ${alignment.dailyAlignment} ${alignment.timezone} ${alignment.weeklyAlignment}`,
   );
-  let previous = selection.previous;
-  for (const c of selection.candles) {
-    const complete = cache !== undefined && c.end <= now;
-    const kept = complete ? cache.get(c.start) : undefined;
-    let view: Json;
-    if (kept !== undefined) view = copyOf(kept);
-    else {
-      const made = candleView(c, spec.displayPrecision, components, now, previous, smooth);
-      // Kept as a copy of its own: the caller may change the objects it is given.
-      if (complete) cache.set(c.start, copyOf(made as Json));
-      view = made as Json;
+  const { list, first, last, intactFrom } = selection;
+  const simulatedNow = call.engine.now;
+  for (let i = first; i < last; i += 1) {
+    const start = list.start(i);
+    const previousStart = i > 0 ? list.start(i - 1) : undefined;
+    const reusable = cache !== undefined && reusableView(start, list.end(i), previousStart, smooth, intactFrom, simulatedNow);
+    const kept = reusable ? cache.get(start) : undefined;
+    if (kept !== undefined) {
+      views.push(kept);
+      continue;
     }
-    views.push(view);
-    previous = c;
+    // Smoothing opens at the close of the candle before (for the first one, the one before the window).
+    const previous = smooth && i > 0 ? list.read(i - 1) : undefined;
+    const made = candleView(list.read(i), spec.displayPrecision, components, now, previous, smooth) as Json;
+    views.push(reusable ? cache.keep(start, made) : made);
   }
   return { instrument, granularity, candles: views };
 }
@@ -213,17 +152,13 @@ function latestCandlesBody(call: CandleCall, q: LatestCandlesQuery): Json {
     }
     // The most recently completed candle and the one still forming ("dancing bears").
     const selection = call.source.candles(instrument, granularity as Granularity, alignment, { count: 2, includeFirst: true });
-    let chosen = selection.candles;
-    let previous = selection.previous;
-    const last = chosen.at(-1);
-    if (last !== undefined && last.end <= now && chosen.length === 2) {
-      previous = chosen[0];
-      chosen = [last];
-    }
+    const { list, last } = selection;
+    let first = selection.first;
+    if (last - first === 2 && list.end(last - 1) <= now) first = last - 1;
     const views: Json[] = [];
-    for (const c of chosen) {
-      views.push(candleView(c, spec.displayPrecision, components, now, previous, smooth));
-      previous = c;
+    for (let i = first; i < last; i += 1) {
+      const previous = smooth && i > 0 ? list.read(i - 1) : undefined;
+      views.push(candleView(list.read(i), spec.displayPrecision, components, now, previous, smooth));
     }
     out.push({ instrument, granularity, candles: views });
   }

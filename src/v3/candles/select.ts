@@ -1,5 +1,5 @@
 import { MICROS_PER_DAY, type Micros } from '../../domain/time.js';
-import { alignedBucket, type Alignment, type Granularity, type StoredGranularity } from './granularity.js';
+import { alignedBucket, nominalLength, type Alignment, type Granularity, type StoredGranularity } from './granularity.js';
 import { ArrayCandleList, lowerBound, mergeCandle, type CandleList, type CandleRecord } from './series.js';
 
 /** Longer than any aligned candle (a month of 31 days plus the hour summer time can add). */
@@ -8,17 +8,48 @@ const ALIGNED_CANDLE_MAX = 32 * MICROS_PER_DAY;
 /**
  * The candles of an aligned granularity (H2 to H12, D, W, M) folded from finer candles (H1, or M15
  * in a zone with a non-hour offset), over those that can reach the window [from, to): a candle is
- * the sum of the finer candles whose start falls inside it, as if aggregated tick by tick.
+ * the sum of the finer candles whose start falls inside it, as if aggregated tick by tick. Without
+ * `from`, only the newest `count` candles before `to` (and the one before them, which smoothing
+ * reads) are needed: the finer candles are folded back from `to` over a span that doubles until
+ * it holds them, not over the whole series (a year of H1 is 8,760 candles and as many buckets).
  */
 export function alignedCandles(
   h1: CandleList,
   g: Exclude<Granularity, StoredGranularity>,
   alignment: Alignment,
-  from: Micros | undefined,
-  to: Micros | undefined,
+  window: CandleWindow,
 ): CandleList {
-  const first = from === undefined ? 0 : lowerBound(h1.length, (i) => h1.start(i), from - ALIGNED_CANDLE_MAX);
+  const { from, to } = window;
   const last = to === undefined ? h1.length : lowerBound(h1.length, (i) => h1.start(i), to + ALIGNED_CANDLE_MAX);
+  if (from !== undefined)
+    return fold(
+      h1,
+      g,
+      alignment,
+      lowerBound(h1.length, (i) => h1.start(i), from - ALIGNED_CANDLE_MAX),
+      last,
+    );
+  if (last === 0) return new ArrayCandleList([]);
+  const end = to ?? h1.end(last - 1);
+  for (let span = (window.count + 2) * nominalLength(g) + ALIGNED_CANDLE_MAX; ; span *= 2) {
+    const first = lowerBound(last, (i) => h1.start(i), end - span);
+    if (first === 0) return fold(h1, g, alignment, 0, last);
+    // The first candle may lack finer candles before `first`: left out; every later one is whole.
+    const folded = fold(h1, g, alignment, first, last, 1);
+    const before = to === undefined ? folded.length : lowerBound(folded.length, (i) => folded.start(i), to);
+    if (before > window.count) return folded;
+  }
+}
+
+/** Candles folded from finer ones first to last - 1, leaving out the first `skip`. */
+function fold(
+  h1: CandleList,
+  g: Exclude<Granularity, StoredGranularity>,
+  alignment: Alignment,
+  first: number,
+  last: number,
+  skip = 0,
+): CandleList {
   const out: CandleRecord[] = [];
   let current: CandleRecord | undefined;
   for (let i = first; i < last; i += 1) {
@@ -33,7 +64,7 @@ export function alignedCandles(
     current.end = bucket.end;
     out.push(current);
   }
-  return new ArrayCandleList(out);
+  return new ArrayCandleList(skip === 0 ? out : out.slice(skip));
 }
 
 export interface CandleWindow {
@@ -45,10 +76,17 @@ export interface CandleWindow {
   readonly includeFirst: boolean;
 }
 
+/** The candles a window picks: positions first to last - 1 of a list, read when asked for. */
 export interface CandleSelection {
-  readonly candles: CandleRecord[];
-  /** The candle just before the first one returned, for smoothing. */
-  readonly previous: CandleRecord | undefined;
+  readonly list: CandleList;
+  readonly first: number;
+  /** Exclusive. */
+  readonly last: number;
+  /**
+   * From when the source series holds every candle it made (CandleSeries.intactFrom): a candle
+   * starting earlier, or smoothed by one that does, may read differently than it once did.
+   */
+  readonly intactFrom: Micros;
 }
 
 /**
@@ -57,7 +95,7 @@ export interface CandleSelection {
  * it); with only one of them, or neither, `count` candles from `from` forwards or back from `to`
  * (or from the newest).
  */
-export function selectCandles(list: CandleList, window: CandleWindow): CandleSelection {
+export function selectCandles(list: CandleList, window: CandleWindow, intactFrom: Micros = Number.NEGATIVE_INFINITY): CandleSelection {
   const { from, to, count } = window;
   let first = 0;
   if (from !== undefined) {
@@ -68,7 +106,5 @@ export function selectCandles(list: CandleList, window: CandleWindow): CandleSel
   let last = to === undefined ? list.length : lowerBound(list.length, (i) => list.start(i), to);
   if (from !== undefined && to === undefined) last = Math.min(last, first + count);
   if (from === undefined) first = Math.max(0, last - count);
-  const candles: CandleRecord[] = [];
-  for (let i = first; i < last; i += 1) candles.push(list.read(i));
-  return { candles, previous: first > 0 && first <= list.length ? list.read(first - 1) : undefined };
+  return { list, first, last: Math.max(first, last), intactFrom };
 }

@@ -65,6 +65,8 @@ export class CandleSeries implements CandleList {
   private newestStart = Number.POSITIVE_INFINITY;
   private newestEnd = Number.NEGATIVE_INFINITY;
   private newestOffset = 0;
+  /** Whether the oldest candle was ever overwritten (the series reached `max`). */
+  private dropped = false;
 
   constructor(
     readonly lengthMicros: Micros,
@@ -77,6 +79,15 @@ export class CandleSeries implements CandleList {
 
   get length(): number {
     return this.size;
+  }
+
+  /**
+   * The earliest time from which the series holds every candle it ever made: the oldest kept
+   * candle's start once it has dropped one, else -Infinity. A candle folded from this series, or
+   * smoothed by the candle before it, reads the same from here on; before it, it may read less.
+   */
+  get intactFrom(): Micros {
+    return this.dropped && this.size > 0 ? this.start(0) : Number.NEGATIVE_INFINITY;
   }
 
   /** Adds a quote (grid integers) at time `t` to the candle containing it. */
@@ -168,6 +179,7 @@ export class CandleSeries implements CandleList {
     }
     const slot = this.head;
     this.head = (this.head + 1) % this.capacity;
+    this.dropped = true;
     return slot;
   }
 
