@@ -12,6 +12,8 @@
  * - POST /orders, resting LIMIT buy far below the market: 201 with one transaction (LIMIT_ORDER);
  * - POST /orders, MARKET buy: 201 with two (MARKET_ORDER + ORDER_FILL), a new trade each;
  * - GET /summary of the (empty) account;
+ * - GET candles, the 500 latest M1 candles of a day of seeded generated EUR/USD quotes (what a
+ *   client polling candles asks; their views are kept, so this is the answer printed from them);
  * - baselines: a bare Fastify server (no hooks, no schemas, no engine) with a GET route answering a
  *   small JSON object (what Fastify + loopback + autocannon reach on this machine at all), a GET
  *   route sending GET summary's very text (what the response's size costs alone), and a POST route
@@ -33,6 +35,7 @@ import { accountSummaryView } from '../src/account/views.js';
 import { buildApp, type App } from '../src/api/app.js';
 import type { Tick } from '../src/domain/tick.js';
 import { createEngine, type Engine } from '../src/engine/engine.js';
+import { generateTicks } from '../src/engine/feeds/index.js';
 import { fmtNum, isMain, runStandalone, type Row } from './lib.js';
 
 const SUITE = 'api';
@@ -40,6 +43,7 @@ const ACCOUNT = '101-004-1000005-001';
 const TOKEN = 'bench-token';
 const T0 = Date.UTC(2024, 0, 2, 12) * 1000;
 const QUOTE: Tick = { instrument: 'EUR_USD', time: T0, bid: 1.1, ask: 1.1001 };
+const DAY_MICROS = 86_400_000_000;
 
 export const CONNECTIONS = 10;
 export const DURATION_S = 5;
@@ -69,10 +73,12 @@ interface Server {
   readonly url: string;
 }
 
-async function startServer(bare: boolean): Promise<Server> {
+async function startServer(bare: boolean, quotes: Iterable<Tick>): Promise<Server> {
   const engine = createEngine({ accounts: [{ id: ACCOUNT, currency: 'USD', balance: '1000000000' }], start: T0 });
   engine.pushTick(QUOTE);
   const app = bare ? bareFastify(engine) : await buildApp({ engine, tokens: [{ token: TOKEN, accounts: '*' }] });
+  // After the app: its market data builds candles from the quotes it sees.
+  for (const tick of quotes) engine.pushTick(tick);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   return { engine, app, url: `http://127.0.0.1:${port}` };
@@ -143,6 +149,8 @@ interface CaseSpec {
   readonly transactions?: number;
   /** A bare Fastify server instead of the API (the baseline). */
   readonly bare?: boolean;
+  /** Quotes the engine sees after QUOTE, before the load. */
+  readonly quotes?: () => Iterable<Tick>;
   /** What the account holds at the end, for the note. */
   readonly growth?: (engine: Engine) => string;
 }
@@ -154,7 +162,7 @@ interface CaseResult {
 }
 
 async function runCase(spec: CaseSpec): Promise<CaseResult> {
-  const server = await startServer(spec.bare === true);
+  const server = await startServer(spec.bare === true, spec.quotes?.() ?? []);
   try {
     const probeNote = await probe(server.url, spec.load, spec.status, spec.transactions);
     await cannon(server.url, spec.load, WARMUP_S);
@@ -206,6 +214,13 @@ export const CASES: readonly CaseSpec[] = [
     name: 'GET /summary',
     load: { method: 'GET', path: `/v3/accounts/${ACCOUNT}/summary` },
     status: 200,
+  },
+  {
+    id: 'api.get.candles',
+    name: 'GET candles, 500 M1 of a day of generated quotes',
+    load: { method: 'GET', path: '/v3/instruments/EUR_USD/candles?granularity=M1&count=500' },
+    status: 200,
+    quotes: () => generateTicks({ seed: 1, start: T0, end: T0 + DAY_MICROS, meanIntervalMicros: 500_000 }),
   },
   {
     id: 'api.bare',
