@@ -20,6 +20,21 @@ describe('serializeBody', () => {
       expect(serializeBody(body)).toBe(JSON.stringify(body));
   });
 
+  it('prints an array of values, each frozen or not (kept candle views), as JSON.stringify does', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.oneof(fc.jsonValue(), fc.dictionary(fc.string(), fc.string()), fc.constant(undefined)), fc.boolean())),
+        (elements) => {
+          const list = elements.map(([v, freeze]) => (freeze && typeof v === 'object' && v !== null ? Object.freeze(v) : v));
+          const body = { candles: list, lastTransactionID: '9' };
+          expect(serializeBody(body)).toBe(JSON.stringify(body));
+          // Again: the kept texts of the frozen ones.
+          expect(serializeBody(body)).toBe(JSON.stringify(body));
+        },
+      ),
+    );
+  });
+
   it('prints a frozen body whole, as JSON.stringify does, and once', () => {
     const body = Object.freeze({
       account: Object.freeze({ balance: '100.0000', nested: Object.freeze([1, 'x']) }),

