@@ -33,6 +33,25 @@ describe('format/parse round trips', () => {
     );
   });
 
+  it('RFC3339: times in any order, many in one second or day, print as Date does', () => {
+    // Steps of microseconds to days from a random start, forwards and back.
+    const step = fc.oneof(
+      fc.integer({ min: -999_999, max: 999_999 }),
+      fc.integer({ min: -3 * 86_400, max: 3 * 86_400 }).map((s) => s * 1_000_000),
+    );
+    fc.assert(
+      fc.property(micros, fc.array(step, { maxLength: 40 }), (start, steps) => {
+        let t = start;
+        for (const d of [0, ...steps]) {
+          t = Math.max(0, t + d);
+          const ms = Math.floor(t / 1000);
+          expect(formatRfc3339(t)).toBe(`${new Date(ms).toISOString().slice(0, 23)}${String(t - ms * 1000).padStart(3, '0')}000Z`);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('UNIX: parse(format(t)) === t', () => {
     fc.assert(
       fc.property(micros, (t) => {

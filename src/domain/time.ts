@@ -42,7 +42,12 @@ function dayText(day: number): string | null {
   return `${y}-${TWO_DIGITS[month] as string}-${TWO_DIGITS[date] as string}T`;
 }
 
-/** `2016-10-24T21:48:18.593753000Z`: nine fractional digits, as v20 prints them. */
+/**
+ * `2016-10-24T21:48:18.593753000Z`: nine fractional digits, as v20 prints them. Built from three
+ * flat strings, each under V8's shortest rope (13 characters), joined by two rope nodes: a template
+ * literal of its ten parts leaves a chain of nine (about 290 bytes where the text needs 48), and
+ * times are kept on every transaction, order and trade.
+ */
 export function formatRfc3339(t: Micros): string {
   const ms = Math.floor(t / 1000);
   const micros = t - ms * 1000;
@@ -55,7 +60,9 @@ export function formatRfc3339(t: Micros): string {
   const hour = Math.floor(inDay / 3600);
   const minute = Math.floor((inDay - hour * 3600) / 60);
   const sec = inDay - hour * 3600 - minute * 60;
-  return `${date}${TWO_DIGITS[hour] as string}:${TWO_DIGITS[minute] as string}:${TWO_DIGITS[sec] as string}.${THREE_DIGITS[ms - second * 1000] as string}${THREE_DIGITS[micros] as string}000Z`;
+  const clock = (TWO_DIGITS[hour] as string) + ':' + (TWO_DIGITS[minute] as string) + ':' + (TWO_DIGITS[sec] as string) + '.';
+  const fraction = (THREE_DIGITS[ms - second * 1000] as string) + (THREE_DIGITS[micros] as string) + '000Z';
+  return date + clock + fraction;
 }
 
 /** `1491201560.000000000`: seconds since epoch with nine decimals. */
