@@ -1,8 +1,8 @@
 /**
- * Aligned candles without `from` are folded back from `to` over a growing span, not over the whole
- * finer series (select.ts alignedCandles): the candles a window then picks, and the one before them
- * that smoothing reads, are those a fold of the whole series gives, over gaps of minutes to weeks,
- * series that dropped their oldest candles, any aligned granularity and alignment.
+ * Aligned candles for a window with one end are folded from that end over a growing span, not over
+ * the whole finer series (select.ts alignedCandles): the candles a window then picks, and the one
+ * before them that smoothing reads, are those a fold of the whole series gives, over gaps of
+ * minutes to weeks, series that dropped their oldest candles, any aligned granularity and alignment.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -23,10 +23,11 @@ const MINUTE = 60_000_000;
 const T0 = Date.UTC(2024, 0, 1) * 1000;
 const ALIGNED = GRANULARITIES.filter((g): g is Exclude<Granularity, StoredGranularity> => !isStored(g));
 
+/** The candles picked and the one before them (what smoothing the first reads; nothing when none is picked). */
 function picked(s: CandleSelection): { candles: CandleRecord[]; previous: CandleRecord | undefined } {
   const candles: CandleRecord[] = [];
   for (let i = s.first; i < s.last; i += 1) candles.push(s.list.read(i));
-  return { candles, previous: s.first > 0 ? s.list.read(s.first - 1) : undefined };
+  return { candles, previous: s.first > 0 && candles.length > 0 ? s.list.read(s.first - 1) : undefined };
 }
 
 describe('aligned candles folded back from the window end', () => {
@@ -49,8 +50,10 @@ describe('aligned candles folded back from the window end', () => {
         }),
         fc.integer({ min: 1, max: 40 }),
         fc.option(fc.integer({ min: 0, max: 100 }), { nil: undefined }),
+        fc.option(fc.integer({ min: -10, max: 100 }), { nil: undefined }),
+        fc.boolean(),
         fc.integer({ min: 20, max: 400 }),
-        (gaps, g, alignment: Alignment, count, toAt, kept) => {
+        (gaps, g, alignment: Alignment, count, toAt, fromAt, includeFirst, kept) => {
           // M15 for a zone whose offset is not whole hours, as InstrumentCandles reads it.
           const finer = new CandleSeries(alignment.timezone === 'Asia/Kolkata' ? 15 * MINUTE : MICROS_PER_HOUR, kept);
           let t = T0;
@@ -58,10 +61,17 @@ describe('aligned candles folded back from the window end', () => {
             t += gap;
             finer.add(t, 100_000 + (i % 17), 100_010 + (i % 13));
           });
-          // A `to` somewhere in the series (or past its end), or none.
-          const to = toAt === undefined ? undefined : T0 + Math.floor(((t - T0) * toAt) / 90);
-          const window: CandleWindow = { count, includeFirst: true, ...(to === undefined ? {} : { to }) };
-          const whole = alignedCandles(finer, g, alignment, { ...window, from: Number.NEGATIVE_INFINITY });
+          // A `from` and a `to` somewhere in the series (or outside it), either, both or none.
+          const at = (percent: number): number => T0 + Math.floor(((t - T0) * percent) / 90);
+          const to = toAt === undefined ? undefined : at(toAt);
+          const from = fromAt === undefined || (to !== undefined && at(fromAt) > to) ? undefined : at(fromAt);
+          const window: CandleWindow = {
+            count,
+            includeFirst,
+            ...(to === undefined ? {} : { to }),
+            ...(from === undefined ? {} : { from }),
+          };
+          const whole = alignedCandles(finer, g, alignment, { ...window, from: Number.NEGATIVE_INFINITY, to: Number.POSITIVE_INFINITY });
           const got = picked(selectCandles(alignedCandles(finer, g, alignment, window), window));
           expect(got).toEqual(picked(selectCandles(whole, window)));
         },
@@ -82,6 +92,13 @@ describe('aligned candles folded back from the window end', () => {
     const window: CandleWindow = { count: 1, includeFirst: true };
     const got = picked(selectCandles(alignedCandles(h1, 'D', alignment, window), window));
     expect(got.previous?.volume).toBe(2);
-    expect(got).toEqual(picked(selectCandles(alignedCandles(h1, 'D', alignment, { ...window, from: Number.NEGATIVE_INFINITY }), window)));
+    expect(got).toEqual(
+      picked(
+        selectCandles(
+          alignedCandles(h1, 'D', alignment, { ...window, from: Number.NEGATIVE_INFINITY, to: Number.POSITIVE_INFINITY }),
+          window,
+        ),
+      ),
+    );
   });
 });

@@ -8,10 +8,11 @@ const ALIGNED_CANDLE_MAX = 32 * MICROS_PER_DAY;
 /**
  * The candles of an aligned granularity (H2 to H12, D, W, M) folded from finer candles (H1, or M15
  * in a zone with a non-hour offset), over those that can reach the window [from, to): a candle is
- * the sum of the finer candles whose start falls inside it, as if aggregated tick by tick. Without
- * `from`, only the newest `count` candles before `to` (and the one before them, which smoothing
- * reads) are needed: the finer candles are folded back from `to` over a span that doubles until
- * it holds them, not over the whole series (a year of H1 is 8,760 candles and as many buckets).
+ * the sum of the finer candles whose start falls inside it, as if aggregated tick by tick. With
+ * only one end of the window, only `count` candles from it are needed (and the one before them,
+ * which smoothing reads; and the one `from` falls in, which includeFirst may leave out): the finer
+ * candles are folded from that end over a span that doubles until it holds them, not to the other
+ * end of the series (a year of H1 is 8,760 candles and as many buckets).
  */
 export function alignedCandles(
   h1: CandleList,
@@ -19,25 +20,33 @@ export function alignedCandles(
   alignment: Alignment,
   window: CandleWindow,
 ): CandleList {
-  const { from, to } = window;
-  const last = to === undefined ? h1.length : lowerBound(h1.length, (i) => h1.start(i), to + ALIGNED_CANDLE_MAX);
-  if (from !== undefined)
-    return fold(
-      h1,
-      g,
-      alignment,
-      lowerBound(h1.length, (i) => h1.start(i), from - ALIGNED_CANDLE_MAX),
-      last,
-    );
+  const { from, to, count } = window;
+  const startOf = (i: number): Micros => h1.start(i);
+  const last = to === undefined ? h1.length : lowerBound(h1.length, startOf, to + ALIGNED_CANDLE_MAX);
+  const firstSpan = (count + 2) * nominalLength(g) + ALIGNED_CANDLE_MAX;
+  if (from !== undefined) {
+    // From the whole candle before the one `from` can fall in: smoothing reads its close, even across a gap of weeks.
+    const reach = lowerBound(h1.length, startOf, from - ALIGNED_CANDLE_MAX);
+    const first = reach === 0 ? 0 : lowerBound(reach, startOf, alignedBucket(g, startOf(reach - 1), alignment).start);
+    if (to !== undefined) return fold(h1, g, alignment, first, last);
+    for (let span = firstSpan; ; span *= 2) {
+      const end = lowerBound(h1.length, startOf, from + span);
+      if (end === h1.length) return fold(h1, g, alignment, first, end);
+      // The last candle may lack finer candles from `end` on; with count + 2 candles from the one
+      // `from` falls in, it is past any the window picks (includeFirst false picks one later).
+      const folded = fold(h1, g, alignment, first, end);
+      if (folded.length - lowerBound(folded.length, (i) => folded.end(i), from, true) > count + 1) return folded;
+    }
+  }
   if (last === 0) return new ArrayCandleList([]);
   const end = to ?? h1.end(last - 1);
-  for (let span = (window.count + 2) * nominalLength(g) + ALIGNED_CANDLE_MAX; ; span *= 2) {
-    const first = lowerBound(last, (i) => h1.start(i), end - span);
+  for (let span = firstSpan; ; span *= 2) {
+    const first = lowerBound(last, startOf, end - span);
     if (first === 0) return fold(h1, g, alignment, 0, last);
     // The first candle may lack finer candles before `first`: left out; every later one is whole.
     const folded = fold(h1, g, alignment, first, last, 1);
     const before = to === undefined ? folded.length : lowerBound(folded.length, (i) => folded.start(i), to);
-    if (before > window.count) return folded;
+    if (before > count) return folded;
   }
 }
 
