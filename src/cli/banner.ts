@@ -2,6 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import { formatRfc3339 } from '../domain/time.js';
 import type { Engine } from '../engine/engine.js';
+import { windowText } from '../engine/feeds/window.js';
 import type { ServeSettings } from './config.js';
 import type { DataDir } from './data-dir.js';
 import { VERSION } from './version.js';
@@ -14,7 +15,7 @@ export function urlHost(address: AddressInfo): string {
 
 function describePrices(settings: ServeSettings): string {
   if (settings.ticks.length > 0)
-    return `${settings.ticks.length === 1 ? 'tick file' : 'tick files'} ${settings.ticks.map((t) => t.file).join(', ')}`;
+    return `${settings.ticks.length === 1 ? 'tick file' : 'tick files'} ${settings.ticks.map((t) => t.file).join(', ')}${windowText(settings.window)}`;
   if (settings.generator !== undefined)
     return `seeded generator (seed ${JSON.stringify(settings.generator.seed)}) for ${settings.generator.instruments.join(', ')}`;
   return 'pushed ticks only (POST /sim/ticks)';

@@ -8,7 +8,8 @@ import { buildCatalogue } from '../domain/instruments.js';
 import type { Tick } from '../domain/tick.js';
 import { formatRfc3339, type Micros } from '../domain/time.js';
 import type { Engine } from '../engine/engine.js';
-import { generateTicks, mergeByTime, readTicks } from '../engine/feeds/index.js';
+import { generateTicks, mergeByTime, readTicks, ticksInWindow } from '../engine/feeds/index.js';
+import { windowText } from '../engine/feeds/window.js';
 import { statSync } from 'node:fs';
 import type { ServeSettings } from './config.js';
 import { FeedPump, TickQueue, type Timers } from './pump.js';
@@ -47,7 +48,9 @@ function openTickFiles(settings: ServeSettings): TickQueue {
   });
   try {
     // The queue reads the first tick of each file (its format is detected from its first line).
-    return new TickQueue(sources.length === 1 ? (sources[0] as Iterable<Tick>) : mergeByTime(sources));
+    const merged = sources.length === 1 ? (sources[0] as Iterable<Tick>) : mergeByTime(sources);
+    // A period: the ticks before it skipped, the files read no further than its end.
+    return new TickQueue(settings.window === undefined ? merged : ticksInWindow(merged, settings.window));
   } catch (error) {
     throw new StartError(`cannot read the first tick: ${(error as Error).message}`, 2);
   }
@@ -122,7 +125,7 @@ export class ClockDriver {
           ...(live ? { restamp: () => this.liveNow(engine) } : {}),
           onEnd: () =>
             io.out(
-              `replay finished at ${formatRfc3339(engine.now)}: ${pump.pushed} ticks pushed${queue.skipped > 0 ? `, ${queue.skipped} skipped (older than the clock)` : ''}`,
+              `replay finished at ${formatRfc3339(engine.now)}: ${pump.pushed} ticks pushed${windowText(settings.window)}${queue.skipped > 0 ? `, ${queue.skipped} skipped (older than the clock)` : ''}`,
             ),
           onError: (error) => {
             this.onError(error);

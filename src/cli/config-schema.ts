@@ -264,6 +264,18 @@ const TOP_LEVEL = {
       errorMessage: 'must be an RFC3339 DateTime such as "2024-01-02T00:00:00Z", got {value}',
     }),
   ),
+  from: Type.Optional(
+    Type.String({
+      description: 'replay the tick files from this time (inclusive): RFC3339 with a zone, YYYY-MM-DD (midnight UTC) or UNIX seconds',
+      errorMessage: 'must be a time such as "2024-01-02T00:00:00Z", "2024-01-02" or UNIX seconds, got {value}',
+    }),
+  ),
+  to: Type.Optional(
+    Type.String({
+      description: 'replay the tick files up to this time (exclusive; same forms); they are read no further',
+      errorMessage: 'must be a time such as "2024-01-09T00:00:00Z", "2024-01-09" or UNIX seconds, got {value}',
+    }),
+  ),
   host: Type.Optional(text('interface to listen on (default 127.0.0.1)')),
   port: Type.Optional(integer(0, 65_535, 'port (default 8080; 0 picks a free one)')),
   dataDir: Type.Optional(text('journal every transaction here and restore from it on start (relative to this file)')),

@@ -9,9 +9,10 @@ import { buildCatalogue, type InstrumentOverride, type InstrumentSpec } from '..
 import { MarketCalendar } from '../domain/market-hours.js';
 import { LIMITS } from '../domain/limits.js';
 import { parseDateTime, type Micros } from '../domain/time.js';
-import { FEED_FORMATS, type FeedFormat } from '../engine/feeds/index.js';
+import { FEED_FORMATS, type FeedFormat, type TickWindow } from '../engine/feeds/index.js';
 import { checkAccountConfig } from '../v3/account-config.js';
 import { CONFIG_FIELDS, ServeConfigSchema, type ServeConfigDocument } from './config-schema.js';
+import { timeOption } from './remote-options.js';
 import { describeValue, schemaChecker } from './schema-check.js';
 
 /**
@@ -45,6 +46,9 @@ export interface FileConfig {
   readonly speed?: number;
   readonly seed?: number | string;
   readonly start?: Micros;
+  /** A period of the tick files: from (inclusive), to (exclusive). */
+  readonly from?: Micros;
+  readonly to?: Micros;
   readonly host?: string;
   readonly port?: number;
   readonly dataDir?: string;
@@ -78,6 +82,8 @@ export interface ServeArgs {
   speed?: number;
   seed?: number | string;
   start?: Micros;
+  from?: Micros;
+  to?: Micros;
   token?: string;
   adminToken?: string;
   enumSpelling?: EnumSpelling;
@@ -117,6 +123,8 @@ export interface ServeSettings {
   readonly speed: number;
   readonly seed: number | string;
   readonly start?: Micros;
+  /** The period of the tick files replayed; absent: all of them. */
+  readonly window?: TickWindow;
   readonly heartbeatMs?: number;
   /** The newest transactions each account keeps in memory; older ones are read from the journal. */
   readonly transactionsInMemory: number;
@@ -197,6 +205,17 @@ export function checkThrottleMs(value: unknown, field: string): number {
 export function checkStart(value: unknown, field: string): Micros {
   const t = typeof value === 'string' ? parseDateTime(value, 'RFC3339') : null;
   if (t === null) throw new ConfigError(field, `must be an RFC3339 DateTime such as "2024-01-02T00:00:00Z", got ${describeValue(value)}`);
+  return t;
+}
+
+/** A period's end as the CLI's --from/--to take it (remote-options.ts timeOption). */
+export function checkTime(value: unknown, field: string): Micros {
+  const t = typeof value === 'string' ? timeOption(value) : null;
+  if (t === null)
+    throw new ConfigError(
+      field,
+      `must be an RFC3339 DateTime with a zone ("2024-01-02T00:00:00Z"), a date ("2024-01-02") or UNIX seconds, got ${describeValue(value)}`,
+    );
   return t;
 }
 
@@ -300,6 +319,8 @@ export function checkConfig(doc: unknown, base: string): FileConfig {
   if (d.speed !== undefined) out.speed = checkSpeed(d.speed, 'speed');
   if (d.seed !== undefined) out.seed = parseSeed(d.seed) as number | string;
   if (d.start !== undefined) out.start = checkStart(d.start, 'start');
+  if (d.from !== undefined) out.from = checkTime(d.from, 'from');
+  if (d.to !== undefined) out.to = checkTime(d.to, 'to');
   if (d.host !== undefined) out.host = d.host;
   if (d.port !== undefined) out.port = d.port;
   if (d.dataDir !== undefined) out.dataDir = resolve(base, d.dataDir);

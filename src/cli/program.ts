@@ -99,6 +99,8 @@ major pairs paced in real time, on http://127.0.0.1:8080.`,
     .option('--speed <n|max>', 'replay speed factor (default 1 = real time)')
     .option('--seed <seed>', 'run seed, recorded with the run (default 1)')
     .option('--start <datetime>', 'simulated start time for replay/manual (RFC3339)')
+    .option('--from <datetime>', 'replay the --ticks files from this time (inclusive; RFC3339 with a zone, YYYY-MM-DD or UNIX seconds)')
+    .option('--to <datetime>', 'replay the --ticks files up to this time (exclusive; same forms); they are read no further')
     .option('--token <token>', 'API token for every account (default: configured or random)')
     .option('--admin-token <token>', 'token of the /sim control API (default: configured or random)')
     .option(

@@ -59,13 +59,17 @@ export function secondsOption(value: string | undefined, flag: string, fallback:
 
 /** RFC3339 with a zone, a date (midnight UTC) or UNIX seconds. */
 export function datetimeOption(value: string, flag: string): Micros {
-  const text = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value;
-  const at = parseDateTime(text, 'ANY');
+  const at = timeOption(value);
   if (at === null)
     throw new UsageError(
       `${flag} must be an RFC3339 datetime with a zone (2024-01-02T00:00:00Z), a date (2024-01-02) or UNIX seconds, got ${JSON.stringify(value)}`,
     );
   return at;
+}
+
+/** A time as the CLI's --from/--to take it: RFC3339 with a zone, YYYY-MM-DD (midnight UTC) or UNIX seconds; null otherwise. */
+export function timeOption(value: string): Micros | null {
+  return parseDateTime(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value, 'ANY');
 }
 
 /** Instruments named by --instrument (repeatable, each may list several separated by commas). */

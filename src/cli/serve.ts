@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { App } from '../api/app.js';
 import { formatRfc3339, type Micros } from '../domain/time.js';
 import type { Engine } from '../engine/engine.js';
-import { DEFAULT_GENERATOR_START } from '../engine/feeds/index.js';
+import { DEFAULT_GENERATOR_START, type TickWindow } from '../engine/feeds/index.js';
 import { banner, urlHost } from './banner.js';
 import { buildServeApp, openEngine, shellEngine, stopOnJournalError } from './build-engine.js';
 import { ClockDriver, firstTick, openFeed, wallMicros } from './clock-driver.js';
@@ -39,11 +39,22 @@ function sha256File(file: string): string {
   return hash.digest('hex');
 }
 
+/** A period's given ends as RFC 3339 texts. */
+function windowRecord(window: TickWindow): { from?: string; to?: string } {
+  return {
+    ...(window.from === undefined ? {} : { from: formatRfc3339(window.from) }),
+    ...(window.to === undefined ? {} : { to: formatRfc3339(window.to) }),
+  };
+}
+
 /** The run's record in the data dir: what a later reader needs to know how the journal came about. */
 function recordRun(data: DataDir, settings: ServeSettings, engine: Engine, wallAtStart: Micros): void {
   const prices =
     settings.ticks.length > 0
-      ? { ticks: settings.ticks.map((t) => ({ file: t.file, bytes: statSync(t.file).size, sha256: sha256File(t.file) })) }
+      ? {
+          ticks: settings.ticks.map((t) => ({ file: t.file, bytes: statSync(t.file).size, sha256: sha256File(t.file) })),
+          ...(settings.window === undefined ? {} : { window: windowRecord(settings.window) }),
+        }
       : settings.generator !== undefined
         ? { generator: settings.generator }
         : { pushed: true };

@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import type { TokenGrant } from '../api/context.js';
 import { SERVE_LIMITS, type ApiLimits } from '../api/limits.js';
 import { buildCatalogue } from '../domain/instruments.js';
-import type { FeedFormat } from '../engine/feeds/index.js';
+import { formatRfc3339 } from '../domain/time.js';
+import type { FeedFormat, TickWindow } from '../engine/feeds/index.js';
 import {
   ConfigError,
   DEFAULT_ACCOUNTS,
@@ -131,6 +132,17 @@ function limitsOf(file: FileConfig, args: ServeArgs, fail: Fail): Required<ApiLi
   return limits;
 }
 
+/** The period of the tick files replayed: flags over the file; only over tick files, its end after its start. */
+function windowOf(file: FileConfig, args: ServeArgs, ticks: readonly TickSource[], fail: Fail): TickWindow | undefined {
+  const from = args.from ?? file.from;
+  const to = args.to ?? file.to;
+  if (from === undefined && to === undefined) return undefined;
+  const field = (key: 'from' | 'to'): string => (args[key] !== undefined ? `--${key}` : key);
+  if (ticks.length === 0) fail(field(from !== undefined ? 'from' : 'to'), 'applies to tick files only (--ticks FILE...)');
+  if (from !== undefined && to !== undefined && to <= from) fail(field('to'), `must be after ${field('from')} (${formatRfc3339(from)})`);
+  return { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+}
+
 /**
  * Flags over the file over the defaults, then the rules that tie fields together. `newToken` makes
  * up tokens nobody configured (the CLI passes a random one; tests a fixed one).
@@ -162,6 +174,8 @@ export function resolveSettings(file: FileConfig, args: ServeArgs, newToken: () 
   if (generator !== undefined) settings.generator = generator;
   const start = args.start ?? file.start;
   if (start !== undefined) settings.start = start;
+  const window = windowOf(file, args, prices.ticks, fail);
+  if (window !== undefined) settings.window = window;
   if (file.heartbeatMs !== undefined) settings.heartbeatMs = file.heartbeatMs;
   const enumSpelling = args.enumSpelling ?? file.enumSpelling;
   if (enumSpelling !== undefined) settings.enumSpelling = enumSpelling;

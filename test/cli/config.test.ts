@@ -306,6 +306,29 @@ describe('command-line parsing', () => {
     expect(message(() => parseServeArgs(['extra']))).toContain('options: extra: unexpected argument');
   });
 
+  it('takes a period of the tick files from flags or the file, over tick files only and in order', () => {
+    const day = (d: number): number => Date.UTC(2024, 0, d) * 1000;
+    const ticks = ['data/eurusd.csv'];
+    const args = parseServeArgs(['--ticks', ...ticks, '--from', '2024-01-02', '--to', '1704585600']);
+    expect(args).toMatchObject({ from: day(2), to: day(7) });
+    expect(settings({}, args).window).toEqual({ from: day(2), to: day(7) });
+    // The file's ends, a flag over one of them; without either, no window.
+    const file = checkConfig({ ticks, from: '2024-01-03T00:00:00Z', to: '2024-01-05' }, dir);
+    expect(settings(file).window).toEqual({ from: day(3), to: day(5) });
+    expect(settings(file, parseServeArgs(['--to', '2024-01-04'])).window).toEqual({ from: day(3), to: day(4) });
+    expect(settings(checkConfig({ ticks }, dir)).window).toBeUndefined();
+    expect(message(() => parseServeArgs(['--from', 'yesterday']))).toBe(
+      'options: --from: must be an RFC3339 DateTime with a zone ("2024-01-02T00:00:00Z"), a date ("2024-01-02") or UNIX seconds, got "yesterday"',
+    );
+    expect(message(() => checkConfig({ to: 5 }, dir))).toContain('config: to: must be a time such as');
+    expect(message(() => settings({}, parseServeArgs(['--generator', '1', '--clock', 'replay', '--to', '2024-01-04'])))).toBe(
+      'options: --to: applies to tick files only (--ticks FILE...)',
+    );
+    expect(message(() => settings(file, parseServeArgs(['--to', '2024-01-03'])))).toBe(
+      'options: --to: must be after from (2024-01-03T00:00:00.000000000Z)',
+    );
+  });
+
   it('takes the pricing stream throttle from the file, the flag overriding it', () => {
     expect(settings({}).priceStreamThrottleMs).toBeUndefined();
     expect(settings(checkConfig({ priceStreamThrottleMs: 100 }, dir)).priceStreamThrottleMs).toBe(100);

@@ -167,6 +167,36 @@ describe('serve (in process)', () => {
     expect(server.engine.now).toBe(T0 + 19_999_000);
   });
 
+  it('replay of a period: the ticks from --from, the files read no further than --to', async () => {
+    const file = tickFile(
+      'period.ndjson',
+      Array.from({ length: 20_000 }, (_, i): [number, number] => [T0 + i * 1000, 1.1 + (i % 7) * 0.0001]),
+    );
+    const sink = io();
+    const done = new Promise<void>((resolve) => {
+      sink.out = (line) => {
+        sink.lines.push(line);
+        if (line.startsWith('replay finished')) resolve();
+      };
+    });
+    const dataDir = freshDir();
+    const { server } = await start(
+      {},
+      { ticks: [file], speed: Number.POSITIVE_INFINITY, from: T0 + 5 * S, to: T0 + 15 * S, dataDir },
+      sink,
+    );
+    const period = ` from ${formatRfc3339(T0 + 5 * S)} before ${formatRfc3339(T0 + 15 * S)}`;
+    expect(sink.lines.join('\n')).toContain(`prices:      tick file ${file}${period}`);
+    // The simulated start is the period's first tick.
+    expect(sink.lines.join('\n')).toContain(`simulated time ${formatRfc3339(T0 + 5 * S)}`);
+    await done;
+    expect(sink.lines.at(-1)).toBe(`replay finished at ${formatRfc3339(T0 + 14_999_000)}: 10000 ticks pushed${period}`);
+    expect(server.engine.now).toBe(T0 + 14_999_000);
+    // The data dir's record of the run names the period.
+    const run = JSON.parse(readFileSync(path.join(dataDir, 'runs.ndjson'), 'utf8').trim()) as { prices: unknown };
+    expect(run.prices).toMatchObject({ window: { from: formatRfc3339(T0 + 5 * S), to: formatRfc3339(T0 + 15 * S) } });
+  });
+
   it('live: requests and pushed ticks are stamped with the wall clock', async () => {
     const before = Date.now() * 1000;
     const { server } = await start({}, { noGenerator: true });
