@@ -60,7 +60,7 @@ export async function buildApp(options: ApiOptions): Promise<App> {
     serverFactory: serverFactory(limits, guard, clientError),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const market = createMarketData(options.engine, options.candlesPerSeriesMax);
+  const market = createMarketData(options.engine, options.candlesPerSeriesMax, options.candleHistory);
   app.addHook('onClose', async () => market.close());
   // Order and position books are snapshots the engine takes as its clock moves; only an API reads them.
   options.engine.keepBooks();

@@ -2,6 +2,7 @@ import type { EnumSpelling } from '../domain/enum-spelling.js';
 import type { Micros } from '../domain/time.js';
 import type { Engine } from '../engine/engine.js';
 import type { ApiLimits } from './limits.js';
+import type { CandleHistory } from './candle-history.js';
 import type { MarketData } from './market.js';
 
 /** Which accounts a bearer token may use; `'*'` for every account of the engine. */
@@ -51,6 +52,8 @@ export interface ApiOptions {
   readonly streamClientsMax?: number;
   /** Candles kept per instrument and granularity (S5 to H1). Default 20,000. */
   readonly candlesPerSeriesMax?: number;
+  /** Candles of quotes from before the engine's clock started, which the API's candles go on from (serve --from). */
+  readonly candleHistory?: CandleHistory;
   readonly bodyLimit?: number;
   /**
    * Where RequestIDs start counting. A restarted server passes one above the highest requestID

@@ -4,6 +4,7 @@ import { MarketCalendar } from '../domain/market-hours.js';
 import { scaleOf, toPriceInt } from '../domain/price.js';
 import type { Tick } from '../domain/tick.js';
 import type { Engine } from '../engine/engine.js';
+import type { CandleHistory } from './candle-history.js';
 import type { Quote, QuoteSource } from '../v3/price.js';
 import { STORED_GRANULARITIES } from '../v3/candles/granularity.js';
 import { InstrumentCandles } from '../v3/candles/instrument-candles.js';
@@ -41,7 +42,7 @@ interface InstrumentMarket {
 
 const NO_CANDLES = new ArrayCandleList([]);
 
-export function createMarketData(engine: Engine, candlesPerSeriesMax?: number): MarketData {
+export function createMarketData(engine: Engine, candlesPerSeriesMax?: number, history?: CandleHistory): MarketData {
   const markets = new Map<string, InstrumentMarket>();
   let seq = 0;
 
@@ -50,7 +51,8 @@ export function createMarketData(engine: Engine, candlesPerSeriesMax?: number): 
     if (m === undefined) {
       const spec = engine.instruments.get(instrument);
       if (spec === undefined) return undefined;
-      const candles = new InstrumentCandles(STORED_GRANULARITIES, candlesPerSeriesMax);
+      // Candles from before the clock started go on from where they are.
+      const candles = history?.of(instrument) ?? new InstrumentCandles(STORED_GRANULARITIES, candlesPerSeriesMax);
       m = { spec, scale: scaleOf(spec.displayPrecision), calendar: new MarketCalendar(spec.marketHours), latest: undefined, candles };
       markets.set(instrument, m);
     }
@@ -92,7 +94,8 @@ export function createMarketData(engine: Engine, candlesPerSeriesMax?: number): 
       return m === undefined ? undefined : quoteIn(m, tick, n);
     },
     candles(instrument, granularity, alignment, window) {
-      const m = markets.get(instrument);
+      // Made here too: candles of the history are there before the instrument's first quote.
+      const m = marketOf(instrument);
       if (m === undefined) return { list: NO_CANDLES, first: 0, last: 0, intactFrom: Number.NEGATIVE_INFINITY };
       return m.candles.candles(granularity, alignment, window);
     },

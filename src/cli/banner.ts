@@ -1,6 +1,7 @@
 /** What `serve` prints once it listens: the URLs, clock, prices, tokens, accounts and curl lines to try. */
 import type { AddressInfo } from 'node:net';
 import { formatRfc3339 } from '../domain/time.js';
+import type { CandleHistory } from '../api/candle-history.js';
 import type { Engine } from '../engine/engine.js';
 import { windowText } from '../engine/feeds/window.js';
 import type { ServeSettings } from './config.js';
@@ -21,7 +22,14 @@ function describePrices(settings: ServeSettings): string {
   return 'pushed ticks only (POST /sim/ticks)';
 }
 
-export function banner(settings: ServeSettings, url: string, engine: Engine, listenAll: boolean, data: DataDir | undefined): string[] {
+export function banner(
+  settings: ServeSettings,
+  url: string,
+  engine: Engine,
+  listenAll: boolean,
+  data: DataDir | undefined,
+  history?: CandleHistory,
+): string[] {
   const lines: string[] = [];
   const clock =
     settings.clock === 'replay'
@@ -38,6 +46,7 @@ export function banner(settings: ServeSettings, url: string, engine: Engine, lis
   lines.push(`  stream URL:  ${url}   (same server: /v3/accounts/{id}/pricing/stream, /transactions/stream)`);
   lines.push(`  clock:       ${clock}, simulated time ${formatRfc3339(engine.now)}`);
   lines.push(`  prices:      ${describePrices(settings)}`);
+  if (history !== undefined) lines.push(`  candles:     also of the ${history.count} quotes before the period (history; not traded)`);
   const generated = new Set(settings.generatedTokens);
   for (const t of settings.tokens) {
     const which = t.accounts === '*' ? 'all accounts' : t.accounts.join(', ');

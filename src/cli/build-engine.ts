@@ -1,5 +1,6 @@
 /** Serve start-up, the engine: the accounts (configured and restored), the shell's hooks around it, the API over it. */
 import type { AccountConfig } from '../account/state.js';
+import type { CandleHistory } from '../api/candle-history.js';
 import { buildApp, type App } from '../api/app.js';
 import type { ApiOptions, TokenGrant } from '../api/context.js';
 import type { Micros } from '../domain/time.js';
@@ -80,7 +81,7 @@ export function shellEngine(
 }
 
 /** The Fastify app over the engine (not listening yet). */
-export function buildServeApp(settings: ServeSettings, engine: Engine, liveNow: () => Micros): Promise<App> {
+export function buildServeApp(settings: ServeSettings, engine: Engine, liveNow: () => Micros, history?: CandleHistory): Promise<App> {
   const apiOptions: { -readonly [K in keyof ApiOptions]: ApiOptions[K] } = {
     engine,
     tokens: settings.tokens,
@@ -94,6 +95,7 @@ export function buildServeApp(settings: ServeSettings, engine: Engine, liveNow: 
   if (settings.baseUrl !== undefined) apiOptions.baseUrl = settings.baseUrl;
   if (settings.allowedHosts !== undefined) apiOptions.allowedHosts = settings.allowedHosts;
   if (settings.limits !== undefined) apiOptions.limits = settings.limits;
+  if (history !== undefined) apiOptions.candleHistory = history;
   const restoredBase = requestIdBaseAfter(engine);
   if (restoredBase !== undefined) apiOptions.requestIdBase = restoredBase;
   return buildApp(apiOptions);

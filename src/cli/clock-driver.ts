@@ -4,6 +4,7 @@
  * that moves time when no tick comes; in manual mode nothing but the control API).
  */
 import { performance } from 'node:perf_hooks';
+import type { CandleHistory } from '../api/candle-history.js';
 import { buildCatalogue } from '../domain/instruments.js';
 import type { Tick } from '../domain/tick.js';
 import { formatRfc3339, type Micros } from '../domain/time.js';
@@ -33,7 +34,7 @@ const realTimers: Timers = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-function openTickFiles(settings: ServeSettings): TickQueue {
+function openTickFiles(settings: ServeSettings, history: CandleHistory | undefined): TickQueue {
   const sources = settings.ticks.map((s, i) => {
     try {
       if (!statSync(s.file).isFile()) throw new Error('not a file');
@@ -50,15 +51,20 @@ function openTickFiles(settings: ServeSettings): TickQueue {
     // The queue reads the first tick of each file (its format is detected from its first line).
     const merged = sources.length === 1 ? (sources[0] as Iterable<Tick>) : mergeByTime(sources);
     // A period: the ticks before it skipped, the files read no further than its end.
-    return new TickQueue(settings.window === undefined ? merged : ticksInWindow(merged, settings.window));
+    // Those before it are read into the candles' history, when there is one.
+    const before = history === undefined ? undefined : (tick: Tick): void => history.add(tick);
+    return new TickQueue(settings.window === undefined ? merged : ticksInWindow(merged, settings.window, before));
   } catch (error) {
     throw new StartError(`cannot read the first tick: ${(error as Error).message}`, 2);
   }
 }
 
-/** The price source of the settings, opened; null when prices only come from /sim/ticks. */
-export function openFeed(settings: ServeSettings, generatorStart: Micros): TickQueue | null {
-  if (settings.ticks.length > 0) return openTickFiles(settings);
+/**
+ * The price source of the settings, opened; null when prices only come from /sim/ticks. The tick
+ * files' ticks before a period go to `history` (read when the queue first reads, at start-up).
+ */
+export function openFeed(settings: ServeSettings, generatorStart: Micros, history?: CandleHistory): TickQueue | null {
+  if (settings.ticks.length > 0) return openTickFiles(settings, history);
   const g = settings.generator;
   if (g === undefined) return null;
   try {

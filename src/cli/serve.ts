@@ -7,6 +7,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { App } from '../api/app.js';
+import { CandleHistory } from '../api/candle-history.js';
+import { buildCatalogue } from '../domain/instruments.js';
 import { formatRfc3339, type Micros } from '../domain/time.js';
 import type { Engine } from '../engine/engine.js';
 import { DEFAULT_GENERATOR_START, type TickWindow } from '../engine/feeds/index.js';
@@ -125,6 +127,7 @@ async function startSteps(
   io: ServeIo,
   wallAtStart: Micros,
   queue: TickQueue | null,
+  history: CandleHistory | undefined,
   cleanups: Cleanups,
 ): Promise<ServeHandle> {
   const data = await openDataDir(settings, io);
@@ -135,7 +138,7 @@ async function startSteps(
   const onError = stopOnJournalError(io);
   const driver = new ClockDriver(settings, queue, io, onError);
   const engine = shellEngine(inner, data, queue, driver, onError, settings.clock === 'manual');
-  const app = await buildServeApp(settings, engine, () => driver.liveNow(inner));
+  const app = await buildServeApp(settings, engine, () => driver.liveNow(inner), history);
   if (data !== undefined) keepQuotes(data, inner, io, cleanups);
   let appClosing: Promise<void> | undefined;
   const closeApp = (): Promise<void> => (appClosing ??= app.close());
@@ -143,7 +146,7 @@ async function startSteps(
   const { url, listenAll } = await listen(app, settings);
   // The machine-readable first line; then the human-readable banner.
   io.out(`listening ${url}`);
-  for (const line of banner(settings, url, engine, listenAll, data)) io.out(line);
+  for (const line of banner(settings, url, engine, listenAll, data, history)) io.out(line);
   if (data !== undefined) recordRun(data, settings, inner, wallAtStart);
   cleanups.add(() => driver.stop());
   driver.start(inner);
@@ -168,11 +171,13 @@ async function startSteps(
  */
 export async function startServe(settings: ServeSettings, io: ServeIo): Promise<ServeHandle> {
   const wallAtStart = wallMicros();
-  const queue = openFeed(settings, settings.clock === 'live' ? wallAtStart : (settings.start ?? DEFAULT_GENERATOR_START));
+  // The tick files before a period are the candles' past: a client starting up asks for them.
+  const history = settings.window?.from === undefined ? undefined : new CandleHistory(buildCatalogue(settings.instruments));
+  const queue = openFeed(settings, settings.clock === 'live' ? wallAtStart : (settings.start ?? DEFAULT_GENERATOR_START), history);
   const cleanups = new Cleanups();
   if (queue !== null) cleanups.add(() => queue.close());
   try {
-    return await startSteps(settings, io, wallAtStart, queue, cleanups);
+    return await startSteps(settings, io, wallAtStart, queue, history, cleanups);
   } catch (error) {
     cleanups.run();
     throw error;

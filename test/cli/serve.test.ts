@@ -197,6 +197,37 @@ describe('serve (in process)', () => {
     expect(run.prices).toMatchObject({ window: { from: formatRfc3339(T0 + 5 * S), to: formatRfc3339(T0 + 15 * S) } });
   });
 
+  it('a period: the ticks before --from are the candles past, and the candles go on from them', async () => {
+    const file = tickFile(
+      'history.ndjson',
+      Array.from({ length: 20_000 }, (_, i): [number, number] => [T0 + i * 1000, 1.1 + (i % 7) * 0.0001]),
+    );
+    const { server, io: sink } = await start({}, { ticks: [file], clock: 'manual', from: T0 + 5 * S });
+    expect(sink.lines.join('\n')).toContain('candles:     also of the 5000 quotes before the period (history; not traded)');
+    // The clock starts at the period; the accounts have seen no quote yet.
+    expect(server.engine.now).toBe(T0 + 5 * S);
+    const candles = async (query: string): Promise<{ complete: boolean; volume: number; time: string }[]> => {
+      const res = await inject(server, 'GET', `/v3/instruments/EUR_USD/candles?${query}`, undefined, USER);
+      expect(res.status).toBe(200);
+      return res.body['candles'] as { complete: boolean; volume: number; time: string }[];
+    };
+    expect(await candles('granularity=S5&count=10')).toEqual([
+      expect.objectContaining({ complete: true, volume: 5000, time: formatRfc3339(T0) }),
+    ]);
+    expect(await candles('granularity=M1&count=10')).toEqual([
+      expect.objectContaining({ complete: false, volume: 5000, time: formatRfc3339(T0) }),
+    ]);
+    // One second of the period: its 1,000 quotes go on the same minute.
+    expect((await inject(server, 'POST', '/sim/clock/advance', { seconds: 1 })).status).toBe(200);
+    expect(await candles('granularity=M1&count=10')).toEqual([
+      expect.objectContaining({ complete: false, volume: 6001, time: formatRfc3339(T0) }),
+    ]);
+    expect(await candles('granularity=S5&count=10')).toEqual([
+      expect.objectContaining({ complete: true, volume: 5000, time: formatRfc3339(T0) }),
+      expect.objectContaining({ complete: false, volume: 1001, time: formatRfc3339(T0 + 5 * S) }),
+    ]);
+  });
+
   it('live: requests and pushed ticks are stamped with the wall clock', async () => {
     const before = Date.now() * 1000;
     const { server } = await start({}, { noGenerator: true });

@@ -9,10 +9,10 @@ export interface TickWindow {
 
 /**
  * The ticks of a time-ordered source within the window, read lazily: those before `from` are
- * skipped, and reading stops at the first tick at or after `to`, so the rest of a long file is
- * never read. Without bounds, the source itself.
+ * skipped (handed to `before` if given), and reading stops at the first tick at or after `to`, so
+ * the rest of a long file is never read. Without bounds, the source itself.
  */
-export function ticksInWindow(ticks: Iterable<Tick>, window: TickWindow): Iterable<Tick> {
+export function ticksInWindow(ticks: Iterable<Tick>, window: TickWindow, before?: (tick: Tick) => void): Iterable<Tick> {
   const { from, to } = window;
   if (from === undefined && to === undefined) return ticks;
   const start = from ?? Number.NEGATIVE_INFINITY;
@@ -22,6 +22,7 @@ export function ticksInWindow(ticks: Iterable<Tick>, window: TickWindow): Iterab
       for (const tick of ticks) {
         if (tick.time >= end) return;
         if (tick.time >= start) yield tick;
+        else before?.(tick);
       }
     },
   };

@@ -1,0 +1,40 @@
+import type { InstrumentSpec } from '../domain/instruments.js';
+import { scaleOf, toPriceInt } from '../domain/price.js';
+import type { Tick } from '../domain/tick.js';
+import { STORED_GRANULARITIES } from '../v3/candles/granularity.js';
+import { InstrumentCandles } from '../v3/candles/instrument-candles.js';
+
+/**
+ * Candles of quotes from before a server's clock starts: `serve --from` reads the tick files'
+ * ticks before its period into them, and the API's candles continue from them, as a client
+ * asking for the last 200 H1 candles when it starts expects. They are only candles: no account
+ * sees those quotes, no stream sends them, and pricing starts with the period's first tick.
+ */
+export class CandleHistory {
+  private readonly candles = new Map<string, { readonly scale: number; readonly series: InstrumentCandles }>();
+  /** Quotes read, of instruments the server knows. */
+  count = 0;
+
+  constructor(
+    private readonly catalogue: ReadonlyMap<string, InstrumentSpec>,
+    private readonly candlesPerSeriesMax?: number,
+  ) {}
+
+  /** Adds a quote; ticks come in time order, as the engine's do; other instruments' are ignored, as the accounts ignore them. */
+  add(tick: Tick): void {
+    let entry = this.candles.get(tick.instrument);
+    if (entry === undefined) {
+      const spec = this.catalogue.get(tick.instrument);
+      if (spec === undefined) return;
+      entry = { scale: scaleOf(spec.displayPrecision), series: new InstrumentCandles(STORED_GRANULARITIES, this.candlesPerSeriesMax) };
+      this.candles.set(tick.instrument, entry);
+    }
+    entry.series.add(tick.time, toPriceInt(tick.bid, entry.scale), toPriceInt(tick.ask, entry.scale));
+    this.count += 1;
+  }
+
+  /** The candles built for an instrument, which the market data goes on feeding; undefined without any. */
+  of(instrument: string): InstrumentCandles | undefined {
+    return this.candles.get(instrument)?.series;
+  }
+}
