@@ -69,6 +69,26 @@ function tickFile(name: string, ticks: [number, number][]): string {
   return file;
 }
 
+/** 20,000 EUR/USD quotes a millisecond apart from T0. */
+function millisecondTicks(name: string): string {
+  return tickFile(
+    name,
+    Array.from({ length: 20_000 }, (_, i): [number, number] => [T0 + i * 1000, 1.1 + (i % 7) * 0.0001]),
+  );
+}
+
+/** A sink, and a promise kept at the replay's last line. */
+function replaySink(): { sink: Captured; done: Promise<void> } {
+  const sink = io();
+  const done = new Promise<void>((resolve) => {
+    sink.out = (line) => {
+      sink.lines.push(line);
+      if (line.startsWith('replay finished')) resolve();
+    };
+  });
+  return { sink, done };
+}
+
 async function inject(
   server: ServeHandle,
   method: 'GET' | 'POST',
@@ -148,17 +168,8 @@ describe('serve (in process)', () => {
   });
 
   it('replay: plays a file at full speed and reports the end', async () => {
-    const file = tickFile(
-      'replay.ndjson',
-      Array.from({ length: 20_000 }, (_, i): [number, number] => [T0 + i * 1000, 1.1 + (i % 7) * 0.0001]),
-    );
-    const sink = io();
-    const done = new Promise<void>((resolve) => {
-      sink.out = (line) => {
-        sink.lines.push(line);
-        if (line.startsWith('replay finished')) resolve();
-      };
-    });
+    const file = millisecondTicks('replay.ndjson');
+    const { sink, done } = replaySink();
     const { server } = await start({}, { ticks: [file], speed: Number.POSITIVE_INFINITY }, sink);
     expect(sink.lines[0]).toBe(`listening ${server.url}`);
     expect(sink.lines.join('\n')).toContain('replay at full speed');
@@ -168,17 +179,8 @@ describe('serve (in process)', () => {
   });
 
   it('replay of a period: the ticks from --from, the files read no further than --to', async () => {
-    const file = tickFile(
-      'period.ndjson',
-      Array.from({ length: 20_000 }, (_, i): [number, number] => [T0 + i * 1000, 1.1 + (i % 7) * 0.0001]),
-    );
-    const sink = io();
-    const done = new Promise<void>((resolve) => {
-      sink.out = (line) => {
-        sink.lines.push(line);
-        if (line.startsWith('replay finished')) resolve();
-      };
-    });
+    const file = millisecondTicks('period.ndjson');
+    const { sink, done } = replaySink();
     const dataDir = freshDir();
     const { server } = await start(
       {},
@@ -198,10 +200,7 @@ describe('serve (in process)', () => {
   });
 
   it('a period: the ticks before --from are the candles past, and the candles go on from them', async () => {
-    const file = tickFile(
-      'history.ndjson',
-      Array.from({ length: 20_000 }, (_, i): [number, number] => [T0 + i * 1000, 1.1 + (i % 7) * 0.0001]),
-    );
+    const file = millisecondTicks('history.ndjson');
     const { server, io: sink } = await start({}, { ticks: [file], clock: 'manual', from: T0 + 5 * S });
     expect(sink.lines.join('\n')).toContain('candles:     also of the 5000 quotes before the period (history; not traded)');
     // The clock starts at the period; the accounts have seen no quote yet.
