@@ -52,7 +52,7 @@ export interface ApiOptions {
   readonly streamClientsMax?: number;
   /** Candles kept per instrument and granularity (S5 to H1). Default 20,000. */
   readonly candlesPerSeriesMax?: number;
-  /** Candles of quotes from before the engine's clock started, which the API's candles go on from (serve --from). */
+  /** Candles of quotes from before the engine's clock started, which the API's candles go on from (serve --from); built with the same candlesPerSeriesMax. */
   readonly candleHistory?: CandleHistory;
   readonly bodyLimit?: number;
   /**
