@@ -33,25 +33,6 @@ describe('format/parse round trips', () => {
     );
   });
 
-  it('RFC3339: times in any order, many in one second or day, print as Date does', () => {
-    // Steps of microseconds to days from a random start, forwards and back.
-    const step = fc.oneof(
-      fc.integer({ min: -999_999, max: 999_999 }),
-      fc.integer({ min: -3 * 86_400, max: 3 * 86_400 }).map((s) => s * 1_000_000),
-    );
-    fc.assert(
-      fc.property(micros, fc.array(step, { maxLength: 40 }), (start, steps) => {
-        let t = start;
-        for (const d of [0, ...steps]) {
-          t = Math.max(0, t + d);
-          const ms = Math.floor(t / 1000);
-          expect(formatRfc3339(t)).toBe(`${new Date(ms).toISOString().slice(0, 23)}${String(t - ms * 1000).padStart(3, '0')}000Z`);
-        }
-      }),
-      { numRuns: 500 },
-    );
-  });
-
   it('UNIX: parse(format(t)) === t', () => {
     fc.assert(
       fc.property(micros, (t) => {
@@ -92,8 +73,8 @@ describe('format/parse round trips', () => {
   });
 });
 
-describe('formatRfc3339 with its per-second cache', () => {
-  /** The plain formula, without any cache. */
+describe('formatRfc3339 against Date', () => {
+  /** The formula of Date.toISOString and the microseconds. */
   const reference = (t: number): string => {
     const ms = Math.floor(t / 1000);
     return `${new Date(ms).toISOString().slice(0, 23)}${String(t - ms * 1000).padStart(3, '0')}000Z`;
@@ -213,5 +194,26 @@ describe('nextNewYorkFivePm', () => {
     expect(gaps.get(23)).toBe(10);
     expect(gaps.get(25)).toBe(10);
     expect([...gaps.keys()].sort((a, b) => a - b)).toEqual([23, 24, 25]);
+  });
+});
+
+describe('newYorkOffsetHours', () => {
+  // The tz database's America/New_York (Node's ICU), under the rules of 1987 to 2006 and of 2007 on.
+  const newYork = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', timeZoneName: 'shortOffset' });
+  const YEAR_1987 = Date.UTC(1987, 0, 1) * 1000;
+  const YEAR_2100 = Date.UTC(2100, 0, 1) * 1000;
+
+  it('is the offset the tz database gives, at any instant from 1987 to 2100 and 2 µs either side of whole hours', () => {
+    const hour = 3_600_000_000;
+    fc.assert(
+      fc.property(fc.integer({ min: YEAR_1987, max: YEAR_2100 }), fc.integer({ min: -2, max: 2 }), (t, near) => {
+        // Also the instants a microsecond either side of the hour: the changes are on whole hours.
+        for (const at of [t, Math.floor(t / hour) * hour + near]) {
+          const name = newYork.formatToParts(new Date(Math.floor(at / 1000))).find((p) => p.type === 'timeZoneName')?.value;
+          expect(`GMT${newYorkOffsetHours(at)}`).toBe(name);
+        }
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -170,16 +170,32 @@ function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
+/** Weekday (0 = Sunday) of a UTC day given by its first millisecond: 1970-01-01 was a Thursday. */
+function weekdayAt(ms: number): number {
+  return (((Math.floor(ms / 86_400_000) + 4) % 7) + 7) % 7;
+}
+
 /** Day of month of the n-th `weekday` (0 = Sunday) in a month. */
 function nthWeekday(year: number, month: number, weekday: number, n: number): number {
-  const first = new Date(Date.UTC(year, month - 1, 1)).getUTCDay();
+  const first = weekdayAt(Date.UTC(year, month - 1, 1));
   return 1 + ((weekday - first + 7) % 7) + (n - 1) * 7;
 }
 
 function lastWeekday(year: number, month: number, weekday: number): number {
   const days = daysInMonth(year, month);
-  const last = new Date(Date.UTC(year, month - 1, days)).getUTCDay();
+  const last = weekdayAt(Date.UTC(year, month - 1, days));
   return days - ((last - weekday + 7) % 7);
+}
+
+/** The UTC year of an instant in milliseconds, by calendar arithmetic (dayText's). */
+function utcYear(ms: number): number {
+  const z = Math.floor(ms / 86_400_000) + EPOCH_SHIFT_DAYS;
+  const era = Math.floor(z / DAYS_PER_ERA);
+  const doe = z - era * DAYS_PER_ERA;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  // Days from March 1: January and February (doy 306 on) belong to the next calendar year.
+  return yoe + era * 400 + (doy >= 306 ? 1 : 0);
 }
 
 /**
@@ -188,14 +204,11 @@ function lastWeekday(year: number, month: number, weekday: number): number {
  * October; changes at 02:00 local). Computed, not looked up, so no tz database is needed.
  */
 export function newYorkOffsetHours(t: Micros): -4 | -5 {
+  // Called for every candle bucket and market-hours check: no Date object, no array.
   const ms = Math.floor(t / 1000);
-  const year = new Date(ms).getUTCFullYear();
-  const [startMonth, startDay, endMonth, endDay] =
-    year >= 2007
-      ? [3, nthWeekday(year, 3, 0, 2), 11, nthWeekday(year, 11, 0, 1)]
-      : [4, nthWeekday(year, 4, 0, 1), 10, lastWeekday(year, 10, 0)];
-  const start = Date.UTC(year, startMonth - 1, startDay, 7); // 02:00 EST
-  const end = Date.UTC(year, endMonth - 1, endDay, 6); // 02:00 EDT
+  const year = utcYear(ms);
+  const start = year >= 2007 ? Date.UTC(year, 2, nthWeekday(year, 3, 0, 2), 7) : Date.UTC(year, 3, nthWeekday(year, 4, 0, 1), 7); // 02:00 EST
+  const end = year >= 2007 ? Date.UTC(year, 10, nthWeekday(year, 11, 0, 1), 6) : Date.UTC(year, 9, lastWeekday(year, 10, 0), 6); // 02:00 EDT
   return ms >= start && ms < end ? -4 : -5;
 }
 
