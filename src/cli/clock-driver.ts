@@ -50,8 +50,8 @@ function openTickFiles(settings: ServeSettings, history: CandleHistory | undefin
   try {
     // The queue reads the first tick of each file (its format is detected from its first line).
     const merged = sources.length === 1 ? (sources[0] as Iterable<Tick>) : mergeByTime(sources);
-    // A period: the ticks before it skipped, the files read no further than its end.
-    // Those before it are read into the candles' history, when there is one.
+    // A period: the ticks before it only go to the candles' history (when there is one), and the
+    // files are read no further than its end.
     const before = history === undefined ? undefined : (tick: Tick): void => history.add(tick);
     return new TickQueue(settings.window === undefined ? merged : ticksInWindow(merged, settings.window, before));
   } catch (error) {
