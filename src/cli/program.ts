@@ -37,6 +37,13 @@ const HELP_WIDTH = 100;
 const TICK_FORMATS = FEED_FORMATS.join(', ');
 
 const SERVE_AFTER = `
+Examples:
+  v20sim serve
+  v20sim serve --ticks eurusd.csv --speed max
+  v20sim serve --ticks eurusd.csv --from 2024-03-04 --to 2024-03-09 --speed 60
+      (one week at a minute a second; the ticks before it are the candles' past)
+  v20sim serve --ticks eurusd.csv --clock manual --data-dir state
+
 The first line printed is "listening <base URL>".
 Exit codes: 0 stopped by a signal, 1 runtime failure, 2 invalid options or config, 3 a data dir whose
 journals lost acknowledged transactions (start with --recover-truncated to keep what is sound).`;
