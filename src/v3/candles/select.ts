@@ -24,41 +24,30 @@ export function alignedCandles(
   const startOf = (i: number): Micros => h1.start(i);
   const last = to === undefined ? h1.length : lowerBound(h1.length, startOf, to + ALIGNED_CANDLE_MAX);
   const firstSpan = (count + 2) * nominalLength(g) + ALIGNED_CANDLE_MAX;
+  /** The first finer candle of the bucket holding candle i - 1: folded from there, every candle is whole. */
+  const wholeFrom = (i: number): number => (i === 0 ? 0 : lowerBound(i, startOf, alignedBucket(g, startOf(i - 1), alignment).start));
   if (from !== undefined) {
     // From the whole candle before the one `from` can fall in: smoothing reads its close, even across a gap of weeks.
-    const reach = lowerBound(h1.length, startOf, from - ALIGNED_CANDLE_MAX);
-    const first = reach === 0 ? 0 : lowerBound(reach, startOf, alignedBucket(g, startOf(reach - 1), alignment).start);
+    const first = wholeFrom(lowerBound(h1.length, startOf, from - ALIGNED_CANDLE_MAX));
     if (to !== undefined) return fold(h1, g, alignment, first, last);
     for (let span = firstSpan; ; span *= 2) {
       const end = lowerBound(h1.length, startOf, from + span);
-      if (end === h1.length) return fold(h1, g, alignment, first, end);
+      const folded = fold(h1, g, alignment, first, end);
       // The last candle may lack finer candles from `end` on; with count + 2 candles from the one
       // `from` falls in, it is past any the window picks (includeFirst false picks one later).
-      const folded = fold(h1, g, alignment, first, end);
-      if (folded.length - lowerBound(folded.length, (i) => folded.end(i), from, true) > count + 1) return folded;
+      if (end === h1.length || folded.length - lowerBound(folded.length, (i) => folded.end(i), from, true) > count + 1) return folded;
     }
   }
-  if (last === 0) return new ArrayCandleList([]);
-  const end = to ?? h1.end(last - 1);
+  const end = to ?? (last === 0 ? 0 : h1.end(last - 1));
   for (let span = firstSpan; ; span *= 2) {
-    const first = lowerBound(last, startOf, end - span);
-    if (first === 0) return fold(h1, g, alignment, 0, last);
-    // The first candle may lack finer candles before `first`: left out; every later one is whole.
-    const folded = fold(h1, g, alignment, first, last, 1);
-    const before = to === undefined ? folded.length : lowerBound(folded.length, (i) => folded.start(i), to);
-    if (before > count) return folded;
+    const first = wholeFrom(lowerBound(last, startOf, end - span));
+    const folded = fold(h1, g, alignment, first, last);
+    if (first === 0 || (to === undefined ? folded.length : lowerBound(folded.length, (i) => folded.start(i), to)) > count) return folded;
   }
 }
 
-/** Candles folded from finer ones first to last - 1, leaving out the first `skip`. */
-function fold(
-  h1: CandleList,
-  g: Exclude<Granularity, StoredGranularity>,
-  alignment: Alignment,
-  first: number,
-  last: number,
-  skip = 0,
-): CandleList {
+/** Candles folded from finer ones first to last - 1. */
+function fold(h1: CandleList, g: Exclude<Granularity, StoredGranularity>, alignment: Alignment, first: number, last: number): CandleList {
   const out: CandleRecord[] = [];
   let current: CandleRecord | undefined;
   for (let i = first; i < last; i += 1) {
@@ -73,7 +62,7 @@ function fold(
     current.end = bucket.end;
     out.push(current);
   }
-  return new ArrayCandleList(skip === 0 ? out : out.slice(skip));
+  return new ArrayCandleList(out);
 }
 
 export interface CandleWindow {
