@@ -1,5 +1,4 @@
 import type { InstrumentSpec } from '../domain/instruments.js';
-import { scaleOf, toPriceInt } from '../domain/price.js';
 import type { Tick } from '../domain/tick.js';
 import { STORED_GRANULARITIES } from '../v3/candles/granularity.js';
 import { InstrumentCandles } from '../v3/candles/instrument-candles.js';
@@ -11,7 +10,7 @@ import { InstrumentCandles } from '../v3/candles/instrument-candles.js';
  * sees those quotes, no stream sends them, and pricing starts with the period's first tick.
  */
 export class CandleHistory {
-  private readonly candles = new Map<string, { readonly scale: number; readonly series: InstrumentCandles }>();
+  private readonly candles = new Map<string, InstrumentCandles>();
   /** Quotes read, of instruments the server knows. */
   count = 0;
 
@@ -22,19 +21,19 @@ export class CandleHistory {
 
   /** Adds a quote; ticks come in time order, as the engine's do; other instruments' are ignored, as the accounts ignore them. */
   add(tick: Tick): void {
-    let entry = this.candles.get(tick.instrument);
-    if (entry === undefined) {
+    let candles = this.candles.get(tick.instrument);
+    if (candles === undefined) {
       const spec = this.catalogue.get(tick.instrument);
       if (spec === undefined) return;
-      entry = { scale: scaleOf(spec.displayPrecision), series: new InstrumentCandles(STORED_GRANULARITIES, this.candlesPerSeriesMax) };
-      this.candles.set(tick.instrument, entry);
+      candles = new InstrumentCandles(STORED_GRANULARITIES, spec.displayPrecision, this.candlesPerSeriesMax);
+      this.candles.set(tick.instrument, candles);
     }
-    entry.series.add(tick.time, toPriceInt(tick.bid, entry.scale), toPriceInt(tick.ask, entry.scale));
+    candles.addTick(tick);
     this.count += 1;
   }
 
   /** The candles built for an instrument, which the market data goes on feeding; undefined without any. */
   of(instrument: string): InstrumentCandles | undefined {
-    return this.candles.get(instrument)?.series;
+    return this.candles.get(instrument);
   }
 }

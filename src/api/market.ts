@@ -52,7 +52,7 @@ export function createMarketData(engine: Engine, candlesPerSeriesMax?: number, h
       const spec = engine.instruments.get(instrument);
       if (spec === undefined) return undefined;
       // Candles from before the clock started go on from where they are.
-      const candles = history?.of(instrument) ?? new InstrumentCandles(STORED_GRANULARITIES, candlesPerSeriesMax);
+      const candles = history?.of(instrument) ?? new InstrumentCandles(STORED_GRANULARITIES, spec.displayPrecision, candlesPerSeriesMax);
       m = { spec, scale: scaleOf(spec.displayPrecision), calendar: new MarketCalendar(spec.marketHours), latest: undefined, candles };
       markets.set(instrument, m);
     }

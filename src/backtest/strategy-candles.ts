@@ -5,7 +5,6 @@
  * strategy declares the candles it reads (`candles: ['EUR_USD:M5']` in its definition): only those
  * series are kept, fed from the engine's quotes, and a run that declares none pays nothing.
  */
-import { scaleOf, toPriceInt } from '../domain/price.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import type { Engine } from '../engine/engine.js';
 import { DEFAULT_ALIGNMENT, GRANULARITIES, type Alignment, type Granularity, type StoredGranularity } from '../v3/candles/granularity.js';
@@ -34,10 +33,7 @@ function seriesFor(granularity: Granularity): StoredGranularity[] {
 }
 
 export class StrategyCandles implements CandleSource {
-  private readonly markets = new Map<
-    string,
-    { readonly scale: number; readonly candles: InstrumentCandles; readonly declared: Set<string> }
-  >();
+  private readonly markets = new Map<string, { readonly candles: InstrumentCandles; readonly declared: Set<string> }>();
   /** Complete candles' views, printed once: a strategy asks for mostly the same candles each time. */
   private readonly views = new CandleViewCache();
 
@@ -56,12 +52,11 @@ export class StrategyCandles implements CandleSource {
     for (const [instrument, granularities] of declared) {
       const kept = [...new Set([...granularities].flatMap((g) => seriesFor(g as Granularity)))];
       const precision = (engine.instruments.get(instrument) as InstrumentSpec).displayPrecision;
-      this.markets.set(instrument, { scale: scaleOf(precision), candles: new InstrumentCandles(kept), declared: granularities });
+      this.markets.set(instrument, { candles: new InstrumentCandles(kept, precision), declared: granularities });
     }
     // For the engine's life, which is the run's.
     engine.prices$.subscribe((tick) => {
-      const m = this.markets.get(tick.instrument);
-      if (m !== undefined) m.candles.add(tick.time, toPriceInt(tick.bid, m.scale), toPriceInt(tick.ask, m.scale));
+      this.markets.get(tick.instrument)?.candles.addTick(tick);
     });
   }
 

@@ -1,3 +1,5 @@
+import { scaleOf, toPriceInt } from '../../domain/price.js';
+import type { Tick } from '../../domain/tick.js';
 import type { Micros } from '../../domain/time.js';
 import { STORED_GRANULARITIES, STORED_LENGTH, isStored, type Alignment, type Granularity, type StoredGranularity } from './granularity.js';
 import { alignedCandles, selectCandles, type CandleSelection, type CandleWindow } from './select.js';
@@ -13,16 +15,24 @@ export class InstrumentCandles {
   /** By position in STORED_GRANULARITIES; undefined where not kept. */
   private readonly series: (CandleSeries | undefined)[];
   private readonly fed: CandleSeries[];
+  /** The instrument's price grid (domain/price.ts scaleOf of its display precision). */
+  private readonly scale: number;
 
-  constructor(kept: readonly StoredGranularity[], candlesPerSeriesMax?: number) {
+  constructor(kept: readonly StoredGranularity[], displayPrecision: number, candlesPerSeriesMax?: number) {
     this.series = STORED_GRANULARITIES.map((g) => (kept.includes(g) ? new CandleSeries(STORED_LENGTH[g], candlesPerSeriesMax) : undefined));
     this.fed = this.series.filter((s): s is CandleSeries => s !== undefined);
+    this.scale = scaleOf(displayPrecision);
   }
 
   /** Adds a quote (grid integers) to every kept series. */
   add(time: Micros, bid: number, ask: number): void {
     const fed = this.fed;
     for (let i = 0; i < fed.length; i += 1) (fed[i] as CandleSeries).add(time, bid, ask);
+  }
+
+  /** Adds a tick, its prices put on the instrument's grid. */
+  addTick(tick: Tick): void {
+    this.add(tick.time, toPriceInt(tick.bid, this.scale), toPriceInt(tick.ask, this.scale));
   }
 
   /** The stored series a granularity is read from at this alignment. */
