@@ -5,14 +5,17 @@
  * Each case gets a fresh engine (one USD account, one EUR/USD quote) and a server listening on
  * 127.0.0.1 at a free port. The load generator is autocannon 9 with `workers: 1`: it runs in a
  * worker thread of this process, so the server keeps the main thread (one of the two cores) to
- * itself. Each case is a WARMUP_S warm-up run (JIT), then a DURATION_S measured run with
- * CONNECTIONS keep-alive connections and no pipelining. Runs end by themselves; a guard stops
- * autocannon if it overstays, and the server is closed after each case.
+ * itself. The cases run in ROUNDS rounds, in an order rotated each round; in each, a case gets a
+ * fresh server, a WARMUP_S warm-up run (JIT), then a DURATION_S measured run with CONNECTIONS
+ * keep-alive connections and no pipelining. A case's figure is the median of its rounds, and a
+ * ratio to a bare route is taken within each round before the median: on a shared machine a
+ * route measured a minute later can be 20-30% faster or slower by itself. Runs end by themselves;
+ * a guard stops autocannon if it overstays, and each server is closed after its run.
  *
  * - POST /orders, resting LIMIT buy far below the market: 201 with one transaction (LIMIT_ORDER);
  * - POST /orders, MARKET buy: 201 with two (MARKET_ORDER + ORDER_FILL), a new trade each;
  * - GET /summary of the (empty) account;
- * - GET candles, the 500 latest M1 candles of a day of seeded generated EUR/USD quotes (what a
+ * - GET candles (once, after the rounds), the 500 latest M1 candles of a day of seeded generated EUR/USD quotes (what a
  *   client polling candles asks; their views are kept, so this is the answer printed from them);
  * - baselines: a bare Fastify server (no hooks, no schemas, no engine) with a GET route answering a
  *   small JSON object (what Fastify + loopback + autocannon reach on this machine at all), a GET
@@ -27,119 +30,41 @@
  *
  * autocannon's latency histogram has a 1 ms resolution: p50/p99 are whole milliseconds.
  */
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import autocannon from 'autocannon';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { accountSummaryView } from '../src/account/views.js';
-import { buildApp, type App } from '../src/api/app.js';
+import type autocannon from 'autocannon';
 import type { Tick } from '../src/domain/tick.js';
-import { createEngine, type Engine } from '../src/engine/engine.js';
+import type { Engine } from '../src/engine/engine.js';
 import { generateTicks } from '../src/engine/feeds/index.js';
-import { fmtNum, isMain, runStandalone, type Row } from './lib.js';
+import {
+  ACCOUNT,
+  BARE_PATH,
+  BARE_SUMMARY_PATH,
+  CONNECTIONS,
+  DAY_MICROS,
+  LIMIT_BODY,
+  MARKET_BODY,
+  T0,
+  cannon,
+  probe,
+  startServer,
+  type Load,
+} from './api-servers.js';
+import { collector, fmtNum, fmtSpread, isMain, runStandalone, spreadOf, type Row, type Spread } from './lib.js';
 
 const SUITE = 'api';
-const ACCOUNT = '101-004-1000005-001';
-const TOKEN = 'bench-token';
-const T0 = Date.UTC(2024, 0, 2, 12) * 1000;
-const QUOTE: Tick = { instrument: 'EUR_USD', time: T0, bid: 1.1, ask: 1.1001 };
-const DAY_MICROS = 86_400_000_000;
-
-export const CONNECTIONS = 10;
-export const DURATION_S = 5;
+/** Rounds: every case but those measured once runs once in each, on a fresh server. */
+export const ROUNDS = 3;
+/** Seconds of load per case and round. */
+export const DURATION_S = 3;
 const WARMUP_S = 1;
-/** autocannon runs for DURATION_S; past this it is stopped (a stuck server must not hang the run). */
-const GUARD_S = 30;
 
 /** The goals of the issue. */
 export const POST_GOAL = 15_000;
 export const GET_GOAL = 25_000;
 export const P99_GOAL_MS = 5;
-
-const LIMIT_BODY = JSON.stringify({ order: { type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: '1.00000' } });
-const MARKET_BODY = JSON.stringify({ order: { type: 'MARKET', instrument: 'EUR_USD', units: '100' } });
-const BARE_PATH = '/bare';
-/** The bare server's route answering GET summary's very text, built once: what the response's size costs alone. */
-const BARE_SUMMARY_PATH = '/bare-summary';
-
 /** The goals as ratios to the bare GET route (p99 as P99_GOAL_MS). */
 export const GET_RATIO_GOAL = 0.8;
 export const POST_RATIO_GOAL = 0.6;
-const HEADERS = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
-
-interface Server {
-  readonly engine: Engine;
-  readonly app: App | FastifyInstance;
-  readonly url: string;
-}
-
-async function startServer(bare: boolean, quotes: Iterable<Tick>): Promise<Server> {
-  const engine = createEngine({ accounts: [{ id: ACCOUNT, currency: 'USD', balance: '1000000000' }], start: T0 });
-  engine.pushTick(QUOTE);
-  const app = bare ? bareFastify(engine) : await buildApp({ engine, tokens: [{ token: TOKEN, accounts: '*' }] });
-  // After the app: its market data builds candles from the quotes it sees.
-  for (const tick of quotes) engine.pushTick(tick);
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
-  return { engine, app, url: `http://127.0.0.1:${port}` };
-}
-
-/** The floor on this machine: Fastify with one route answering a small JSON object, no hooks. */
-function bareFastify(engine: Engine): FastifyInstance {
-  const app = Fastify({ logger: false });
-  app.get(BARE_PATH, async () => ({ lastTransactionID: '1' }));
-  const state = engine.account(ACCOUNT)?.state;
-  if (state === undefined) throw new Error(`no account ${ACCOUNT}`);
-  const summary = JSON.stringify({ account: accountSummaryView(state), lastTransactionID: String(state.lastTransactionID) });
-  app.get(BARE_SUMMARY_PATH, (_request, reply) => {
-    void reply.header('content-type', 'application/json; charset=utf-8').send(summary);
-  });
-  // Fastify's own JSON parser reads the body; nothing looks at it.
-  app.post(BARE_PATH, async () => ({ lastTransactionID: '1' }));
-  return app;
-}
-
-interface Load {
-  readonly method: 'GET' | 'POST';
-  readonly path: string;
-  readonly body?: string;
-}
-
-/** One autocannon run against the server; resolves with its result, never hangs past the guard. */
-function cannon(url: string, load: Load, seconds: number): Promise<autocannon.Result> {
-  const options: autocannon.Options = {
-    url: `${url}${load.path}`,
-    method: load.method,
-    headers: HEADERS,
-    connections: CONNECTIONS,
-    pipelining: 1,
-    duration: seconds,
-    workers: 1,
-  };
-  if (load.body !== undefined) options.body = load.body;
-  return new Promise((resolve, reject) => {
-    const started: { instance?: autocannon.Instance } = {};
-    const guard = setTimeout(() => started.instance?.stop(), (seconds + GUARD_S) * 1000);
-    started.instance = autocannon(options, (err, result) => {
-      clearTimeout(guard);
-      if (err !== null && err !== undefined) reject(err instanceof Error ? err : new Error(String(err)));
-      else resolve(result);
-    });
-  });
-}
-
-/** One request by hand before the load: the status and transaction count the case expects. */
-async function probe(url: string, load: Load, status: number, transactions: number | undefined): Promise<string> {
-  const init: RequestInit = { method: load.method, headers: HEADERS };
-  if (load.body !== undefined) init.body = load.body;
-  const res = await fetch(`${url}${load.path}`, init);
-  const body = (await res.json()) as { relatedTransactionIDs?: unknown[] };
-  const got = body.relatedTransactionIDs?.length;
-  if (res.status !== status || (transactions !== undefined && got !== transactions)) {
-    return `WARNING: probe answered ${res.status} with ${String(got)} transactions, expected ${status} with ${String(transactions)}`;
-  }
-  return '';
-}
 
 interface CaseSpec {
   readonly id: string;
@@ -153,15 +78,27 @@ interface CaseSpec {
   readonly quotes?: () => Iterable<Tick>;
   /** What the account holds at the end, for the note. */
   readonly growth?: (engine: Engine) => string;
+  /** Measured once after the rounds rather than in each (no ratio depends on it, and its set-up is long). */
+  readonly once?: boolean;
+}
+
+/** One measured run of a case: a fresh server, its probe, a warm-up and DURATION_S under load. */
+interface Slice {
+  readonly result: autocannon.Result;
+  /** Microseconds the server's thread was busy per request. */
+  readonly busyMicros: number;
+  readonly busyShare: number;
+  readonly growth: string;
+  readonly probeNote: string;
 }
 
 interface CaseResult {
   readonly spec: CaseSpec;
-  readonly result: autocannon.Result;
-  readonly note: string;
+  /** One per round it ran in (index = round), undefined where a round's run failed. */
+  readonly slices: readonly (Slice | undefined)[];
 }
 
-async function runCase(spec: CaseSpec): Promise<CaseResult> {
+async function runSlice(spec: CaseSpec): Promise<Slice> {
   const server = await startServer(spec.bare === true, spec.quotes?.() ?? []);
   try {
     const probeNote = await probe(server.url, spec.load, spec.status, spec.transactions);
@@ -170,22 +107,35 @@ async function runCase(spec: CaseSpec): Promise<CaseResult> {
     const result = await cannon(server.url, spec.load, DURATION_S);
     const busy = performance.eventLoopUtilization(elu);
     const growth = spec.growth?.(server.engine) ?? '';
-    const r = result;
-    const note = [
-      `${fmtNum(r.requests.total)} requests in ${r.duration} s, ${CONNECTIONS} connections`,
-      `server thread busy ${(busy.utilization * 100).toFixed(0)}% (${fmtNum((busy.active * 1000) / r.requests.total, 1)} µs per request)`,
-      `p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, max ${r.latency.max} ms`,
-      `non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}`,
-      growth,
-      probeNote,
-    ]
-      .filter((s) => s !== '')
-      .join('; ');
-    process.stdout.write(`  ${spec.name}: ${fmtNum(r.requests.average)} req/s; ${note}\n`);
-    return { spec, result, note };
+    return { result, busyMicros: (busy.active * 1000) / result.requests.total, busyShare: busy.utilization, growth, probeNote };
   } finally {
     await server.app.close();
   }
+}
+
+const measured = (slices: readonly (Slice | undefined)[]): Slice[] => slices.filter((s): s is Slice => s !== undefined);
+
+/** The case's requests per second: the median of its rounds. */
+function rateOf(c: CaseResult): Spread {
+  return spreadOf(measured(c.slices).map((s) => s.result.requests.average));
+}
+
+function caseNote(c: CaseResult): string {
+  const slices = measured(c.slices);
+  const rounds = slices.length === 1 ? '1 run' : `median of ${slices.length} rounds (min-max) ${fmtSpread(rateOf(c))} req/s`;
+  const sum = (f: (s: Slice) => number): number => slices.reduce((t, s) => t + f(s), 0);
+  const last = slices[slices.length - 1];
+  return [
+    rounds,
+    `${fmtNum(sum((s) => s.result.requests.total))} requests in ${slices.length} x ${DURATION_S} s, ${CONNECTIONS} connections`,
+    `server thread busy ${(spreadOf(slices.map((s) => s.busyShare)).median * 100).toFixed(0)}% (${fmtNum(spreadOf(slices.map((s) => s.busyMicros)).median, 1)} µs per request)`,
+    `p50 ${spreadOf(slices.map((s) => s.result.latency.p50)).median} ms, p99 ${Math.max(...slices.map((s) => s.result.latency.p99))} ms (worst round), max ${Math.max(...slices.map((s) => s.result.latency.max))} ms`,
+    `non-2xx ${sum((s) => s.result.non2xx)}, errors ${sum((s) => s.result.errors)}, timeouts ${sum((s) => s.result.timeouts)}`,
+    last?.growth ?? '',
+    [...new Set(slices.map((s) => s.probeNote))].join('; '),
+  ]
+    .filter((s) => s !== '')
+    .join('; ');
 }
 
 const ORDERS_PATH = `/v3/accounts/${ACCOUNT}/orders`;
@@ -242,6 +192,7 @@ export const CASES: readonly CaseSpec[] = [
     load: { method: 'GET', path: '/v3/instruments/EUR_USD/candles?granularity=M1&count=500' },
     status: 200,
     quotes: () => generateTicks({ seed: 1, start: T0, end: T0 + DAY_MICROS, meanIntervalMicros: 500_000 }),
+    once: true,
   },
 ];
 
@@ -252,93 +203,148 @@ function verdict(ok: boolean): string {
 /** The goals' verdicts, printed, and the ratio rows. */
 function goals(results: readonly CaseResult[]): Row[] {
   const rows: Row[] = [];
-  const byId = (id: string): autocannon.Result | undefined => results.find((r) => r.spec.id === id)?.result;
+  const byId = (id: string): CaseResult | undefined => results.find((r) => r.spec.id === id);
   process.stdout.write('api goals:\n');
   for (const [id, label, goal] of [
     ['api.post.limit', 'POST (resting LIMIT)', POST_GOAL],
     ['api.get.summary', 'GET summary', GET_GOAL],
   ] as const) {
-    const r = byId(id);
-    if (r === undefined) continue;
-    process.stdout.write(`  ${verdict(r.requests.average >= goal)}  >= ${fmtNum(goal)} ${label}/s: ${fmtNum(r.requests.average)} req/s\n`);
-    process.stdout.write(`  ${verdict(r.latency.p99 < P99_GOAL_MS)}  ${label} p99 < ${P99_GOAL_MS} ms: ${r.latency.p99} ms\n`);
+    const c = byId(id);
+    if (c === undefined || measured(c.slices).length === 0) continue;
+    const rate = rateOf(c).median;
+    const p99 = Math.max(...measured(c.slices).map((s) => s.result.latency.p99));
+    process.stdout.write(`  ${verdict(rate >= goal)}  >= ${fmtNum(goal)} ${label}/s: ${fmtNum(rate)} req/s (median of the rounds)\n`);
+    process.stdout.write(`  ${verdict(p99 < P99_GOAL_MS)}  ${label} p99 < ${P99_GOAL_MS} ms: ${p99} ms (worst round)\n`);
   }
-  const bareGet = byId('api.bare')?.requests.average;
-  const barePost = byId('api.barePost')?.requests.average;
-  /** One ratio's verdict, printed, and its row. */
-  const ratioRow = (id: string, label: string, goal: number, ratio: number, bare: 'GET' | 'POST'): Row => {
-    process.stdout.write(`  ${verdict(ratio >= goal)}  ${label} >= ${goal}x the bare ${bare} route: ${ratio.toFixed(2)}x\n`);
+  /**
+   * One ratio's verdict, printed, and its row: the case's rate over the bare route's within each
+   * round (measured minutes apart, a ratio would carry whatever else the machine did in between),
+   * the verdict on their median.
+   */
+  const ratioRow = (c: CaseResult, label: string, goal: number, bare: CaseResult, bareName: 'GET' | 'POST'): Row | undefined => {
+    const ratios: number[] = [];
+    c.slices.forEach((slice, round) => {
+      const base = bare.slices[round];
+      if (slice !== undefined && base !== undefined) ratios.push(slice.result.requests.average / base.result.requests.average);
+    });
+    if (ratios.length === 0) return undefined;
+    const s = spreadOf(ratios);
+    const each = ratios.map((r) => r.toFixed(2)).join(', ');
+    process.stdout.write(
+      `  ${verdict(s.median >= goal)}  ${label} >= ${goal}x the bare ${bareName} route: ${s.median.toFixed(2)}x (rounds: ${each})\n`,
+    );
     return {
       suite: SUITE,
-      id: bare === 'GET' ? `${id}.ratio` : `${id}.ratioPost`,
-      name: `${label}: ratio to the bare ${bare} route`,
-      value: Number(ratio.toFixed(3)),
+      id: bareName === 'GET' ? `${c.spec.id}.ratio` : `${c.spec.id}.ratioPost`,
+      name: `${label}: ratio to the bare ${bareName} route`,
+      value: Number(s.median.toFixed(3)),
       unit: 'x',
-      note: bare === 'GET' ? `goal >= ${goal}` : `goal >= ${goal}; the bare POST route parses the same body`,
+      note:
+        `goal >= ${goal}; median of ${ratios.length} rounds (min ${s.min.toFixed(2)}, max ${s.max.toFixed(2)}), each within one round` +
+        (bareName === 'POST' ? '; the bare POST route parses the same body' : ''),
     };
   };
+  const bareGet = byId('api.bare');
+  const barePost = byId('api.barePost');
   for (const [id, label, goal] of [
     ['api.get.summary', 'GET summary', GET_RATIO_GOAL],
     ['api.post.limit', 'POST (resting LIMIT)', POST_RATIO_GOAL],
     ['api.post.market', 'POST (MARKET fill)', POST_RATIO_GOAL],
   ] as const) {
-    const r = byId(id)?.requests.average;
-    if (r === undefined || bareGet === undefined) continue;
-    rows.push(ratioRow(id, label, goal, r / bareGet, 'GET'));
+    const c = byId(id);
+    if (c === undefined || bareGet === undefined) continue;
+    const row = ratioRow(c, label, goal, bareGet, 'GET');
+    if (row !== undefined) rows.push(row);
     // A POST is also measured against the bare route that reads and parses the same body: both
     // verdicts are printed, the bare POST route being itself well under the bare GET route.
-    if (barePost !== undefined && id.startsWith('api.post')) rows.push(ratioRow(id, label, goal, r / barePost, 'POST'));
+    const postRow = barePost !== undefined && id.startsWith('api.post') ? ratioRow(c, label, goal, barePost, 'POST') : undefined;
+    if (postRow !== undefined) rows.push(postRow);
   }
+  return rows;
+}
+
+/** One run of a case in a round, or undefined (printed) when it could not run. */
+async function sliceOrFailure(spec: CaseSpec, gc: () => void, round: string): Promise<Slice | undefined> {
+  // Each run from a collected heap: the garbage of the one before (a server with 100,000 orders) is not collected on its time.
+  gc();
+  try {
+    const slice = await runSlice(spec);
+    const r = slice.result;
+    process.stdout.write(
+      `  ${round}${spec.name}: ${fmtNum(r.requests.average)} req/s; ${fmtNum(slice.busyMicros, 1)} µs per request in the server; p99 ${r.latency.p99} ms\n`,
+    );
+    return slice;
+  } catch (err) {
+    // A run that could not happen is a gap in the figures with the reason, not the end of the whole run.
+    process.stdout.write(`  ${round}${spec.name}: FAILED: ${String(err)}\n`);
+    return undefined;
+  }
+}
+
+/** A case's rows: its requests per second, p50, p99 and bad answers over the rounds. */
+function caseRows(c: CaseResult): Row[] {
+  const rows: Row[] = [];
+  const { spec } = c;
+  const done = measured(c.slices);
+  if (done.length === 0) {
+    rows.push({ suite: SUITE, id: spec.id, name: spec.name, value: Number.NaN, unit: 'req/s', note: 'failed in every round' });
+    return rows;
+  }
+  const note = caseNote(c);
+  process.stdout.write(`  ${spec.name}: ${fmtNum(rateOf(c).median)} req/s; ${note}\n`);
+  rows.push({ suite: SUITE, id: spec.id, name: spec.name, value: rateOf(c).median, unit: 'req/s', note });
+  rows.push({
+    suite: SUITE,
+    id: `${spec.id}.p50`,
+    name: `${spec.name}: p50 latency`,
+    value: spreadOf(done.map((s) => s.result.latency.p50)).median,
+    unit: 'ms',
+    note: 'autocannon latency.p50 (1 ms resolution), median of the rounds',
+  });
+  rows.push({
+    suite: SUITE,
+    id: `${spec.id}.p99`,
+    name: `${spec.name}: p99 latency`,
+    value: Math.max(...done.map((s) => s.result.latency.p99)),
+    unit: 'ms',
+    note: 'autocannon latency.p99 (1 ms resolution), the worst round',
+  });
+  const non2xx = done.reduce((t, s) => t + s.result.non2xx, 0);
+  const errors = done.reduce((t, s) => t + s.result.errors, 0);
+  const timeouts = done.reduce((t, s) => t + s.result.timeouts, 0);
+  rows.push({
+    suite: SUITE,
+    id: `${spec.id}.bad`,
+    name: `${spec.name}: non-2xx + errors`,
+    value: non2xx + errors,
+    unit: 'responses',
+    note: `non-2xx ${non2xx}, errors ${errors} (timeouts ${timeouts}), all rounds`,
+  });
   return rows;
 }
 
 export async function api(): Promise<Row[]> {
   process.stdout.write(
     `api: load generator autocannon 9 in a worker thread of this process (workers: 1); server on the main thread; ` +
-      `${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per case; MemoryJournal\n`,
+      `${CONNECTIONS} connections; ${ROUNDS} rounds, each case in each round on a fresh server ` +
+      `(${WARMUP_S} s warm-up + ${DURATION_S} s), the cases' order rotated each round; MemoryJournal\n`,
   );
-  const results: CaseResult[] = [];
-  const rows: Row[] = [];
-  for (const spec of CASES) {
-    // Each case from a collected heap: the garbage of the one before (a server with 100,000 orders) is not collected on its time.
-    (globalThis as { gc?: () => void }).gc?.();
-    try {
-      results.push(await runCase(spec));
-    } catch (err) {
-      // A case that could not run is a NaN figure with the reason, not the end of the whole run.
-      process.stdout.write(`  ${spec.name}: FAILED: ${String(err)}\n`);
-      rows.push({ suite: SUITE, id: spec.id, name: spec.name, value: Number.NaN, unit: 'req/s', note: `failed: ${String(err)}` });
+  const gc = collector();
+  const rounded = CASES.filter((c) => c.once !== true);
+  const slices = new Map<string, (Slice | undefined)[]>(CASES.map((c) => [c.id, []]));
+  for (let round = 0; round < ROUNDS; round += 1) {
+    // Rotated, so no case always runs first (on the coolest machine) or right after the same one.
+    const order = [...rounded.slice(round % rounded.length), ...rounded.slice(0, round % rounded.length)];
+    for (const spec of order) {
+      const slice = await sliceOrFailure(spec, gc, `[${round + 1}/${ROUNDS}] `);
+      const list = slices.get(spec.id);
+      if (list !== undefined) list[round] = slice;
     }
   }
+  for (const spec of CASES.filter((c) => c.once === true)) slices.get(spec.id)?.push(await sliceOrFailure(spec, gc, ''));
 
-  for (const { spec, result, note } of results) {
-    rows.push({ suite: SUITE, id: spec.id, name: spec.name, value: result.requests.average, unit: 'req/s', note });
-    rows.push({
-      suite: SUITE,
-      id: `${spec.id}.p50`,
-      name: `${spec.name}: p50 latency`,
-      value: result.latency.p50,
-      unit: 'ms',
-      note: 'autocannon latency.p50 (1 ms resolution)',
-    });
-    rows.push({
-      suite: SUITE,
-      id: `${spec.id}.p99`,
-      name: `${spec.name}: p99 latency`,
-      value: result.latency.p99,
-      unit: 'ms',
-      note: 'autocannon latency.p99 (1 ms resolution)',
-    });
-    rows.push({
-      suite: SUITE,
-      id: `${spec.id}.bad`,
-      name: `${spec.name}: non-2xx + errors`,
-      value: result.non2xx + result.errors,
-      unit: 'responses',
-      note: `non-2xx ${result.non2xx}, errors ${result.errors} (timeouts ${result.timeouts})`,
-    });
-  }
-
+  const results: CaseResult[] = CASES.map((spec) => ({ spec, slices: slices.get(spec.id) ?? [] }));
+  const rows = results.flatMap(caseRows);
   rows.push(...goals(results));
   return rows;
 }

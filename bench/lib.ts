@@ -145,6 +145,25 @@ export function collector(): () => void {
   return vm.runInNewContext('gc') as () => void;
 }
 
+/** Median, min and max of some figures (the median of an even count is the mean of the middle two). */
+export interface Spread {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+export function spreadOf(values: readonly number[]): Spread {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median =
+    sorted.length % 2 === 1 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? Number.NaN) + (sorted[mid] ?? Number.NaN)) / 2;
+  return { median, min: sorted[0] ?? Number.NaN, max: sorted[sorted.length - 1] ?? Number.NaN };
+}
+
+export function fmtSpread(s: Spread, decimals = 0): string {
+  return `${fmtNum(s.median, decimals)} (${fmtNum(s.min, decimals)}-${fmtNum(s.max, decimals)})`;
+}
+
 /** Seconds since `start` (a process.hrtime.bigint() reading). */
 export function secondsSince(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e9;
