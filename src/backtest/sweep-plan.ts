@@ -17,6 +17,17 @@ import { COLUMN_BYTES_PER_TICK } from './tick-columns.js';
 export const TICK_RUNS_PER_THREAD = 4_000_000;
 
 /**
+ * The same for workers that start from the TypeScript sources (no current dist/, see
+ * workers/built-module.ts): through tsx a worker took 790 ms to its first jobs against 358 ms from
+ * dist/, and a 16-run sweep of the example strategy over the 13 LEAN files (8.5 M tick-runs) took
+ * 1.95-2.20 s on two threads against 1.73-1.83 s on one (three alternated runs).
+ */
+export const SOURCE_TICK_RUNS_PER_THREAD = 10_000_000;
+
+/** What starting a worker costs before it runs its first job at full speed (milliseconds). */
+export const WORKER_START_MS = { built: 400, sources: 1200 } as const;
+
+/**
  * Bytes per tick at the low end of what files hold: compressed 5-12 (the LEAN zips 5.5-6.3, the
  * sample .csv.gz 11.7), text lines 30-60. The estimate only decides whether workers start while
  * the ticks are read (the count read decides which take jobs), so it errs high: a worker started
@@ -66,6 +77,8 @@ export interface SweepSizing {
   readonly requested?: number | undefined;
   /** Cores of the machine (default os.availableParallelism()). */
   readonly cores?: number;
+  /** Workers would start from the TypeScript sources (slower: SOURCE_TICK_RUNS_PER_THREAD). */
+  readonly workersFromSources?: boolean;
 }
 
 /**
@@ -77,8 +90,34 @@ export function sweepThreads(sizing: SweepSizing): number {
   const runs = Math.max(1, sizing.runs);
   if (sizing.requested !== undefined) return Math.max(1, Math.min(sizing.requested, runs));
   const cores = Math.max(1, sizing.cores ?? availableParallelism());
-  const byWork = Math.floor((runs * Math.max(0, sizing.ticks)) / TICK_RUNS_PER_THREAD);
+  const perThread = sizing.workersFromSources === true ? SOURCE_TICK_RUNS_PER_THREAD : TICK_RUNS_PER_THREAD;
+  const byWork = Math.floor((runs * Math.max(0, sizing.ticks)) / perThread);
   return Math.max(1, Math.min(cores, runs, byWork));
+}
+
+/** A sweep running on this thread alone, after one of its runs. */
+export interface SweepProgress {
+  /** Runs nobody has taken yet. */
+  readonly runsLeft: number;
+  /** How long the run just finished took (milliseconds). */
+  readonly msPerRun: number;
+  readonly workersFromSources: boolean;
+  /** Cores of the machine (default os.availableParallelism()). */
+  readonly cores?: number;
+}
+
+/**
+ * Workers worth starting in the middle of a sweep that began on this thread alone. The tick count
+ * cannot see a strategy's own cost: sixteen runs of one that reads the account on every tick take
+ * seven times as long as sixteen of the example strategy over the same ticks. Timed, the runs left
+ * say it: each thread, the new ones included, must get at least two start-ups' worth of them
+ * (WORKER_START_MS), at most one thread per core and per run left.
+ */
+export function workersToAdd(progress: SweepProgress): number {
+  const cores = Math.max(1, progress.cores ?? availableParallelism());
+  const start = WORKER_START_MS[progress.workersFromSources ? 'sources' : 'built'];
+  const threads = Math.floor((progress.runsLeft * Math.max(0, progress.msPerRun)) / (2 * start));
+  return Math.max(0, Math.min(cores - 1, progress.runsLeft - 1, threads - 1));
 }
 
 /** The most ticks a sweep reads into shared columns: a quarter of the memory, at most 2 GiB of columns. */

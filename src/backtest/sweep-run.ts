@@ -1,10 +1,11 @@
+import { performance } from 'node:perf_hooks';
 import { MessageChannel } from 'node:worker_threads';
 import { loadStrategy } from './load.js';
 import type { StrategyDefinition } from './strategy.js';
 import { runSweepJobOrFail, type SweepJob, type SweepOptions, type SweepRow, type SweepSpec, type SweepTask } from './sweep.js';
-import { claimJob, closeQueue, jobQueue, queueEmpty, type JobQueue } from '../workers/job-queue.js';
-import { warmModulePool, type ModulePool } from '../workers/pool.js';
-import { estimateTicks, largestFirst, sweepThreads } from './sweep-plan.js';
+import { claimJob, closeQueue, jobQueue, jobsLeft, queueEmpty, type JobQueue } from '../workers/job-queue.js';
+import { startsFromSources, warmModulePool, type ModulePool } from '../workers/pool.js';
+import { estimateTicks, largestFirst, sweepThreads, workersToAdd } from './sweep-plan.js';
 import type { TickColumns } from './tick-columns.js';
 import { mergeSweepFiles, readSweepFile, type FilesRead } from './sweep-ticks.js';
 
@@ -15,10 +16,14 @@ function yieldToEventLoop(): Promise<void> {
 type SweepAnswer = SweepRow | readonly SweepRow[] | FilesRead | undefined | null;
 type SweepPool = ModulePool<SweepTask, SweepAnswer>;
 
+/** The module a sweep worker loads: the twin of this one's, TypeScript or JavaScript. */
+function sweepWorkerModule(): URL {
+  return new URL(`./sweep-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+}
+
 /** The process's warm pool of sweep workers (they load the strategy once and stay for the next sweep). */
 function sweepPool(workers: number): SweepPool {
-  const module = new URL(`./sweep-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-  return warmModulePool<SweepTask, SweepAnswer>(module, 'runSweepTask', workers);
+  return warmModulePool<SweepTask, SweepAnswer>(sweepWorkerModule(), 'runSweepTask', workers);
 }
 
 /** The rows in job order, and the function that records each as it finishes (once: a row may come twice). */
@@ -77,6 +82,11 @@ class SweepRun {
   private readonly running = new Set<Promise<void>>();
   private readonly filesRead: Promise<void>[] = [];
   private readonly lanes: Promise<void>[] = [];
+  /** Workers would start through tsx, slower (sweep-plan.ts SOURCE_TICK_RUNS_PER_THREAD). */
+  private readonly fromSources = startsFromSources(sweepWorkerModule());
+  /** Runs this thread has timed, and the fastest of them (shareLongRuns). */
+  private timedRuns = 0;
+  private fastestRunMs = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly spec: SweepSpec,
@@ -96,7 +106,7 @@ class SweepRun {
   }
 
   private sizing(ticks: number): number {
-    return sweepThreads({ runs: this.total, ticks, requested: this.options.workers });
+    return sweepThreads({ runs: this.total, ticks, requested: this.options.workers, workersFromSources: this.fromSources });
   }
 
   private readonly fail = (error: unknown): void => {
@@ -179,18 +189,40 @@ class SweepRun {
     if (this.lanes.length === 0 && this.threads > 1) this.startWorkers(this.threads - 1);
   }
 
+  /**
+   * A sweep sized to run here alone whose runs turn out long (a strategy that costs more than its
+   * ticks said) starts the workers the runs left are worth (sweep-plan.ts workersToAdd); they join
+   * the queue as it stands.
+   */
+  private shareLongRuns(ms: number): void {
+    if (this.options.workers !== undefined || this.lanes.length > 0 || this.failure !== undefined) return;
+    // The first run is timed cold (the strategy and the engine not yet compiled: 2-4 times a warm
+    // one), so it only sets the bar; the fastest run so far decides.
+    this.timedRuns += 1;
+    this.fastestRunMs = Math.min(this.fastestRunMs, ms);
+    if (this.timedRuns < 2) return;
+    const add = workersToAdd({ runsLeft: jobsLeft(this.queue), msPerRun: this.fastestRunMs, workersFromSources: this.fromSources });
+    if (add === 0) return;
+    this.threads = 1 + add;
+    this.startWorkers(add);
+    this.options.onThreads?.(this.threads);
+  }
+
   private takeFile(): number | undefined {
     return this.failure === undefined ? claimJob(this.files) : undefined;
   }
 
   /** This thread claims jobs too, and between them lets the workers' progress in. */
   private async runJobsHere(definition: StrategyDefinition): Promise<void> {
+    const clock = this.options.clock ?? (() => performance.now());
     for (let job = claimJob(this.queue); job !== undefined; job = claimJob(this.queue)) {
+      const began = clock();
       try {
         this.record(runSweepJobOrFail(this.spec, definition, job, this.ticks));
       } catch (error) {
         this.fail(error);
       }
+      this.shareLongRuns(clock() - began);
       if (this.lanes.length > 0) await yieldToEventLoop();
     }
     // Every job is claimed: wait for the workers' shares (a worker still starting has none).

@@ -81,10 +81,16 @@ export interface SweepOptions {
   readonly runHere?: boolean;
   /** Called as each run finishes (in completion order). */
   readonly onResult?: (row: SweepRow, done: number, total: number) => void;
-  /** Called once the ticks are read, with the number of threads the sweep runs on (this one included). */
+  /**
+   * Called once the ticks are read, with the number of threads the sweep runs on (this one
+   * included); called again if the sweep, chosen to run here alone, finds its runs long enough to
+   * share with workers (sweep-plan.ts workersToAdd).
+   */
   readonly onThreads?: (threads: number) => void;
   /** Called when a worker thread has loaded the strategy and takes its first jobs (not in a 1-thread sweep). */
   readonly onWorkerReady?: (worker: number) => void;
+  /** Milliseconds from some start, to time the runs by (default performance.now); only sizing reads it. */
+  readonly clock?: () => number;
 }
 
 function runFailed(index: number, error: unknown): Error {

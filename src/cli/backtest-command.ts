@@ -6,6 +6,7 @@
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { summaryTable } from './backtest-summary.js';
 import {
   OUTPUT_FILES,
   ParamError,
@@ -15,9 +16,7 @@ import {
   checkRankMetric,
   describeSources,
   expandGrid,
-  fmtDuration,
   fmtNumber,
-  fmtPercent,
   loadStrategy,
   openTicks,
   parseDuration,
@@ -27,10 +26,8 @@ import {
   sweepReport,
   sweepTable,
   sweptNames,
-  textTable,
   writeSweep,
   type BacktestAccountOptions,
-  type BacktestSummary,
   type Metrics,
   type StrategyDefinition,
   type StrategyParams,
@@ -227,7 +224,7 @@ function singleRun(plan: BacktestPlan, definition: StrategyDefinition, params: R
   say(
     `${result.strategy}: ${fmtNumber(result.ticks, 0)} ticks, ${result.metrics.startTime.slice(0, 19).replace('T', ' ')} to ${result.metrics.endTime.slice(0, 19).replace('T', ' ')} UTC`,
   );
-  say(textTableIndent(summaryTable(result)));
+  say(summaryTable(result));
   // A run whose orders were refused should say why, not only how many (e.g. no price converts
   // the account currency: every order is INSTRUMENT_PRICE_UNKNOWN).
   if (result.refusals.length > 0) say(`  refused: ${result.refusals.map(([reason, n]) => `${reason} ${fmtNumber(n, 0)}`).join(', ')}`);
@@ -254,8 +251,11 @@ async function sweep(
   };
   const rank = plan.rank;
   const runner = plan.queue === undefined ? runSweep : await queueRunner(plan.queue, warn, io.stop);
-  const announce = (where: string): void =>
+  let announced = false;
+  const announce = (where: string): void => {
+    announced = true;
     warn(`sweep: ${definition.name}, ${combos.length} runs over ${swept.join(' x ')}${windowText(plan.window)} on ${where}`);
+  };
   // Threads here: announced by runSweep once it has settled their number (onThreads).
   if (plan.queue !== undefined) announce(`the queue at ${plan.queue.url.replace(/:[^:@/]*@/, ':***@')}`);
   const started = process.hrtime.bigint();
@@ -264,7 +264,11 @@ async function sweep(
     combos.map((params, index) => ({ index, params })),
     {
       ...(plan.workers === undefined ? {} : { workers: plan.workers }),
-      onThreads: (threads) => announce(`${threads} thread${threads === 1 ? '' : 's'}`),
+      // A second call: the runs, timed, proved long enough to share with workers started now.
+      onThreads: (threads) =>
+        announced
+          ? warn(`sweep: the runs are long enough to share: now on ${threads} threads`)
+          : announce(`${threads} thread${threads === 1 ? '' : 's'}`),
       onResult: (row, done, total) => {
         const secs = Number(process.hrtime.bigint() - started) / 1e9;
         const left = done < total ? `, about ${clock((secs / done) * (total - done))} left` : '';
@@ -296,42 +300,6 @@ async function queueRunner(
     ...(stop === undefined ? {} : { signal: stop }),
     onQueued: (sweepId, cells) => warn(`sweep: ${cells} runs queued as sweep ${sweepId}; waiting for v20sim workers`),
   });
-}
-
-function summaryTable(result: BacktestSummary): string {
-  const m: Metrics = result.metrics;
-  const cur = result.currency;
-  const rows: [string, string][] = [
-    ['net P/L', `${fmtNumber(m.netPL)} ${cur}`],
-    ['return', fmtPercent(m.return)],
-    ['final NAV', `${fmtNumber(m.finalNAV)} ${cur}`],
-    [
-      'max drawdown',
-      `${fmtPercent(m.maxDrawdown)} (${fmtNumber(m.maxDrawdownAmount)} ${cur}), ${fmtDuration(m.maxDrawdownDurationSeconds)}${m.maxDrawdownRecoveryTime === null && m.maxDrawdown > 0 ? ', not recovered' : ''}`,
-    ],
-    ['sharpe (daily)', m.sharpe === null ? 'n/a' : m.sharpe.toFixed(2)],
-    ['sortino (daily)', m.sortino === null ? 'n/a' : m.sortino.toFixed(2)],
-    [
-      'trades',
-      `${fmtNumber(m.trades, 0)} (${fmtNumber(m.longTrades, 0)} long, ${fmtNumber(m.shortTrades, 0)} short, ${fmtNumber(m.openTrades, 0)} open at the end)`,
-    ],
-    ['win rate', fmtPercent(m.winRate, 1)],
-    ['profit factor', m.profitFactor === null ? 'n/a' : m.profitFactor.toFixed(2)],
-    [
-      'average win / loss',
-      `${m.averageWin === null ? 'n/a' : fmtNumber(m.averageWin)} / ${m.averageLoss === null ? 'n/a' : fmtNumber(m.averageLoss)} ${cur}`,
-    ],
-    ['exposure', fmtPercent(m.exposure, 1)],
-    ['financing', `${fmtNumber(m.financing)} ${cur}`],
-    ['spread cost', `${fmtNumber(m.spreadCost)} ${cur}`],
-    [
-      'conversion cost',
-      `${fmtNumber(m.conversionCost, 4)} ${cur} (P/L ${fmtNumber(m.conversionCostPL, 4)}, financing ${fmtNumber(m.conversionCostFinancing, 4)})`,
-    ],
-    ['margin calls', `${fmtNumber(m.marginCalls, 0)} (${fmtNumber(m.marginCloseouts, 0)} closeout orders)`],
-    ['transactions', `${fmtNumber(m.transactions, 0)} (${fmtNumber(m.fills, 0)} fills, ${fmtNumber(m.rejects, 0)} rejects)`],
-  ];
-  return textTable(['metric', 'value'], rows);
 }
 
 /** The parameters as `name=value ...`, shown in parentheses after the strategy's name. */
@@ -387,11 +355,4 @@ export async function runParsedBacktest(parsed: Extract<Parsed, { kind: 'run' }>
     if (error instanceof StrategyError && cause instanceof Error && cause.stack !== undefined) warn(cause.stack);
     return EXIT.failure;
   }
-}
-
-function textTableIndent(table: string): string {
-  return table
-    .split('\n')
-    .map((line) => `  ${line}`)
-    .join('\n');
 }

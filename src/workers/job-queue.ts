@@ -23,6 +23,11 @@ export function queueEmpty<Job>(queue: JobQueue<Job>): boolean {
   return Atomics.load(queue.next, 0) >= queue.jobs.length;
 }
 
+/** How many jobs nobody took yet. */
+export function jobsLeft<Job>(queue: JobQueue<Job>): number {
+  return Math.max(0, queue.jobs.length - Atomics.load(queue.next, 0));
+}
+
 /** No job is handed out any more (after a failure). */
 export function closeQueue<Job>(queue: JobQueue<Job>): void {
   Atomics.store(queue.next, 0, queue.jobs.length);

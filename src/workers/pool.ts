@@ -31,6 +31,11 @@ function workerModule(module: URL, exportName: string): URL {
   return new URL(`data:text/javascript,${encodeURIComponent(source)}`);
 }
 
+/** Whether a worker of `module` would start from the TypeScript sources through tsx (no current dist/ twin). */
+export function startsFromSources(module: URL): boolean {
+  return module.pathname.endsWith('.ts') && builtModule(module) === undefined;
+}
+
 /**
  * A pool of up to `threads` workers running `exportName(task)` of `module` (a file URL beside the
  * caller). tinypool is imported when the pool is made, not with this module: a single backtest

@@ -122,6 +122,30 @@ describe('parameter sweeps', () => {
     expect(JSON.stringify(asked)).toBe(JSON.stringify(auto));
   });
 
+  it('starts workers in the middle of a sweep whose timed runs are long enough to share, with the same results', async () => {
+    const spec: SweepSpec = { strategyFile: STRATEGY, tickFiles: [SAMPLE_TICKS_FILE], account: {}, equityIntervalMicros: 60_000_000 };
+    const jobs = [5, 6, 7, 8, 9, 10, 11, 12].map((fast, index) => ({ index, params: { fast, slow: 30 } }));
+    // Each run reads as ten seconds long: from its second run on, the runs left are worth a worker on
+    // any machine with two cores.
+    let now = 0;
+    const clock = (): number => (now += 10_000);
+    const seen: number[] = [];
+    const shared = await runSweep(spec, jobs, { clock, onThreads: (n) => seen.push(n) });
+    const serial = await runSweep(spec, jobs, { workers: 1 });
+    expect(JSON.stringify(shared)).toBe(JSON.stringify(serial));
+    if (os.availableParallelism() >= 2) {
+      expect(seen[0]).toBe(1);
+      expect(seen.length).toBe(2);
+      expect(seen[1]).toBeGreaterThanOrEqual(2);
+    } else expect(seen).toEqual([1]);
+    // Threads asked for are kept, however long the runs.
+    const asked: number[] = [];
+    let ready = 0;
+    await runSweep(spec, jobs, { workers: 1, clock, onThreads: (n) => asked.push(n), onWorkerReady: () => (ready += 1) });
+    expect(asked).toEqual([1]);
+    expect(ready).toBe(0);
+  });
+
   it('reports a failing run', async () => {
     const spec: SweepSpec = { strategyFile: STRATEGY, tickFiles: [SAMPLE_TICKS_FILE], account: {}, equityIntervalMicros: 60_000_000 };
     const jobs = [
