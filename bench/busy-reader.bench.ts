@@ -3,15 +3,21 @@
  * summary on every tick, thousands of trades) on the 532,903 real EUR/USD ticks, parsed into an
  * array first: the tick loop alone (until onEnd has run; not the trades, equity and metrics
  * computed after it), what one transaction costs inside the loop (the run without the reads minus a
- * run that never trades, per transaction: compare with the fill suite's MARKET + TP/SL) and what
- * the reads cost per tick (with minus without them).
+ * run that never trades, per transaction), that cost over one of the fill suite's MARKET + TP/SL
+ * fills timed in turn with it (the goal's ratio), and what the reads cost per tick (with minus
+ * without them).
  */
 import { loadStrategy, openTicks, runBacktest, type StrategyDefinition } from '../src/backtest/index.js';
 import type { Tick } from '../src/domain/tick.js';
 import { LEAN_DIR, hasLeanData, leanFiles } from '../test/support/lean-eurusd.js';
-import { fmtNum, isMain, rmeNote, runStandalone, secondsSince, statsOf, timeCases, type Row } from './lib.js';
+import { MARKET_COUNT, marketBuys, marketCase } from './fills.bench.js';
+import { collector, fmtNum, isMain, rmeNote, runStandalone, secondsSince, spreadOf, statsOf, timeCases, type Row } from './lib.js';
 
 const SUITE = 'busy-reader';
+/** Rounds of the per-transaction ratio: a trading loop, an idle loop and the fill suite's op, in turn. */
+const RATIO_ROUNDS = 5;
+/** Timed runs of each part in a round, the fastest counted. */
+const BEST_OF = 3;
 const BUSY_READER = 'bench/strategies/busy-reader.ts';
 /** Ticks between decisions of the idle variant: more than the data holds, so it never trades. */
 const NEVER = 1e12;
@@ -33,7 +39,10 @@ class LoopCase {
     private readonly params: Readonly<Record<string, unknown>>,
   ) {}
 
-  readonly run = (): void => {
+  readonly run = (): void => void this.timedRun();
+
+  /** One run; returns its tick loop's seconds. */
+  timedRun(): number {
     const start = process.hrtime.bigint();
     let loop = 0;
     const result = runBacktest({
@@ -47,12 +56,70 @@ class LoopCase {
     this.runs += 1;
     this.transactions = result.transactions.length;
     this.trades = result.metrics.trades;
-  };
+    return loop;
+  }
 
   /** Seconds of the fastest loop. */
   get loop(): number {
     return this.best;
   }
+}
+
+/**
+ * A transaction inside the loop over one of the fill suite's MARKET + TP/SL op (fills.bench.ts),
+ * both timed in the same round of this process: the two suites run a minute apart, and on a
+ * shared machine either figure can move by a quarter in that time. Each round times a trading
+ * loop, an idle loop and one fill op, in turn; the ratio is taken within the round, then the median.
+ */
+function ratioRounds(trading: LoopCase, idle: LoopCase): { ratios: number[]; fillMicros: number[] } {
+  const yardstick = marketCase(marketBuys(MARKET_COUNT, true));
+  yardstick.run(); // compiled before its first timing, as benny's warm-up does for the fill suite
+  const ratios: number[] = [];
+  const fillMicros: number[] = [];
+  // Each part from a collected heap (none pays for the garbage of the one before), once untimed (a
+  // full collection shrinks the young generation, and the first run after it grows it back), then
+  // the fastest of BEST_OF: like for like, as each figure of a round is its part's least disturbed.
+  const gc = collector();
+  const settled = (fn: () => number): number => {
+    gc();
+    fn();
+    let best = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < BEST_OF; i += 1) best = Math.min(best, fn());
+    return best;
+  };
+  for (let round = 0; round < RATIO_ROUNDS; round += 1) {
+    const tradingLoop = settled(() => trading.timedRun());
+    const idleLoop = settled(() => idle.timedRun());
+    const fillSeconds = settled(() => {
+      const start = process.hrtime.bigint();
+      yardstick.run();
+      return secondsSince(start);
+    });
+    const fillTx = (fillSeconds / yardstick.counts().transactions) * 1e6;
+    const loopTx = ((tradingLoop - idleLoop) / trading.transactions) * 1e6;
+    ratios.push(loopTx / fillTx);
+    fillMicros.push(fillTx);
+  }
+  return { ratios, fillMicros };
+}
+
+/** The ratio's row, printed: the median of the rounds, with each round's figure. */
+function ratioRow(name: string, trading: LoopCase, idle: LoopCase): Row {
+  const { ratios, fillMicros } = ratioRounds(trading, idle);
+  const ratio = spreadOf(ratios);
+  const fill = spreadOf(fillMicros).median.toFixed(2);
+  process.stdout.write(
+    `  a transaction in the loop over one of the fill suite's MARKET + TP/SL, ${RATIO_ROUNDS} rounds in turn: ` +
+      `${ratio.median.toFixed(2)}x (${ratios.map((r) => r.toFixed(2)).join(', ')}); the fill op ${fill} µs a transaction\n`,
+  );
+  return {
+    suite: SUITE,
+    id: 'backtest.busy.txRatio',
+    name: `${name}: one transaction inside the loop over one of the fill suite's MARKET + TP/SL`,
+    value: ratio.median,
+    unit: 'x',
+    note: `median of ${RATIO_ROUNDS} rounds (min ${ratio.min.toFixed(2)}, max ${ratio.max.toFixed(2)}), each timing a trading loop, an idle loop and the fill op (fastest of ${BEST_OF} each; ${fmtNum(MARKET_COUNT)} MARKET + TP/SL, ${fill} µs a transaction) in turn`,
+  };
 }
 
 export async function busyReader(): Promise<Row[]> {
@@ -103,6 +170,7 @@ export async function busyReader(): Promise<Row[]> {
       unit: 'µs',
       note: `${perTx.toFixed(2)} µs: (loop without reads - loop without trades) / ${fmtNum(tx)} transactions; the fill suite's MARKET + TP/SL is the yardstick`,
     },
+    ratioRow(strategy.name, trading, idle),
     {
       suite: SUITE,
       id: 'backtest.busy.read',
