@@ -264,10 +264,11 @@ async function sweep(
     combos.map((params, index) => ({ index, params })),
     {
       ...(plan.workers === undefined ? {} : { workers: plan.workers }),
-      // A second call: the runs, timed, proved long enough to share with workers started now.
+      // A second call: the runs, timed, proved long enough to share with workers started now
+      // (on a terminal, over the progress line it interrupts).
       onThreads: (threads) =>
         announced
-          ? warn(`sweep: the runs are long enough to share: now on ${threads} threads`)
+          ? warn(`${io.isTTY ? '\r\x1b[K' : ''}sweep: the runs are long enough to share: now on ${threads} threads`)
           : announce(`${threads} thread${threads === 1 ? '' : 's'}`),
       onResult: (row, done, total) => {
         const secs = Number(process.hrtime.bigint() - started) / 1e9;
