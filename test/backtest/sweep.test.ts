@@ -146,6 +146,17 @@ describe('parameter sweeps', () => {
     expect(ready).toBe(0);
   });
 
+  it('reports a failing run of a sweep that started workers in its middle', async () => {
+    const spec: SweepSpec = { strategyFile: STRATEGY, tickFiles: [SAMPLE_TICKS_FILE], account: {}, equityIntervalMicros: 60_000_000 };
+    const jobs = [5, 6, 7, 8, 9, 1.5, 11, 12].map((fast, index) => ({ index, params: { fast, slow: 30 } }));
+    let now = 0;
+    const seen: number[] = [];
+    await expect(runSweep(spec, jobs, { clock: () => (now += 10_000), onThreads: (n) => seen.push(n) })).rejects.toThrow(
+      /run 5.*fast and slow must be whole numbers/s,
+    );
+    if (os.availableParallelism() >= 2) expect(seen.length).toBe(2);
+  });
+
   it('reports a failing run', async () => {
     const spec: SweepSpec = { strategyFile: STRATEGY, tickFiles: [SAMPLE_TICKS_FILE], account: {}, equityIntervalMicros: 60_000_000 };
     const jobs = [
