@@ -16,16 +16,17 @@ import { COLUMN_BYTES_PER_TICK } from './tick-columns.js';
  */
 export const TICK_RUNS_PER_THREAD = 4_000_000;
 
-/**
- * The same for workers that start from the TypeScript sources (no current dist/, see
- * workers/built-module.ts): through tsx a worker took 790 ms to its first jobs against 358 ms from
- * dist/, and a 16-run sweep of the example strategy over the 13 LEAN files (8.5 M tick-runs) took
- * 1.95-2.20 s on two threads against 1.73-1.83 s on one (three alternated runs).
- */
-export const SOURCE_TICK_RUNS_PER_THREAD = 10_000_000;
-
 /** What starting a worker costs before it runs its first job at full speed (milliseconds). */
 export const WORKER_START_MS = { built: 400, sources: 1200 } as const;
+
+/**
+ * The same for workers that start from the TypeScript sources (no current dist/, see
+ * workers/built-module.ts), in proportion to what they cost to start: through tsx a worker took
+ * 790 ms to its first jobs against 358 ms from dist/, and a 16-run sweep of the example strategy
+ * over the 13 LEAN files (8.5 M tick-runs) took 1.95-2.20 s on two threads against 1.73-1.83 s on
+ * one (three alternated runs).
+ */
+export const SOURCE_TICK_RUNS_PER_THREAD = (TICK_RUNS_PER_THREAD * WORKER_START_MS.sources) / WORKER_START_MS.built;
 
 /**
  * Bytes per tick at the low end of what files hold: compressed 5-12 (the LEAN zips 5.5-6.3, the
@@ -99,7 +100,7 @@ export function sweepThreads(sizing: SweepSizing): number {
 export interface SweepProgress {
   /** Runs nobody has taken yet. */
   readonly runsLeft: number;
-  /** How long the run just finished took (milliseconds). */
+  /** How long a run takes (milliseconds; the sweep passes the fastest it has timed). */
   readonly msPerRun: number;
   readonly workersFromSources: boolean;
   /** Cores of the machine (default os.availableParallelism()). */

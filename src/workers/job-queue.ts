@@ -18,14 +18,14 @@ export function claimJob<Job>(queue: JobQueue<Job>): Job | undefined {
   return at < queue.jobs.length ? queue.jobs[at] : undefined;
 }
 
-/** True when every job is taken. */
-export function queueEmpty<Job>(queue: JobQueue<Job>): boolean {
-  return Atomics.load(queue.next, 0) >= queue.jobs.length;
-}
-
 /** How many jobs nobody took yet. */
 export function jobsLeft<Job>(queue: JobQueue<Job>): number {
   return Math.max(0, queue.jobs.length - Atomics.load(queue.next, 0));
+}
+
+/** True when every job is taken. */
+export function queueEmpty<Job>(queue: JobQueue<Job>): boolean {
+  return jobsLeft(queue) === 0;
 }
 
 /** No job is handed out any more (after a failure). */

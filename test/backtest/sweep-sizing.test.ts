@@ -16,7 +16,7 @@ else if (!twoCores) process.stderr.write('sweep sizing on real files skipped: on
 /**
  * The 13 LEAN files hold 532,903 ticks in 3.0 MB: their sizes say about 603,000 (sweep-plan.ts
  * estimates high), so 14 runs are 8.4 M tick-runs by the sizes, 7.5 M by the count; the threshold
- * for a second thread is 8 M (two of TICK_RUNS_PER_THREAD) when the workers start from dist/, 20 M
+ * for a second thread is 8 M (two of TICK_RUNS_PER_THREAD) when the workers start from dist/, 24 M
  * from the sources (SOURCE_TICK_RUNS_PER_THREAD): there the same 14 runs stay on one thread.
  */
 describe.skipIf(!hasLeanData() || !twoCores)('sweep threads chosen from the work, on the 13 real EUR/USD files', () => {
