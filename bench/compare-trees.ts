@@ -18,6 +18,7 @@ import type { Tick } from '../src/domain/tick.js';
 import type * as EngineModule from '../src/engine/engine.js';
 import type * as JournalModule from '../src/journal/journal.js';
 import type * as LeanModule from '../test/support/lean-eurusd.js';
+import { spreadOf } from './lib.js';
 
 type Pass = () => void;
 
@@ -75,11 +76,6 @@ const CASES: Record<string, { passes: number; make: (root: string) => Promise<Pa
   'round-trips': { passes: 20, make: roundTripPass },
 };
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
-
 async function main(): Promise<void> {
   const [treeA, treeB, caseName = 'ma-pre', passArg] = process.argv.slice(2);
   const spec = CASES[caseName];
@@ -101,9 +97,9 @@ async function main(): Promise<void> {
     }
   }
   const [a, b] = times as [number[], number[]];
-  const ratio = median(a.map((ms, i) => (b[i] as number) / ms));
+  const ratio = spreadOf(a.map((ms, i) => (b[i] as number) / ms)).median;
   const show = (root: string, t: number[]): string =>
-    `${path.basename(root)} median ${median(t).toFixed(1)} ms, min ${Math.min(...t).toFixed(1)} ms`;
+    `${path.basename(root)} median ${spreadOf(t).median.toFixed(1)} ms, min ${Math.min(...t).toFixed(1)} ms`;
   process.stdout.write(
     `${caseName}: ${show(roots[0] as string, a)} | ${show(roots[1] as string, b)} | B/A per pass, median ${ratio.toFixed(3)}\n`,
   );

@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spreadOf } from './lib.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin/v20sim.js');
@@ -106,13 +107,11 @@ const rounds = Number(process.argv[2] ?? 9);
 const times: Record<string, number[]> = Object.fromEntries(Object.keys(CASES).map((k) => [k, []]));
 const load = loadavg()[0];
 for (let r = 0; r < rounds; r += 1) for (const [name, run] of Object.entries(CASES)) times[name]?.push(await run());
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 console.log(
   `start-up, ${rounds} rounds, ${existsSync(path.join(ROOT, 'dist/bundle/main.js')) ? 'built bundle' : existsSync(path.join(ROOT, 'dist/cli/main.js')) ? 'built dist/' : 'TypeScript through tsx'}, load ${load?.toFixed(2)} -> ${loadavg()[0]?.toFixed(2)}`,
 );
 for (const [name, xs] of Object.entries(times)) {
-  const rate = name.includes('whole process') ? `  ${((ZIP_TICKS / median(xs)) * 1000).toFixed(0)} ticks/s whole process` : '';
-  console.log(
-    `${name.padEnd(40)} median ${median(xs).toFixed(0).padStart(5)} ms  (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})${rate}`,
-  );
+  const { median, min, max } = spreadOf(xs);
+  const rate = name.includes('whole process') ? `  ${((ZIP_TICKS / median) * 1000).toFixed(0)} ticks/s whole process` : '';
+  console.log(`${name.padEnd(40)} median ${median.toFixed(0).padStart(5)} ms  (min ${min.toFixed(0)}, max ${max.toFixed(0)})${rate}`);
 }
