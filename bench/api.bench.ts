@@ -96,6 +96,27 @@ interface CaseResult {
   readonly spec: CaseSpec;
   /** One per round it ran in (index = round), undefined where a round's run failed. */
   readonly slices: readonly (Slice | undefined)[];
+  /** Its figures over the rounds that ran; undefined when none did. */
+  readonly figures: Figures | undefined;
+}
+
+/** A case's figures over its rounds, worked out once for its rows, its note and the goals. */
+interface Figures {
+  readonly rounds: number;
+  /** Requests per second: the median of the rounds (min, max). */
+  readonly rate: Spread;
+  readonly requests: number;
+  readonly busyShare: number;
+  readonly busyMicros: number;
+  /** p50 the median of the rounds; p99 and max the worst round's (ms). */
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly timeouts: number;
+  readonly growth: string;
+  readonly probeNotes: string;
 }
 
 async function runSlice(spec: CaseSpec): Promise<Slice> {
@@ -113,26 +134,38 @@ async function runSlice(spec: CaseSpec): Promise<Slice> {
   }
 }
 
-const measured = (slices: readonly (Slice | undefined)[]): Slice[] => slices.filter((s): s is Slice => s !== undefined);
-
-/** The case's requests per second: the median of its rounds. */
-function rateOf(c: CaseResult): Spread {
-  return spreadOf(measured(c.slices).map((s) => s.result.requests.average));
+function figuresOf(slices: readonly (Slice | undefined)[]): Figures | undefined {
+  const done = slices.filter((slice): slice is Slice => slice !== undefined);
+  if (done.length === 0) return undefined;
+  const median = (f: (slice: Slice) => number): number => spreadOf(done.map(f)).median;
+  const worst = (f: (slice: Slice) => number): number => Math.max(...done.map(f));
+  const sum = (f: (slice: Slice) => number): number => done.reduce((t, slice) => t + f(slice), 0);
+  return {
+    rounds: done.length,
+    rate: spreadOf(done.map((slice) => slice.result.requests.average)),
+    requests: sum((slice) => slice.result.requests.total),
+    busyShare: median((slice) => slice.busyShare),
+    busyMicros: median((slice) => slice.busyMicros),
+    p50: median((slice) => slice.result.latency.p50),
+    p99: worst((slice) => slice.result.latency.p99),
+    max: worst((slice) => slice.result.latency.max),
+    non2xx: sum((slice) => slice.result.non2xx),
+    errors: sum((slice) => slice.result.errors),
+    timeouts: sum((slice) => slice.result.timeouts),
+    growth: done[done.length - 1]?.growth ?? '',
+    probeNotes: [...new Set(done.map((slice) => slice.probeNote))].join('; '),
+  };
 }
 
-function caseNote(c: CaseResult): string {
-  const slices = measured(c.slices);
-  const rounds = slices.length === 1 ? '1 run' : `median of ${slices.length} rounds (min-max) ${fmtSpread(rateOf(c))} req/s`;
-  const sum = (f: (s: Slice) => number): number => slices.reduce((t, s) => t + f(s), 0);
-  const last = slices[slices.length - 1];
+function caseNote(f: Figures): string {
   return [
-    rounds,
-    `${fmtNum(sum((s) => s.result.requests.total))} requests in ${slices.length} x ${DURATION_S} s, ${CONNECTIONS} connections`,
-    `server thread busy ${(spreadOf(slices.map((s) => s.busyShare)).median * 100).toFixed(0)}% (${fmtNum(spreadOf(slices.map((s) => s.busyMicros)).median, 1)} µs per request)`,
-    `p50 ${spreadOf(slices.map((s) => s.result.latency.p50)).median} ms, p99 ${Math.max(...slices.map((s) => s.result.latency.p99))} ms (worst round), max ${Math.max(...slices.map((s) => s.result.latency.max))} ms`,
-    `non-2xx ${sum((s) => s.result.non2xx)}, errors ${sum((s) => s.result.errors)}, timeouts ${sum((s) => s.result.timeouts)}`,
-    last?.growth ?? '',
-    [...new Set(slices.map((s) => s.probeNote))].join('; '),
+    f.rounds === 1 ? '1 run' : `median of ${f.rounds} rounds (min-max) ${fmtSpread(f.rate)} req/s`,
+    `${fmtNum(f.requests)} requests in ${f.rounds} x ${DURATION_S} s, ${CONNECTIONS} connections`,
+    `server thread busy ${(f.busyShare * 100).toFixed(0)}% (${fmtNum(f.busyMicros, 1)} µs per request)`,
+    `p50 ${f.p50} ms, p99 ${f.p99} ms (worst round), max ${f.max} ms`,
+    `non-2xx ${f.non2xx}, errors ${f.errors}, timeouts ${f.timeouts}`,
+    f.growth,
+    f.probeNotes,
   ]
     .filter((s) => s !== '')
     .join('; ');
@@ -209,10 +242,10 @@ function goals(results: readonly CaseResult[]): Row[] {
     ['api.post.limit', 'POST (resting LIMIT)', POST_GOAL],
     ['api.get.summary', 'GET summary', GET_GOAL],
   ] as const) {
-    const c = byId(id);
-    if (c === undefined || measured(c.slices).length === 0) continue;
-    const rate = rateOf(c).median;
-    const p99 = Math.max(...measured(c.slices).map((s) => s.result.latency.p99));
+    const f = byId(id)?.figures;
+    if (f === undefined) continue;
+    const rate = f.rate.median;
+    const p99 = f.p99;
     process.stdout.write(`  ${verdict(rate >= goal)}  >= ${fmtNum(goal)} ${label}/s: ${fmtNum(rate)} req/s (median of the rounds)\n`);
     process.stdout.write(`  ${verdict(p99 < P99_GOAL_MS)}  ${label} p99 < ${P99_GOAL_MS} ms: ${p99} ms (worst round)\n`);
   }
@@ -282,45 +315,38 @@ async function sliceOrFailure(spec: CaseSpec, gc: () => void, round: string): Pr
 }
 
 /** A case's rows: its requests per second, p50, p99 and bad answers over the rounds. */
-function caseRows(c: CaseResult): Row[] {
-  const rows: Row[] = [];
-  const { spec } = c;
-  const done = measured(c.slices);
-  if (done.length === 0) {
-    rows.push({ suite: SUITE, id: spec.id, name: spec.name, value: Number.NaN, unit: 'req/s', note: 'failed in every round' });
-    return rows;
-  }
-  const note = caseNote(c);
-  process.stdout.write(`  ${spec.name}: ${fmtNum(rateOf(c).median)} req/s; ${note}\n`);
-  rows.push({ suite: SUITE, id: spec.id, name: spec.name, value: rateOf(c).median, unit: 'req/s', note });
-  rows.push({
-    suite: SUITE,
-    id: `${spec.id}.p50`,
-    name: `${spec.name}: p50 latency`,
-    value: spreadOf(done.map((s) => s.result.latency.p50)).median,
-    unit: 'ms',
-    note: 'autocannon latency.p50 (1 ms resolution), median of the rounds',
-  });
-  rows.push({
-    suite: SUITE,
-    id: `${spec.id}.p99`,
-    name: `${spec.name}: p99 latency`,
-    value: Math.max(...done.map((s) => s.result.latency.p99)),
-    unit: 'ms',
-    note: 'autocannon latency.p99 (1 ms resolution), the worst round',
-  });
-  const non2xx = done.reduce((t, s) => t + s.result.non2xx, 0);
-  const errors = done.reduce((t, s) => t + s.result.errors, 0);
-  const timeouts = done.reduce((t, s) => t + s.result.timeouts, 0);
-  rows.push({
-    suite: SUITE,
-    id: `${spec.id}.bad`,
-    name: `${spec.name}: non-2xx + errors`,
-    value: non2xx + errors,
-    unit: 'responses',
-    note: `non-2xx ${non2xx}, errors ${errors} (timeouts ${timeouts}), all rounds`,
-  });
-  return rows;
+function caseRows({ spec, figures: f }: CaseResult): Row[] {
+  if (f === undefined)
+    return [{ suite: SUITE, id: spec.id, name: spec.name, value: Number.NaN, unit: 'req/s', note: 'failed in every round' }];
+  const note = caseNote(f);
+  process.stdout.write(`  ${spec.name}: ${fmtNum(f.rate.median)} req/s; ${note}\n`);
+  return [
+    { suite: SUITE, id: spec.id, name: spec.name, value: f.rate.median, unit: 'req/s', note },
+    {
+      suite: SUITE,
+      id: `${spec.id}.p50`,
+      name: `${spec.name}: p50 latency`,
+      value: f.p50,
+      unit: 'ms',
+      note: 'autocannon latency.p50 (1 ms resolution), median of the rounds',
+    },
+    {
+      suite: SUITE,
+      id: `${spec.id}.p99`,
+      name: `${spec.name}: p99 latency`,
+      value: f.p99,
+      unit: 'ms',
+      note: 'autocannon latency.p99 (1 ms resolution), the worst round',
+    },
+    {
+      suite: SUITE,
+      id: `${spec.id}.bad`,
+      name: `${spec.name}: non-2xx + errors`,
+      value: f.non2xx + f.errors,
+      unit: 'responses',
+      note: `non-2xx ${f.non2xx}, errors ${f.errors} (timeouts ${f.timeouts}), all rounds`,
+    },
+  ];
 }
 
 export async function api(): Promise<Row[]> {
@@ -343,7 +369,10 @@ export async function api(): Promise<Row[]> {
   }
   for (const spec of CASES.filter((c) => c.once === true)) slices.get(spec.id)?.push(await sliceOrFailure(spec, gc, ''));
 
-  const results: CaseResult[] = CASES.map((spec) => ({ spec, slices: slices.get(spec.id) ?? [] }));
+  const results: CaseResult[] = CASES.map((spec) => {
+    const list = slices.get(spec.id) ?? [];
+    return { spec, slices: list, figures: figuresOf(list) };
+  });
   const rows = results.flatMap(caseRows);
   rows.push(...goals(results));
   return rows;
