@@ -5,12 +5,12 @@ import { describe, expect, it } from 'vitest';
 import {
   SOURCE_TICK_RUNS_PER_THREAD,
   TICK_RUNS_PER_THREAD,
-  WORKER_START_MS,
   estimateTicks,
   largestFirst,
   sweepThreads,
   workersToAdd,
 } from './sweep-plan.js';
+import { WORKER_START_MS } from '../workers/start-cost.js';
 
 describe('sweep sizing', () => {
   it('keeps a small sweep on one thread and gives each thread a good share of a large one', () => {

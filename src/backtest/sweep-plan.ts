@@ -7,6 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
+import { SOURCES_START_FACTOR, WORKER_START_MS } from '../workers/start-cost.js';
 import { COLUMN_BYTES_PER_TICK } from './tick-columns.js';
 
 /**
@@ -16,9 +17,6 @@ import { COLUMN_BYTES_PER_TICK } from './tick-columns.js';
  */
 export const TICK_RUNS_PER_THREAD = 4_000_000;
 
-/** What starting a worker costs before it runs its first job at full speed (milliseconds). */
-export const WORKER_START_MS = { built: 400, sources: 1200 } as const;
-
 /**
  * The same for workers that start from the TypeScript sources (no current dist/, see
  * workers/built-module.ts), in proportion to what they cost to start: through tsx a worker took
@@ -26,7 +24,7 @@ export const WORKER_START_MS = { built: 400, sources: 1200 } as const;
  * over the 13 LEAN files (8.5 M tick-runs) took 1.95-2.20 s on two threads against 1.73-1.83 s on
  * one (three alternated runs).
  */
-export const SOURCE_TICK_RUNS_PER_THREAD = (TICK_RUNS_PER_THREAD * WORKER_START_MS.sources) / WORKER_START_MS.built;
+export const SOURCE_TICK_RUNS_PER_THREAD = TICK_RUNS_PER_THREAD * SOURCES_START_FACTOR;
 
 /**
  * Bytes per tick at the low end of what files hold: compressed 5-12 (the LEAN zips 5.5-6.3, the

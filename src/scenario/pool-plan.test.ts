@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SCENARIO_MS_PER_THREAD, scenarioCostMs, scenarioThreads } from './pool-plan.js';
+import { SCENARIO_MS_PER_THREAD, SOURCE_SCENARIO_MS_PER_THREAD, scenarioCostMs, scenarioThreads } from './pool-plan.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'v20sim-pool-plan-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,5 +38,17 @@ describe('scenario run sizing', () => {
     expect(scenarioThreads({ files, cwd: dir, cores: 4 })).toBe(4);
     expect(scenarioThreads({ files: files.slice(0, 3), cwd: dir, requested: 8 })).toBe(3);
     expect(scenarioThreads({ files, cwd: dir, requested: 1, cores: 8 })).toBe(1);
+  });
+
+  it('asks more of each thread when workers would start from the TypeScript sources', () => {
+    // 392 small files (the bundled 49 copied eight times): two threads from dist/, one from the sources.
+    const files = Array.from({ length: 392 }, (_, i) => scenario(`copies/${i}.yaml`, 'steps: []\n'));
+    expect(scenarioThreads({ files, cwd: dir, cores: 2 })).toBe(2);
+    expect(scenarioThreads({ files, cwd: dir, cores: 2, workersFromSources: true })).toBe(1);
+    expect(SOURCE_SCENARIO_MS_PER_THREAD).toBeGreaterThan(SCENARIO_MS_PER_THREAD);
+    // Enough work still gets the cores, and threads asked for are kept.
+    const many = Array.from({ length: 1000 }, (_, i) => scenario(`more/${i}.yaml`, 'steps: []\n'));
+    expect(scenarioThreads({ files: many, cwd: dir, cores: 2, workersFromSources: true })).toBe(2);
+    expect(scenarioThreads({ files, cwd: dir, requested: 2, cores: 2, workersFromSources: true })).toBe(2);
   });
 });

@@ -9,6 +9,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
+import { SOURCES_START_FACTOR } from '../workers/start-cost.js';
 
 /** The estimated cost of one file on a warm thread, its price files aside (milliseconds). */
 const FILE_MS = 60;
@@ -19,6 +20,12 @@ const TICK_MS = 0.002;
  * 1-1.5 s of CPU time before it runs files at full speed (start-up, compiling, a cold simulator).
  */
 export const SCENARIO_MS_PER_THREAD = 4000;
+/**
+ * The same for workers that start from the TypeScript sources (no current dist/), in proportion to
+ * what they cost to start (workers/start-cost.ts), as a sweep asks: 392 files (the bundled 49 copied
+ * eight times) took 6.86-6.94 s on the two threads the estimate gave them against 6.64-6.76 on one.
+ */
+export const SOURCE_SCENARIO_MS_PER_THREAD = SCENARIO_MS_PER_THREAD * SOURCES_START_FACTOR;
 /** Bytes per tick of a price file: compressed 6-12, text lines 30-60. */
 const COMPRESSED_BYTES_PER_TICK = 8;
 const TEXT_BYTES_PER_TICK = 40;
@@ -59,12 +66,15 @@ export interface ScenarioSizing {
   readonly requested?: number | undefined;
   /** Cores of the machine (default os.availableParallelism()). */
   readonly cores?: number;
+  /** Workers would start from the TypeScript sources (slower: SOURCE_SCENARIO_MS_PER_THREAD). */
+  readonly workersFromSources?: boolean;
 }
 
 /**
  * Threads for a scenario run, this one included. Asked for: that many, at most one per file.
- * Otherwise one per SCENARIO_MS_PER_THREAD of estimated work, at most one per core (this thread and
- * cores - 1 workers) and one per file; 1 (no worker) for a handful of small files.
+ * Otherwise one per SCENARIO_MS_PER_THREAD (SOURCE_SCENARIO_MS_PER_THREAD for workers from the
+ * sources) of estimated work, at most one per core (this thread and cores - 1 workers) and one per
+ * file; 1 (no worker) for a handful of small files.
  */
 export function scenarioThreads(sizing: ScenarioSizing): number {
   const files = Math.max(1, sizing.files.length);
@@ -72,5 +82,6 @@ export function scenarioThreads(sizing: ScenarioSizing): number {
   const cores = Math.max(1, sizing.cores ?? availableParallelism());
   let work = 0;
   for (const file of sizing.files) work += scenarioCostMs(file, sizing.cwd);
-  return Math.max(1, Math.min(cores, files, Math.floor(work / SCENARIO_MS_PER_THREAD)));
+  const perThread = sizing.workersFromSources === true ? SOURCE_SCENARIO_MS_PER_THREAD : SCENARIO_MS_PER_THREAD;
+  return Math.max(1, Math.min(cores, files, Math.floor(work / perThread)));
 }

@@ -1,4 +1,4 @@
-import { warmModulePool, type ModulePool } from '../workers/pool.js';
+import { startsFromSources, warmModulePool, type ModulePool } from '../workers/pool.js';
 import { scenarioThreads } from './pool-plan.js';
 import { runScenarioFile } from './run-file.js';
 import type { ScenarioResult } from './result.js';
@@ -42,10 +42,14 @@ async function runInThread(file: string, options: PoolOptions): Promise<Scenario
   }
 }
 
+/** The module scenario workers load. */
+function scenarioWorkerModule(): URL {
+  return new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+}
+
 /** The process's warm pool of scenario workers (kept for the next run in this process). */
 function scenarioPool(workers: number): ModulePool<ScenarioTask | null, ScenarioResult | null> {
-  const module = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-  return warmModulePool<ScenarioTask | null, ScenarioResult | null>(module, 'runScenarioTask', workers);
+  return warmModulePool<ScenarioTask | null, ScenarioResult | null>(scenarioWorkerModule(), 'runScenarioTask', workers);
 }
 
 /**
@@ -65,7 +69,16 @@ export async function runScenarioFiles(files: readonly string[], options: PoolOp
       emitted += 1;
     }
   };
-  const threads = Math.min(scenarioThreads({ files, cwd: options.cwd, requested: options.jobs }), THREADS_MAX);
+  const threads = Math.min(
+    scenarioThreads({
+      files,
+      cwd: options.cwd,
+      requested: options.jobs,
+      // Only asked when the threads are chosen: it looks for a built twin of the worker module.
+      ...(options.jobs === undefined ? { workersFromSources: startsFromSources(scenarioWorkerModule()) } : {}),
+    }),
+    THREADS_MAX,
+  );
   let next = 0;
   const take = (): number | undefined => (next < files.length ? next++ : undefined);
   const here = options.runHere !== false || threads <= 1;
