@@ -7,11 +7,14 @@
  * half of them triggered on MID, plus an open trade with a TAKE_PROFIT and a STOP_LOSS: all six
  * heaps of the instrument are non-empty. The ticks: 100,000 generated EUR/USD quotes folded into a
  * 1.09500..1.10500 band, so nothing ever crosses. One op = one pass over the 100,000 ticks.
+ * After the timing, one more pass through engine.pushTick with no book and with the largest, under
+ * V8's sampling heap profiler: the bytes a quiet quote allocates (DESIGN.md: none).
  */
 import type { Account } from '../src/account/account.js';
 import { createEngine, type Engine } from '../src/engine/engine.js';
 import { generateTicks } from '../src/engine/feeds/index.js';
 import type { OrderRequest } from '../src/orders/request.js';
+import { allocatedBytes } from './allocations.js';
 import { fmtNum, isMain, rmeNote, runStandalone, statsOf, timeCases, type Row, type TimedCase } from './lib.js';
 
 const SUITE = 'quiet-ticks';
@@ -213,7 +216,26 @@ export async function quietTicks(): Promise<Row[]> {
     process.stdout.write(`  ${path} ticks/s by resting orders, mean: ${side(mean)}  (100k/0 = ${ratio(mean).toFixed(2)})\n`);
     process.stdout.write(`  ${path} ticks/s by resting orders, best: ${side(best)}  (100k/0 = ${ratio(best).toFixed(2)})\n`);
   }
+  for (const bk of [books[0], books[books.length - 1]] as Book[]) rows.push(await allocationRow(bk, viaEngine(bk.engine), n));
   return rows;
+}
+
+/**
+ * What a quiet quote allocates through engine.pushTick: a pass under the heap sampler, after one
+ * untimed pass of the same closure (a new closure starts in the interpreter, which boxes numbers).
+ */
+async function allocationRow(bk: Book, pass: () => void, ticks: number): Promise<Row> {
+  pass();
+  const perQuote = (await allocatedBytes(pass)) / ticks;
+  process.stdout.write(`  engine.pushTick, ${fmtNum(bk.resting)} resting: ${perQuote.toFixed(1)} bytes allocated a quote\n`);
+  return {
+    suite: SUITE,
+    id: `quiet.pushTick.alloc.${bk.resting}`,
+    name: `engine.pushTick, ${fmtNum(bk.resting)} resting: heap allocated per quote`,
+    value: perQuote,
+    unit: 'bytes/quote',
+    note: `one pass of ${fmtNum(ticks)} quotes under V8's sampling heap profiler, freed objects included (an estimate; a rollover's DAILY_FINANCING is spread over the pass)`,
+  };
 }
 
 if (isMain(import.meta.url)) await runStandalone(quietTicks);

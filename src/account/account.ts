@@ -268,8 +268,10 @@ export class Account {
     // A quote in closed hours is recorded (prices show it, not tradeable) but triggers nothing:
     // resting orders wait for the first quote of the next session (market-hours.ts). Inside an
     // open session this is one compare; sessionUntil is -Infinity in closed hours.
+    // The calls below take this.clock (the quote's time, stored above), not tick.time: V8 reads a
+    // tick's time as a raw double and boxed it for them on every quote, even when none was made.
     if (tick.time >= slot.sessionUntil) {
-      refreshSession(slot, tick.time);
+      refreshSession(slot, this.clock);
       if (!slot.tradeable) return;
     }
     if (book === undefined) {
@@ -284,15 +286,15 @@ export class Account {
       if (moved.length !== 0) moved.length = 0;
       book.collectCrossed(slot.bid, slot.ask, crossed, moved);
       if (moved.length !== 0) {
-        const records = moveTrailingStops(state, moved, tick.time);
+        const records = moveTrailingStops(state, moved, this.clock);
         if (this.sink !== undefined) this.sink(records);
       }
-      if (crossed.length !== 0) this.fillCrossed(tick.time);
+      if (crossed.length !== 0) this.fillCrossed(this.clock);
     }
     // The margin levels, after the quote's own fills: two compares unless this price may cross one
     // or they are stale (then every band is closed: margin-watch.ts markMarginStale).
     const sum = slot.bid + slot.ask;
-    if (sum < slot.marginLow || sum > slot.marginHigh) this.checkMargin(tick.time);
+    if (sum < slot.marginLow || sum > slot.marginHigh) this.checkMargin(this.clock);
   }
 
   /** Fills (or cancels) the orders a quote crossed, oldest first, each in a batch of its own. */

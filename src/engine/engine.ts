@@ -127,7 +127,10 @@ class SimEngine implements Engine {
   readonly prices$: Observable<Tick> = this.prices.asObservable();
   private readonly advances = new Subject<Micros>();
   readonly advances$: Observable<Micros> = this.advances.asObservable();
-  private clock: Micros;
+  // A number from the start: a field declared without one is defined as undefined first (ES2022
+  // class fields), which makes V8 keep it as a tagged value and box every time stored in it, a
+  // 16-byte allocation on every quote.
+  private clock: Micros = 0;
   private readonly window: number | undefined;
   private readonly records: RecordsInMemory | undefined;
   private books: BookHistory | undefined;
