@@ -24,19 +24,28 @@ const EPOCH_SHIFT_DAYS = 719_468;
 const DAYS_PER_ERA = 146_097;
 
 /**
- * "yyyy-mm-ddT" of a day counted from 1970-01-01, by calendar arithmetic (the proleptic Gregorian
- * calendar, as Date uses); null outside years 0000..9999, which ISO prints with six digits.
+ * The year of a day counted from 1970-01-01 in a calendar whose years begin on March 1 (so the
+ * leap day ends a year), and the day of that year (0 = March 1): the first half of the civil date
+ * of a day count (the proleptic Gregorian calendar, as Date uses), which dayText and utcYear share.
  */
-function dayText(day: number): string | null {
+function marchYearOf(day: number): { marchYear: number; doy: number } {
   const z = day + EPOCH_SHIFT_DAYS;
   const era = Math.floor(z / DAYS_PER_ERA);
   const doe = z - era * DAYS_PER_ERA;
   const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  return { marchYear: yoe + era * 400, doy: doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100)) };
+}
+
+/**
+ * "yyyy-mm-ddT" of a day counted from 1970-01-01, by calendar arithmetic (the proleptic Gregorian
+ * calendar, as Date uses); null outside years 0000..9999, which ISO prints with six digits.
+ */
+function dayText(day: number): string | null {
+  const { marchYear, doy } = marchYearOf(day);
   const mp = Math.floor((5 * doy + 2) / 153);
   const date = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const year = marchYear + (month <= 2 ? 1 : 0);
   if (year < 0 || year > 9999) return null;
   const y = year >= 1000 ? String(year) : String(year).padStart(4, '0');
   return `${y}-${TWO_DIGITS[month] as string}-${TWO_DIGITS[date] as string}T`;
@@ -189,13 +198,9 @@ function lastWeekday(year: number, month: number, weekday: number): number {
 
 /** The UTC year of an instant in milliseconds, by calendar arithmetic (dayText's). */
 function utcYear(ms: number): number {
-  const z = Math.floor(ms / 86_400_000) + EPOCH_SHIFT_DAYS;
-  const era = Math.floor(z / DAYS_PER_ERA);
-  const doe = z - era * DAYS_PER_ERA;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  // Days from March 1: January and February (doy 306 on) belong to the next calendar year.
-  return yoe + era * 400 + (doy >= 306 ? 1 : 0);
+  const { marchYear, doy } = marchYearOf(Math.floor(ms / 86_400_000));
+  // January and February (doy 306 on) belong to the next calendar year.
+  return marchYear + (doy >= 306 ? 1 : 0);
 }
 
 /**
