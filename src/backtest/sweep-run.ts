@@ -4,6 +4,7 @@ import { loadStrategy } from './load.js';
 import type { StrategyDefinition } from './strategy.js';
 import { runSweepJobOrFail, type SweepJob, type SweepOptions, type SweepRow, type SweepSpec, type SweepTask } from './sweep.js';
 import { claimJob, closeQueue, jobQueue, jobsLeft, queueEmpty, type JobQueue } from '../workers/job-queue.js';
+import { siblingModule } from '../workers/built-module.js';
 import { startsFromSources, warmModulePool, type ModulePool } from '../workers/pool.js';
 import { estimateTicks, largestFirst, sweepThreads, workersToAdd } from './sweep-plan.js';
 import type { TickColumns } from './tick-columns.js';
@@ -16,14 +17,12 @@ function yieldToEventLoop(): Promise<void> {
 type SweepAnswer = SweepRow | readonly SweepRow[] | FilesRead | undefined | null;
 type SweepPool = ModulePool<SweepTask, SweepAnswer>;
 
-/** The module a sweep worker loads: the twin of this one's, TypeScript or JavaScript. */
-function sweepWorkerModule(): URL {
-  return new URL(`./sweep-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-}
+/** The module a sweep worker loads. */
+const SWEEP_WORKER = siblingModule('sweep-worker', import.meta.url);
 
 /** The process's warm pool of sweep workers (they load the strategy once and stay for the next sweep). */
 function sweepPool(workers: number): SweepPool {
-  return warmModulePool<SweepTask, SweepAnswer>(sweepWorkerModule(), 'runSweepTask', workers);
+  return warmModulePool<SweepTask, SweepAnswer>(SWEEP_WORKER, 'runSweepTask', workers);
 }
 
 /** The rows in job order, and the function that records each as it finishes (once: a row may come twice). */
@@ -83,7 +82,7 @@ class SweepRun {
   private readonly filesRead: Promise<void>[] = [];
   private readonly lanes: Promise<void>[] = [];
   /** Workers would start through tsx, slower (sweep-plan.ts SOURCE_TICK_RUNS_PER_THREAD). */
-  private readonly fromSources = startsFromSources(sweepWorkerModule());
+  private readonly fromSources = startsFromSources(SWEEP_WORKER);
   /** Runs this thread has timed, and the fastest of them (shareLongRuns). */
   private timedRuns = 0;
   private fastestRunMs = Number.POSITIVE_INFINITY;

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { siblingModule } from '../workers/built-module.js';
 import { modulePool } from '../workers/pool.js';
 import { paramText, type CellData } from './cell.js';
 import type { CellTask } from './cell-thread.js';
@@ -70,11 +71,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   redis.on('error', () => undefined);
   let made: string | undefined;
   const dir = (): string => (made ??= mkdtempSync(path.join(tmpdir(), 'v20sim-worker-')));
-  const pool = modulePool<CellTask, string>(
-    new URL(`./cell-thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
-    'runCellTask',
-    options.concurrency,
-  );
+  const pool = modulePool<CellTask, string>(siblingModule('cell-thread', import.meta.url), 'runCellTask', options.concurrency);
 
   const strategyFile = strategyFiles(redis, dir, where);
 

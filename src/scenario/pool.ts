@@ -1,3 +1,4 @@
+import { siblingModule } from '../workers/built-module.js';
 import { startsFromSources, warmModulePool, type ModulePool } from '../workers/pool.js';
 import { scenarioThreads } from './pool-plan.js';
 import { runScenarioFile } from './run-file.js';
@@ -43,13 +44,11 @@ async function runInThread(file: string, options: PoolOptions): Promise<Scenario
 }
 
 /** The module scenario workers load. */
-function scenarioWorkerModule(): URL {
-  return new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-}
+const SCENARIO_WORKER = siblingModule('worker', import.meta.url);
 
 /** The process's warm pool of scenario workers (kept for the next run in this process). */
 function scenarioPool(workers: number): ModulePool<ScenarioTask | null, ScenarioResult | null> {
-  return warmModulePool<ScenarioTask | null, ScenarioResult | null>(scenarioWorkerModule(), 'runScenarioTask', workers);
+  return warmModulePool<ScenarioTask | null, ScenarioResult | null>(SCENARIO_WORKER, 'runScenarioTask', workers);
 }
 
 /**
@@ -75,7 +74,7 @@ export async function runScenarioFiles(files: readonly string[], options: PoolOp
       cwd: options.cwd,
       requested: options.jobs,
       // Only asked when the threads are chosen: it looks for a built twin of the worker module.
-      ...(options.jobs === undefined ? { workersFromSources: startsFromSources(scenarioWorkerModule()) } : {}),
+      ...(options.jobs === undefined ? { workersFromSources: startsFromSources(SCENARIO_WORKER) } : {}),
     }),
     THREADS_MAX,
   );

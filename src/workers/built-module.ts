@@ -10,6 +10,14 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+/**
+ * The module `name` in the folder of `from` (a module's import.meta.url), in `from`'s language:
+ * `name.ts` beside a TypeScript source, `name.js` beside built JavaScript. A pool's worker module.
+ */
+export function siblingModule(name: string, from: string): URL {
+  return new URL(`./${name}${from.endsWith('.ts') ? '.ts' : '.js'}`, from);
+}
+
 /** The newest modification time of the .ts files under `dir`. */
 function newestSource(dir: string): number {
   let newest = 0;
