@@ -81,8 +81,8 @@ class SweepRun {
   private readonly running = new Set<Promise<void>>();
   private readonly filesRead: Promise<void>[] = [];
   private readonly lanes: Promise<void>[] = [];
-  /** Workers would start through tsx, slower (sweep-plan.ts SOURCE_TICK_RUNS_PER_THREAD). */
-  private readonly fromSources = startsFromSources(SWEEP_WORKER);
+  /** Workers would start through tsx, slower (sweep-plan.ts SOURCE_TICK_RUNS_PER_THREAD); see fromSources. */
+  private workersFromSources: boolean | undefined;
   /** Runs this thread has timed, and the fastest of them (shareLongRuns). */
   private timedRuns = 0;
   private fastestRunMs = Number.POSITIVE_INFINITY;
@@ -104,8 +104,18 @@ class SweepRun {
     this.files = jobQueue(this.total > 1 ? largestFirst(spec.tickFiles) : []);
   }
 
+  /**
+   * Asked only when the planner chooses the threads (no `workers` option), and once: the check
+   * looks for a built twin of the worker module, which walks src/ when running from the sources.
+   */
+  private get fromSources(): boolean {
+    return (this.workersFromSources ??= startsFromSources(SWEEP_WORKER));
+  }
+
   private sizing(ticks: number): number {
-    return sweepThreads({ runs: this.total, ticks, requested: this.options.workers, workersFromSources: this.fromSources });
+    const requested = this.options.workers;
+    if (requested !== undefined) return sweepThreads({ runs: this.total, ticks, requested });
+    return sweepThreads({ runs: this.total, ticks, workersFromSources: this.fromSources });
   }
 
   private readonly fail = (error: unknown): void => {
