@@ -98,8 +98,10 @@ async function main(): Promise<void> {
   }
   const [a, b] = times as [number[], number[]];
   const ratio = spreadOf(a.map((ms, i) => (b[i] as number) / ms)).median;
-  const show = (root: string, t: number[]): string =>
-    `${path.basename(root)} median ${spreadOf(t).median.toFixed(1)} ms, min ${Math.min(...t).toFixed(1)} ms`;
+  const show = (root: string, t: number[]): string => {
+    const { median, min } = spreadOf(t);
+    return `${path.basename(root)} median ${median.toFixed(1)} ms, min ${min.toFixed(1)} ms`;
+  };
   process.stdout.write(
     `${caseName}: ${show(roots[0] as string, a)} | ${show(roots[1] as string, b)} | B/A per pass, median ${ratio.toFixed(3)}\n`,
   );
