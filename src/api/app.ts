@@ -11,7 +11,8 @@ import { jsonBody } from './plugins/json-body.js';
 import { requestState, type RequestStep } from './plugins/request-state.js';
 import { serverFactory, v20ClientError } from './server-options.js';
 import { serializerCompiler } from './responses.js';
-import { wireBody } from './http-call.js';
+import { prepareV20, wireBody } from './http-call.js';
+import { TurnQueue } from './turn-queue.js';
 import { lazyValidatorFactory } from './lazy-validators.js';
 import { registerRoutes } from './routes/index.js';
 
@@ -68,8 +69,14 @@ export async function buildApp(options: ApiOptions): Promise<App> {
     engine: options.engine,
     options,
     market,
+    turn: new TurnQueue(prepareV20),
     now: () => options.now?.() ?? options.engine.now,
   };
+  // A server closing answers the operations its last turn queued before its connections close.
+  app.addHook('preClose', (done) => {
+    context.turn.drain();
+    done();
+  });
 
   // Throttles and the Host check answer before anything else is done for a request, then CORS.
   const steps: RequestStep[] = [];

@@ -4,6 +4,7 @@ import type { Engine } from '../engine/engine.js';
 import type { ApiLimits } from './limits.js';
 import type { CandleHistory } from './candle-history.js';
 import type { MarketData } from './market.js';
+import type { TurnQueue } from './turn-queue.js';
 
 /** Which accounts a bearer token may use; `'*'` for every account of the engine. */
 export interface TokenGrant {
@@ -72,5 +73,7 @@ export interface ApiContext {
   readonly engine: Engine;
   readonly options: ApiOptions;
   readonly market: MarketData;
+  /** The operations of this turn's requests with a body, run together at its end (turn-queue.ts). */
+  readonly turn: TurnQueue;
   now(): Micros;
 }

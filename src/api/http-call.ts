@@ -7,6 +7,7 @@ import type { V20Response } from '../v3/response.js';
 import type { ApiContext } from './context.js';
 import { serializeBody } from './responses.js';
 import { toUnixDatetimes } from '../v3/datetime.js';
+import type { Operation } from './turn-queue.js';
 
 /** The account of an account-scoped request, found by the auth hook. */
 export function accountOf(request: FastifyRequest): AccountView {
@@ -66,7 +67,12 @@ class RequestCall implements V3Call {
   }
 }
 
+/**
+ * The v3 call of an account-scoped request, made as its handler starts: the operations queued
+ * before it run first (turn-queue.ts), so it sees what every request before it did.
+ */
 export function callOf(context: ApiContext, request: FastifyRequest): V3Call {
+  if (context.turn.size !== 0) context.turn.drain();
   return new RequestCall(context, request, accountOf(request));
 }
 
@@ -76,31 +82,49 @@ export function wireBody(request: FastifyRequest, body: unknown): unknown {
 }
 
 /**
+ * Sets a reply's status and headers for a v3 answer and returns its body's text, printed as the
+ * app's preSerialization hook and serializer would print it (wireBody, then serializeBody): a
+ * string payload skips that part of Fastify's pipeline, a hook run and a serializer lookup per
+ * request.
+ */
+export function prepareV20(reply: FastifyReply, response: V20Response): string {
+  const headers = response.headers;
+  if (headers !== undefined) for (const name in headers) void reply.header(name, headers[name]);
+  const text = serializeBody(wireBody(reply.request, response.body));
+  void reply.code(response.status).header('content-type', JSON_CONTENT_TYPE);
+  return text;
+}
+
+/**
  * Sends a v3 operation's answer: its headers, status and body. Returns nothing, so a route's
  * handler can be a plain function returning it: an async handler costs a promise and a microtask
  * on every request, and a handler returning the reply it sent makes Fastify build an error to log.
  */
 export function sendV20(reply: FastifyReply, response: V20Response): void {
-  const headers = response.headers;
-  if (headers !== undefined) for (const name in headers) void reply.header(name, headers[name]);
-  // Printed here, as the app's preSerialization hook and serializer would print it (wireBody,
-  // then serializeBody): a string payload skips that part of Fastify's pipeline, a hook run and a
-  // serializer lookup per request.
-  const text = serializeBody(wireBody(reply.request, response.body));
-  void reply.code(response.status).header('content-type', JSON_CONTENT_TYPE);
-  // The answer to a request that carried a body (an order, a close, a configuration) is written
-  // at the end of this turn of the event loop, with the answers to the other requests read in it,
-  // rather than at once. Each socket write wakes the client's thread, which on a virtual machine
-  // whose client sleeps between answers costs ~20 µs a write (measured in the server: 6 µs when
-  // the client is busy); written together, the first wakes it and the rest find it running
-  // (POST LIMIT +40% over 10 loopback connections). Reads answer at once: a GET is quick enough
-  // that its client is still busy, and deferring it measured no gain.
+  const text = prepareV20(reply, response);
+  // The answer to a request that carried a body is written at the end of this turn of the event
+  // loop, with the answers to the other requests read in it, rather than at once. Each socket
+  // write wakes the client's thread, which on a virtual machine whose client sleeps between
+  // answers costs ~20 µs a write (measured in the server: 6 µs when the client is busy); written
+  // together, the first wakes it and the rest find it running (POST LIMIT +40% over 10 loopback
+  // connections). Reads answer at once: a GET is quick enough that its client is still busy, and
+  // deferring it measured no gain.
   if (reply.request.body === undefined) void reply.send(text);
   else setImmediate(sendText, reply, text);
 }
 
 function sendText(reply: FastifyReply, text: string): void {
   void reply.send(text);
+}
+
+/**
+ * Runs a v3 operation that may change the account and answers it: at once for a request without
+ * a body (a cancel or close sent with none), else at the end of the turn with the other
+ * operations of the turn (turn-queue.ts), so that their code runs back to back.
+ */
+export function answerV20(context: ApiContext, reply: FastifyReply, operation: Operation): void {
+  if (reply.request.body === undefined) sendV20(reply, operation());
+  else context.turn.add(reply, operation);
 }
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

@@ -9,7 +9,7 @@ import {
   listAccounts,
 } from '../../v3/accounts.js';
 import type { ApiContext } from '../context.js';
-import { callOf, sendV20 } from '../http-call.js';
+import { answerV20, callOf, sendV20 } from '../http-call.js';
 import { AccountBody, AccountsBody, ChangesBody, InstrumentsBody, OutcomeBody, ok } from '../responses.js';
 import { TransactionId } from '../schemas.js';
 
@@ -47,7 +47,7 @@ export const accountRoutes =
     );
 
     app.patch('/accounts/:accountID/configuration', { schema: { body: ConfigurationBody, response: ok(OutcomeBody) } }, (request, reply) =>
-      sendV20(reply, configureAccount(callOf(context, request), request.body)),
+      answerV20(context, reply, () => configureAccount(callOf(context, request), request.body)),
     );
 
     app.get(

@@ -10,7 +10,7 @@ import {
   setOrderClientExtensions,
 } from '../../v3/orders.js';
 import type { ApiContext } from '../context.js';
-import { callOf, sendV20 } from '../http-call.js';
+import { answerV20, callOf, sendV20 } from '../http-call.js';
 import { OrderBody as OneOrderBody, OrdersBody, OutcomeBody, ok } from '../responses.js';
 import {
   AccountParams,
@@ -43,7 +43,7 @@ export const orderRoutes =
   (context: ApiContext): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.post('/accounts/:accountID/orders', { schema: { body: OrderBody, response: ok(OutcomeBody, 201) } }, (request, reply) =>
-      sendV20(reply, createOrder(callOf(context, request), request.body.order)),
+      answerV20(context, reply, () => createOrder(callOf(context, request), request.body.order)),
     );
 
     app.get('/accounts/:accountID/orders', { schema: { querystring: OrdersQuery, response: ok(OrdersBody) } }, (request, reply) =>
@@ -63,18 +63,20 @@ export const orderRoutes =
     app.put(
       '/accounts/:accountID/orders/:orderSpecifier',
       { schema: { params: OrderParams, body: OrderBody, response: ok(OutcomeBody, 201) } },
-      (request, reply) => sendV20(reply, replaceOrder(callOf(context, request), request.params.orderSpecifier, request.body.order)),
+      (request, reply) =>
+        answerV20(context, reply, () => replaceOrder(callOf(context, request), request.params.orderSpecifier, request.body.order)),
     );
 
     app.put(
       '/accounts/:accountID/orders/:orderSpecifier/cancel',
       { schema: { params: OrderParams, response: ok(OutcomeBody) } },
-      (request, reply) => sendV20(reply, cancelOrder(callOf(context, request), request.params.orderSpecifier)),
+      (request, reply) => answerV20(context, reply, () => cancelOrder(callOf(context, request), request.params.orderSpecifier)),
     );
 
     app.put(
       '/accounts/:accountID/orders/:orderSpecifier/clientExtensions',
       { schema: { params: OrderParams, body: ClientExtensionsBody, response: ok(OutcomeBody) } },
-      (request, reply) => sendV20(reply, setOrderClientExtensions(callOf(context, request), request.params.orderSpecifier, request.body)),
+      (request, reply) =>
+        answerV20(context, reply, () => setOrderClientExtensions(callOf(context, request), request.params.orderSpecifier, request.body)),
     );
   };

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { closePosition, getPosition, listOpenPositions, listPositions } from '../../v3/positions.js';
 import type { ApiContext } from '../context.js';
-import { callOf, sendV20 } from '../http-call.js';
+import { answerV20, callOf, sendV20 } from '../http-call.js';
 import { OutcomeBody, PositionBody, PositionsBody, ok } from '../responses.js';
 import { AccountParams, ClientExtensions, Decimal, InstrumentName } from '../schemas.js';
 
@@ -39,6 +39,6 @@ export const positionRoutes =
     app.put(
       '/accounts/:accountID/positions/:instrument/close',
       { schema: { params: PositionParams, body: ClosePositionBody, response: ok(OutcomeBody) } },
-      (request, reply) => sendV20(reply, closePosition(callOf(context, request), request.params.instrument, request.body)),
+      (request, reply) => answerV20(context, reply, () => closePosition(callOf(context, request), request.params.instrument, request.body)),
     );
   };

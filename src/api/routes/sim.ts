@@ -90,6 +90,11 @@ export const simRoutes =
   (context: ApiContext): FastifyPluginAsyncTypebox =>
   async (app) => {
     await app.register(adminAuth(context));
+    // Every control request changes or reads the market or an account: the orders queued before it run first (turn-queue.ts).
+    app.addHook('preHandler', (_request, _reply, done) => {
+      context.turn.drain();
+      done();
+    });
 
     app.post('/ticks', { bodyLimit: SIM_LIMITS.ticksBodyBytes, schema: { response: ok(PushedBody) } }, async (request) => {
       const ticks = parseTicks(request.body, context.engine, context.now());

@@ -39,6 +39,8 @@ export const streamRoutes =
     app.addHook('preClose', async () => registry.closeAll());
 
     app.get('/accounts/:accountID/transactions/stream', async (request, reply) => {
+      // A stream opened after an order's request starts after the order's transactions (turn-queue.ts).
+      context.turn.drain();
       const account = accountOf(request);
       if (registry.full) throw TOO_MANY_STREAMS();
       if (registry.accountFull(account.id)) throw TOO_MANY_ACCOUNT_STREAMS(context.options.limits?.streamsPerAccount);

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { closeTrade, getTrade, listOpenTrades, listTrades, setTradeClientExtensions, setTradeOrders } from '../../v3/trades.js';
 import type { ApiContext } from '../context.js';
-import { callOf, sendV20 } from '../http-call.js';
+import { answerV20, callOf, sendV20 } from '../http-call.js';
 import { OutcomeBody, TradeBody, TradesBody, ok } from '../responses.js';
 import {
   AccountParams,
@@ -65,7 +65,8 @@ export const tradeRoutes =
     app.put(
       '/accounts/:accountID/trades/:tradeSpecifier/close',
       { schema: { params: TradeParams, body: CloseTradeBody, response: ok(OutcomeBody) } },
-      (request, reply) => sendV20(reply, closeTrade(callOf(context, request), request.params.tradeSpecifier, request.body)),
+      (request, reply) =>
+        answerV20(context, reply, () => closeTrade(callOf(context, request), request.params.tradeSpecifier, request.body)),
     );
 
     app.put(
@@ -77,12 +78,14 @@ export const tradeRoutes =
           response: ok(OutcomeBody),
         },
       },
-      (request, reply) => sendV20(reply, setTradeClientExtensions(callOf(context, request), request.params.tradeSpecifier, request.body)),
+      (request, reply) =>
+        answerV20(context, reply, () => setTradeClientExtensions(callOf(context, request), request.params.tradeSpecifier, request.body)),
     );
 
     app.put(
       '/accounts/:accountID/trades/:tradeSpecifier/orders',
       { schema: { params: TradeParams, body: SetTradeOrdersBody, response: ok(OutcomeBody) } },
-      (request, reply) => sendV20(reply, setTradeOrders(callOf(context, request), request.params.tradeSpecifier, request.body)),
+      (request, reply) =>
+        answerV20(context, reply, () => setTradeOrders(callOf(context, request), request.params.tradeSpecifier, request.body)),
     );
   };
