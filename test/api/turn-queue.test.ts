@@ -12,7 +12,12 @@ import { TurnQueue } from '../../src/api/turn-queue.js';
 import type { AccountView } from '../../src/engine/engine.js';
 import type { V20Response } from '../../src/v3/response.js';
 import { V20Error } from '../../src/v3/errors.js';
-import { ACCOUNT, ADMIN_TOKEN, TOKEN, type TestApi } from '../support/api/harness.js';
+import { ACCOUNT, ADMIN_TOKEN, T0, TOKEN, type TestApi } from '../support/api/harness.js';
+import { buildApp, type App } from '../../src/api/app.js';
+import { createEngine } from '../../src/engine/engine.js';
+import { MemoryJournal } from '../../src/journal/journal.js';
+import type { JournalEntry } from '../../src/domain/journal-entry.js';
+import type { AddressInfo } from 'node:net';
 import { listeningApi, rawExchange } from '../hardening/raw-http.js';
 
 /** A reply that records what it was sent. */
@@ -107,10 +112,23 @@ describe('TurnQueue', () => {
 });
 
 let api: TestApi | undefined;
+let app: App | undefined;
 afterEach(async () => {
   await api?.close();
+  await app?.close();
   api = undefined;
+  app = undefined;
 });
+
+/** A journal that refuses every append once `failing` is set, as a full disk would. */
+class FailingJournal extends MemoryJournal {
+  failing = false;
+
+  override append(accountId: string, entries: readonly JournalEntry[]): void {
+    if (this.failing) throw new Error('ENOSPC: no space left on device, write');
+    super.append(accountId, entries);
+  }
+}
 
 function rawPost(path: string, token: string, body: string): string {
   return (
@@ -157,5 +175,23 @@ describe('requests of one turn, over HTTP', () => {
     expect(bodies[1]?.['orderCreateTransaction']?.id).toBe(String(last + 3));
     expect(bodies[2]?.['orderFillTransaction']?.tradesClosed).toHaveLength(1);
     expect(bodies[3]?.['orderCancelTransaction']).toMatchObject({ orderID: String(last + 3) });
+  });
+
+  it('an order whose journal write fails is answered 500 with a v20 body; the requests around it are answered as usual', async () => {
+    const journal = new FailingJournal();
+    const engine = createEngine({ accounts: [{ id: ACCOUNT, currency: 'USD', balance: '100000' }], start: T0, journal });
+    engine.pushTick({ instrument: 'EUR_USD', time: T0, bid: 1.1, ask: 1.1002 });
+    app = await buildApp({ engine, tokens: [{ token: TOKEN, accounts: '*' }] });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (app.server.address() as AddressInfo).port;
+    const order = JSON.stringify({ order: { type: 'LIMIT', instrument: 'EUR_USD', units: '5', price: '1.00000' } });
+    const orders = `/v3/accounts/${ACCOUNT}/orders`;
+    journal.failing = true;
+    const failed = await rawExchange(port, rawPost(orders, TOKEN, order), 1);
+    expect(failed.responses.map((r) => r.status)).toEqual([500]);
+    expect(JSON.parse(failed.responses[0]?.body ?? '{}')).toEqual({ errorMessage: 'An internal server error occurred' });
+    journal.failing = false;
+    const after = await rawExchange(port, rawPost(orders, TOKEN, order), 1);
+    expect(after.responses.map((r) => r.status)).toEqual([201]);
   });
 });
