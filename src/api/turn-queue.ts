@@ -5,11 +5,11 @@ import type { V20Response } from '../v3/response.js';
 export type Operation = () => V20Response;
 
 /**
- * The operations of the requests that carried a body (an order, a close, a configuration), run
- * together at the end of the event loop's turn in the order their handlers were called, then
- * answered together. Run in the handler, each order's code ran cold between the parsing,
- * validation and hooks of the next requests; run back to back, a MARKET request costs about a
- * tenth less (bench/RESULTS.md). Their answers were already written at the end of the turn.
+ * The operations of the requests that carried a body (an order, a close, a configuration, a /sim
+ * change), run together at the end of the event loop's turn in the order their handlers were
+ * called, then answered together (answerV20 says why the writes are). Run in the handler, each
+ * order's code ran cold between the parsing, validation and hooks of the next requests; run back
+ * to back, a MARKET request costs about a tenth less (bench/RESULTS.md).
  *
  * Order is kept: a request whose handler starts while operations are queued drains the queue
  * first (`drain`, from callOf and the control API), so every request still sees what the

@@ -15,7 +15,7 @@ import { resetAccount } from '../../v3/reset.js';
 import { outcomeResponse } from '../../v3/response.js';
 import type { ApiContext } from '../context.js';
 import { parseDatetimeFormat } from '../../v3/datetime.js';
-import { sendV20 } from '../http-call.js';
+import { answerV20 } from '../http-call.js';
 import { sharedScope } from '../plugins/shared-scope.js';
 import { AccountBody, ClockBody, OutcomeBody, PushedBody, ResetBody, ok } from '../responses.js';
 import { SIM_LIMITS } from '../../domain/limits.js';
@@ -110,20 +110,24 @@ export const simRoutes =
     });
 
     app.post('/accounts', { schema: { response: ok(AccountBody, 201) } }, (request, reply) =>
-      sendV20(reply, openAccount(context.engine, request.body, context.now())),
+      answerV20(context, reply, () => openAccount(context.engine, request.body, context.now())),
     );
 
-    app.post('/accounts/:accountID/reset', { schema: { response: ok(ResetBody) } }, (request, reply) => {
-      const account = accountParam(context, request);
-      sendV20(reply, resetAccount(simCall(context, request, account.id), parseResetBalance(request.body)));
-    });
+    app.post('/accounts/:accountID/reset', { schema: { response: ok(ResetBody) } }, (request, reply) =>
+      answerV20(context, reply, () => {
+        const account = accountParam(context, request);
+        return resetAccount(simCall(context, request, account.id), parseResetBalance(request.body));
+      }),
+    );
 
-    app.post('/accounts/:accountID/deposit', { schema: { response: ok(OutcomeBody) } }, (request, reply) => {
-      const account = accountParam(context, request);
-      const { amount, comment } = parseDeposit(request.body);
-      const outcome = transferFundsCommand(simCall(context, request, account.id), amount, comment);
-      sendV20(reply, outcomeResponse(account.state.lastTransactionID, outcome, { successStatus: 200, notFoundIs404: false }));
-    });
+    app.post('/accounts/:accountID/deposit', { schema: { response: ok(OutcomeBody) } }, (request, reply) =>
+      answerV20(context, reply, () => {
+        const account = accountParam(context, request);
+        const { amount, comment } = parseDeposit(request.body);
+        const outcome = transferFundsCommand(simCall(context, request, account.id), amount, comment);
+        return outcomeResponse(account.state.lastTransactionID, outcome, { successStatus: 200, notFoundIs404: false });
+      }),
+    );
 
     app.get('/journal/:accountID', async (request, reply) => {
       const account = accountParam(context, request);
