@@ -20,7 +20,7 @@ import { ORDER_TYPE_RULES, ORDER_TYPES } from '../domain/order-types.js';
 import { Account } from './account.js';
 import type { AccountCommand } from './commands.js';
 import { openTradeRecords, pendingOrderRecords } from './live-records.js';
-import type { AccountConfig } from './state.js';
+import { balanceOf, type AccountConfig } from './state.js';
 import { accountChangesStateView, accountView, orderView, pendingOrders, positionView, tradeView } from './views.js';
 import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import type { TriggerEntry } from '../matching/trigger-heap.js';
@@ -99,7 +99,7 @@ const p5 = (n: number): string => formatPriceInt(n, 5);
 function engineView(account: Account): RefView {
   const state = account.state;
   return {
-    balance: formatAccountUnits(state.balance),
+    balance: formatAccountUnits(balanceOf(state)),
     pl: formatAccountUnits(state.pl),
     lastTransactionID: state.lastTransactionID,
     trades: [...state.trades.values()]
@@ -729,8 +729,8 @@ describe('Account invariants over random sessions', () => {
         }
         const first = account.log.find((tx) => tx.type === 'TRANSFER_FUNDS');
         expect(first?.type === 'TRANSFER_FUNDS' ? first.amount : undefined).toBe('100000.0000');
-        expect(account.state.balance.toString()).toBe(transfers.plus(fillPL).minus(commission).plus(financing).toString());
-        expect(account.state.balance.toString()).toBe(balance.toString());
+        expect(balanceOf(account.state).toString()).toBe(transfers.plus(fillPL).minus(commission).plus(financing).toString());
+        expect(balanceOf(account.state).toString()).toBe(balance.toString());
         expect(account.state.pl.toString()).toBe(fillPL.toString());
         expect(account.state.commission.toString()).toBe(commission.toString());
         expect(account.state.financing.toString()).toBe(financing.toString());

@@ -6,7 +6,7 @@ import type { Outcome } from './commands.js';
 import { accepted, rejected } from './decide-orders.js';
 import { withinLimit } from '../orders/client-extensions.js';
 import { inMarginCall, pastCloseout } from './margin-call.js';
-import { parseAccountId, type AccountState } from './state.js';
+import { balanceOf, parseAccountId, type AccountState } from './state.js';
 import { valueAccount } from './valuation.js';
 
 export function decideCreateAccount(b: Batch, currency: string): Outcome {
@@ -90,7 +90,7 @@ export function decideTransferFunds(b: Batch, amount: unknown, comment?: string)
     response['transferFundsRejectTransaction'] = b.emit<TransferFundsTransaction>(body as never);
     return rejected(b, response, reason);
   }
-  body['accountBalance'] = formatAccountUnits(state.balance.plus(value));
+  body['accountBalance'] = formatAccountUnits(balanceOf(state).plus(value));
   response['transferFundsTransaction'] = b.emit<TransferFundsTransaction>(body as never);
   return accepted(b, response);
 }

@@ -1,3 +1,4 @@
+import { balanceOf } from './state.js';
 import { describe, expect, it } from 'vitest';
 import type { OrderFillTransaction } from '../domain/transactions.js';
 import { accountChangesStateView, orderView, tradeSummaryView, tradeView } from './views.js';
@@ -74,7 +75,7 @@ describe('standalone TAKE_PROFIT / STOP_LOSS on a long trade watch the bid', () 
       closeTime: iso(t),
       closingTransactionIDs: ['6'],
     });
-    expect(sim.account.state.balance.toString()).toBe('100018');
+    expect(balanceOf(sim.account.state).toString()).toBe('100018');
   });
 
   it('STOP_LOSS fills when the bid falls to its price, at the bid of that tick (gaps slip)', () => {

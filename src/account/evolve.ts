@@ -111,7 +111,7 @@ function evolveTrailingStopValue(state: AccountState, record: TrailingStopValueR
 
 function setBalance(state: AccountState, text: string): void {
   if (text === state.balanceText) return;
-  state.balance = new Decimal(text);
+  state.balance = undefined;
   state.balanceFloat = Number(text);
   state.balanceText = text;
 }

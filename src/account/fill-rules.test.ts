@@ -1,3 +1,4 @@
+import { balanceOf } from './state.js';
 import { describe, expect, it } from 'vitest';
 import { orderView } from './views.js';
 import { ACCOUNT_ID, Sim, USER_ID, cancelTx, createTx, field, fillTx, iso, rejectTx, shape } from './test-helpers.js';
@@ -150,7 +151,7 @@ describe('MARKET orders', () => {
     expect(cancelTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '27298' })).reason).toBe('INSUFFICIENT_MARGIN');
     const fill = fillTx(sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '27297' }));
     expect(fill.tradeOpened?.initialMarginRequired).toBe('999.9800');
-    expect(sim.account.state.balance.toString()).toBe('1000');
+    expect(balanceOf(sim.account.state).toString()).toBe('1000');
   });
 });
 

@@ -1,3 +1,4 @@
+import { balanceOf } from './state.js';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../domain/instruments.js';
 import { Decimal } from '../domain/decimal.js';
@@ -46,7 +47,7 @@ describe('daily financing', () => {
       ],
     });
     // The trade, the position and the account all carry it; the balance moved by it.
-    expect(account.state.balance.toFixed(4)).toBe(new Decimal('100000').plus(expected).toFixed(4));
+    expect(balanceOf(account.state).toFixed(4)).toBe(new Decimal('100000').plus(expected).toFixed(4));
     expect(account.state.trades.get(4)?.financing.toFixed(4)).toBe(expected);
     expect(account.state.financing.toFixed(4)).toBe(expected);
   });
@@ -78,7 +79,7 @@ describe('daily financing', () => {
     const account = openLong('10000');
     account.advance(TUE_NOON + 30 * HOUR);
     const replayed = Account.replay({ id: ID, currency: 'USD' }, instruments, JSON.parse(JSON.stringify(account.log)));
-    expect(replayed.state.balance.toFixed(4)).toBe(account.state.balance.toFixed(4));
+    expect(balanceOf(replayed.state).toFixed(4)).toBe(balanceOf(account.state).toFixed(4));
     expect(replayed.state.trades.get(4)?.financing.toFixed(4)).toBe(account.state.trades.get(4)?.financing.toFixed(4));
   });
 

@@ -4,7 +4,7 @@ import { newYorkOffsetHours, type Micros } from '../domain/time.js';
 import type { DailyFinancingTransaction, HomeConversionFactors, OpenTradeFinancing, PositionFinancing } from '../domain/transactions.js';
 import type { Batch } from './batch.js';
 import { homeConversionFactors, homeRate, toHome } from './home-currency.js';
-import type { TradeRecord } from './state.js';
+import { balanceOf, type TradeRecord } from './state.js';
 import { midDecimal } from './valuation.js';
 import { openTradeRecords } from './live-records.js';
 
@@ -77,7 +77,7 @@ export function decideDailyFinancing(b: Batch, at: Micros): DailyFinancingTransa
   return b.emit<DailyFinancingTransaction>({
     type: 'DAILY_FINANCING',
     financing: formatAccountUnits(total),
-    accountBalance: formatAccountUnits(state.balance.plus(total)),
+    accountBalance: formatAccountUnits(balanceOf(state).plus(total)),
     accountFinancingMode: 'DAILY',
     positionFinancings,
   } as never);

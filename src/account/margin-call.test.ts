@@ -1,3 +1,4 @@
+import { balanceOf } from './state.js';
 import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../domain/journal-entry.js';
 import type { OrderFillTransaction, Transaction } from '../domain/transactions.js';
@@ -54,7 +55,7 @@ describe('margin closeout', () => {
     expect(batch).toEqual(['MARKET_ORDER', 'ORDER_FILL', 'MARGIN_CALL_EXIT']);
     expect(fill.time).toBe(order?.time);
     expect(sim.account.state.openTradeCount).toBe(0);
-    expect(sim.account.state.balance.toFixed(4)).toBe('485.6500');
+    expect(balanceOf(sim.account.state).toFixed(4)).toBe('485.6500');
     // Nothing more happens on the way down.
     expect(log.at(-1)?.type).toBe('MARGIN_CALL_EXIT');
   });

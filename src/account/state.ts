@@ -1,5 +1,5 @@
 import { DEFAULT_HOME_CONVERSION_FEE } from '../domain/conversion.js';
-import { ZERO, type Decimal } from '../domain/decimal.js';
+import { Decimal, ZERO } from '../domain/decimal.js';
 import type { InstrumentSpec } from '../domain/instruments.js';
 import type { QuoteBook } from '../domain/liquidity.js';
 import { MarketCalendar } from '../domain/market-hours.js';
@@ -165,7 +165,12 @@ export interface AccountState {
   /** Set by evolve on every transaction that may move them (markMarginStale, which also closes every band): the margin levels are checked again at the next quote. */
   marginStale: boolean;
   createdTime: string;
-  balance: Decimal;
+  /**
+   * The balance as a Decimal, parsed from balanceText when first read after a change (balanceOf):
+   * most fills change the balance, and what reads it as a Decimal (valuation, transfers, financing)
+   * runs far less often.
+   */
+  balance: Decimal | undefined;
   /** Float shadow of the balance for the quick margin pre-check. */
   balanceFloat: number;
   /** The balance as the last transaction printed it, so an unchanged balance is not reformatted. */
@@ -255,6 +260,11 @@ export function emptyAccountState(id: string, instruments: ReadonlyMap<string, I
     instruments,
     memo: new AccountMemo(),
   };
+}
+
+/** The account's balance as a Decimal (AccountState.balance, parsed on first read). */
+export function balanceOf(state: AccountState): Decimal {
+  return (state.balance ??= new Decimal(state.balanceText));
 }
 
 export function emptySide(): PositionSideRecord {

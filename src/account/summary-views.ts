@@ -1,7 +1,7 @@
 import { formatAccountUnits, formatFixed, formatUnits, type Decimal } from '../domain/decimal.js';
 import { fractionDigits } from '../domain/scaled-int.js';
 import { shownMarginRate } from './margin-rates.js';
-import type { AccountState, PositionRecord, PositionSideRecord } from './state.js';
+import { balanceOf, type AccountState, type PositionRecord, type PositionSideRecord } from './state.js';
 import { valueAccount, valuePosition, type AccountValuation, type PositionValuation, type UnrealizedPL } from './valuation.js';
 
 /**
@@ -235,7 +235,7 @@ export function summaryTexts(state: AccountState, shownRate: string | undefined 
     id: state.id,
     alias: state.alias,
     currency: state.currency,
-    balance: formatAccountUnits(state.balance),
+    balance: formatAccountUnits(balanceOf(state)),
     createdByUserID: state.userID,
     createdTime: state.createdTime,
     guaranteedStopLossOrderMode: 'DISABLED',

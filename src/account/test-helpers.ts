@@ -9,7 +9,7 @@ import type { OrderCancelTransaction, OrderFillTransaction, OrderTransaction, Tr
 import type { OrderRequest } from '../orders/request.js';
 import { Account } from './account.js';
 import type { AccountCommand, Outcome } from './commands.js';
-import type { AccountConfig } from './state.js';
+import { balanceOf, type AccountConfig } from './state.js';
 
 export const ACCOUNT_ID = '101-004-1234567-001';
 export const USER_ID = 1234567;
@@ -148,7 +148,7 @@ export function bookSnapshot(account: Account): unknown {
   const s = account.state;
   return JSON.parse(
     JSON.stringify({
-      balance: s.balance.toString(),
+      balance: balanceOf(s).toString(),
       pl: s.pl.toString(),
       alias: s.alias,
       marginRate: s.marginRate ?? null,

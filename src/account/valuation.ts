@@ -3,7 +3,7 @@ import { quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
 import { decimalToPriceInt, priceIntToDecimal, priceMidToDecimal } from '../domain/price.js';
 import { formatScaled, parseScaled, toAccountUnits } from '../domain/scaled-int.js';
 import { homeRate, midToHome, toHome, type HomeRate } from './home-currency.js';
-import type { AccountState, PositionRecord, PositionSideRecord, PriceSlot, TradeRecord } from './state.js';
+import { balanceOf, type AccountState, type PositionRecord, type PositionSideRecord, type PriceSlot, type TradeRecord } from './state.js';
 
 /**
  * Valuation of an account at the latest quotes: P/L conversion to the home currency, unrealized
@@ -191,8 +191,9 @@ export function valueAccount(state: AccountState): AccountValuation {
     marginUsed = marginUsed.plus(v.marginUsed);
     positionValue = positionValue.plus(v.positionValue);
   }
-  const NAV = state.balance.plus(unrealizedPL);
-  const closeoutNAV = state.balance.plus(closeoutUPL);
+  const balance = balanceOf(state);
+  const NAV = balance.plus(unrealizedPL);
+  const closeoutNAV = balance.plus(closeoutUPL);
   const marginAvailable = NAV.minus(marginUsed);
   // The percents divide by the closeout NAV floored at the smallest account amount: they grow
   // without bound as that NAV falls towards zero and stay there below it, never snapping back to 1
@@ -215,7 +216,7 @@ export function valueAccount(state: AccountState): AccountValuation {
     // What can leave without a margin shortfall or a negative balance: unrealized gains are not
     // cash (AccountSummary.withdrawalLimit: "zero or a positive value indicating how much can be
     // withdrawn from the account"). min(balance, marginAvailable), floored at zero.
-    withdrawalLimit: Decimal.max(Decimal.min(state.balance, marginAvailable), ZERO),
+    withdrawalLimit: Decimal.max(Decimal.min(balance, marginAvailable), ZERO),
   };
 }
 

@@ -35,6 +35,7 @@ export class Book {
   readonly instruments: AccountState['instruments'];
   private readonly balance: AccountState['balance'];
   private readonly balanceFloat: number;
+  private readonly balanceText: string;
   /** Every position of the account at this transaction, copied. */
   private readonly copies: Map<string, PositionRecord>;
   private valuationState: AccountState | undefined = undefined;
@@ -59,6 +60,7 @@ export class Book {
     this.instruments = live.instruments;
     this.balance = live.balance;
     this.balanceFloat = live.balanceFloat;
+    this.balanceText = live.balanceText;
     const positions = new Map<string, PositionRecord>();
     let open = false;
     for (const [instrument, position] of live.positions) {
@@ -80,6 +82,7 @@ export class Book {
       ...this.live,
       balance: this.balance,
       balanceFloat: this.balanceFloat,
+      balanceText: this.balanceText,
       positions: this.copies,
       currency: this.currency,
       alias: this.alias,

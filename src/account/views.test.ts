@@ -1,3 +1,4 @@
+import { balanceOf } from './state.js';
 import { describe, expect, it } from 'vitest';
 import { Account } from './account.js';
 import { accountChangesStateView, accountChangesView, accountSummaryView, accountView, pendingOrders, positionView } from './views.js';
@@ -252,7 +253,7 @@ describe('TRANSFER_FUNDS', () => {
     ]);
     expect(refused.response).toEqual({ transferFundsRejectTransaction: refused.transactions[0] });
     expect(refused.reject?.errorCode).toBe('INSUFFICIENT_FUNDS');
-    expect(sim.account.state.balance.toString()).toBe('1000');
+    expect(balanceOf(sim.account.state).toString()).toBe('1000');
     const ok = sim.exec({ type: 'TRANSFER_FUNDS', amount: '-631.6667' });
     expect(ok.transactions[0]).toMatchObject({ type: 'TRANSFER_FUNDS', accountBalance: '368.3333' });
   });
@@ -283,7 +284,7 @@ describe('TRANSFER_FUNDS', () => {
     const sim = new Sim();
     const out = sim.exec({ type: 'TRANSFER_FUNDS', amount });
     expect(shape(out.transactions)).toEqual([`TRANSFER_FUNDS_REJECT:${reason}`]);
-    expect(sim.account.state.balance.toString()).toBe('100000');
+    expect(balanceOf(sim.account.state).toString()).toBe('100000');
   });
 });
 

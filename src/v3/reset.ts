@@ -1,5 +1,5 @@
 import type { AccountCommand, Outcome } from '../account/commands.js';
-import type { AccountState } from '../account/state.js';
+import { balanceOf, type AccountState } from '../account/state.js';
 import { accountSummaryView } from '../account/views.js';
 import { pendingOrderRecords } from '../account/live-records.js';
 import { Decimal } from '../domain/decimal.js';
@@ -55,7 +55,7 @@ function* resetCommands(
     if (order.state !== 'PENDING') continue;
     yield { what: `cancelling order ${order.id}`, command: { type: 'CANCEL_ORDER', orderSpecifier: String(order.id) } };
   }
-  const delta = new Decimal(target).minus(state.balance);
+  const delta = new Decimal(target).minus(balanceOf(state));
   if (!delta.isZero())
     yield { what: 'restoring the balance', command: { type: 'TRANSFER_FUNDS', amount: delta.toFixed(), comment: 'v20sim reset' } };
 }

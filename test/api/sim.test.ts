@@ -6,6 +6,7 @@ import type { Engine } from '../../src/engine/engine.js';
 import { MemoryJournal } from '../../src/journal/journal.js';
 import { startTestApi } from '../support/api/harness.js';
 import { T0 } from '../support/constants.js';
+import { balanceOf } from '../../src/account/state.js';
 
 const A = '101-004-1000000-001';
 const B = '101-004-1000000-002';
@@ -327,7 +328,7 @@ describe('control API: accounts', () => {
 
     const toBalance = await post(app, `/sim/accounts/${A}/reset`, { balance: '2500' });
     expect(toBalance.body['transactions']).toHaveLength(1);
-    expect(state.balance.toFixed(4)).toBe('2500.0000');
+    expect(balanceOf(state).toFixed(4)).toBe('2500.0000');
     const nothing = await post(app, `/sim/accounts/${A}/reset`, { balance: '2500' });
     expect(nothing.body['transactions']).toEqual([]);
     expect((await post(app, `/sim/accounts/${A}/reset`, { balance: 'x' })).status).toBe(400);

@@ -2,7 +2,7 @@ import { Decimal, ZERO, formatAccountUnits, formatFixed, formatUnits } from '../
 import { formatPriceInt, parsePriceInt, priceIntToDecimal, priceMidToDecimal } from '../../domain/price.js';
 import { divRoundHalfUp, formatScaled, parseScaled, pow10, toAccountUnits } from '../../domain/scaled-int.js';
 import { HOME_RATE, conversionCost, factorText, homeRateOf, toHome } from '../home-currency.js';
-import type { AccountState } from '../state.js';
+import { balanceOf, type AccountState } from '../state.js';
 import type { FillPlan } from './plan.js';
 
 /** The quote a fill takes, on the instrument's integer grid. */
@@ -146,7 +146,7 @@ export function decimalAmounts(
     price: priceStr,
     pl: reductions === undefined ? '0.0000' : formatAccountUnits(pl),
     quotePL: formatFixed(quotePL, precision),
-    accountBalance: pl.isZero() ? state.balanceText : formatAccountUnits(state.balance.plus(pl)),
+    accountBalance: pl.isZero() ? state.balanceText : formatAccountUnits(balanceOf(state).plus(pl)),
     halfSpreadCost: formatAccountUnits(spreadPerUnit.times(filled)),
     gainQuoteFactor: factorText(home.gain),
     lossQuoteFactor: factorText(home.loss),
