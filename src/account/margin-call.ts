@@ -49,20 +49,24 @@ export function pastCloseout(v: AccountValuation): boolean {
 }
 
 /**
- * Whether the margin levels need looking at now: false (and nothing to do) for an account with no
- * open trade and no margin call, whose levels nothing can cross.
+ * Whether the margin levels need deciding now, watching the prices again when not: false for an
+ * account with no open trade and no margin call, whose levels nothing can cross, and for one whose
+ * float bounds show it clear of both (most checks: no batch, no valuation).
  */
 export function marginCheckNeeded(state: AccountState): boolean {
-  if (state.openTradeCount !== 0 || state.marginCall !== undefined) return true;
-  watchMargin(state, undefined);
+  if (state.openTradeCount === 0 && state.marginCall === undefined) {
+    watchMargin(state, undefined);
+    return false;
+  }
+  const bounds = marginBounds(state);
+  if (bounds === undefined) return true;
+  watchMargin(state, bounds);
   return false;
 }
 
-/** Checks the levels at the current quotes and acts on them, then watches the prices again. */
+/** Checks the levels at the current quotes and acts on them, then watches the prices again (after marginCheckNeeded). */
 export function decideMarginCheck(b: Batch): void {
   const state = b.state;
-  const bounds = marginBounds(state);
-  if (bounds !== undefined) return watchMargin(state, bounds);
   let v = valueAccount(state);
   if (state.marginCall === undefined && inMarginCall(v)) emitMarginCall(b, 'MARGIN_CALL_ENTER');
   if (state.marginCloseoutEnabled && !state.marginCloseoutBlocked && pastCloseout(v)) {
