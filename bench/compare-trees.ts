@@ -8,7 +8,9 @@
  *   node --import tsx bench/compare-trees.ts <treeA> <treeB> [case] [passes]
  *
  * Cases: ma-pre, grid-pre (the example strategies' backtests on the 532,903 real EUR/USD ticks,
- * parsed once beforehand), ma-zip, grid-zip (the same, read from the 13 zips on every pass) and
+ * parsed once beforehand), busy-pre (bench/strategies/busy-reader.ts trading without its per-tick
+ * reads on the same ticks: 28,425 transactions, the busy-reader suite's trading loop), ma-zip,
+ * grid-zip (the same, read from the 13 zips on every pass) and
  * round-trips (1,500 MARKET orders with takeProfitOnFill and stopLossOnFill, each followed by a
  * quote and a position close: the fill path as a crossover strategy drives it).
  */
@@ -26,13 +28,18 @@ const T0 = Date.UTC(2024, 0, 2, 12) * 1000;
 const ACCOUNT = '101-004-1000003-001';
 const ROUND_TRIPS = 1_500;
 
-async function backtestPass(root: string, strategyFile: string, fromZips: boolean): Promise<Pass> {
+async function backtestPass(
+  root: string,
+  strategyFile: string,
+  fromZips: boolean,
+  params: Readonly<Record<string, unknown>> = {},
+): Promise<Pass> {
   const backtest = (await import(path.join(root, 'src/backtest/index.ts'))) as typeof BacktestModule;
   const lean = (await import(path.join(root, 'test/support/lean-eurusd.ts'))) as typeof LeanModule;
   const files = lean.leanFiles();
   const strategy = await backtest.loadStrategy(path.join(root, strategyFile));
   const parsed: Tick[] = fromZips ? [] : [...backtest.openTicks(files)];
-  return () => void backtest.runBacktest({ strategy, ticks: fromZips ? backtest.openTicks(files) : parsed });
+  return () => void backtest.runBacktest({ strategy, params, ticks: fromZips ? backtest.openTicks(files) : parsed });
 }
 
 async function roundTripPass(root: string): Promise<Pass> {
@@ -71,6 +78,7 @@ async function roundTripPass(root: string): Promise<Pass> {
 const CASES: Record<string, { passes: number; make: (root: string) => Promise<Pass> }> = {
   'ma-pre': { passes: 30, make: (root) => backtestPass(root, 'examples/strategies/ma-crossover.ts', false) },
   'grid-pre': { passes: 30, make: (root) => backtestPass(root, 'examples/strategies/grid.ts', false) },
+  'busy-pre': { passes: 30, make: (root) => backtestPass(root, 'bench/strategies/busy-reader.ts', false, { read: false }) },
   'ma-zip': { passes: 16, make: (root) => backtestPass(root, 'examples/strategies/ma-crossover.ts', true) },
   'grid-zip': { passes: 16, make: (root) => backtestPass(root, 'examples/strategies/grid.ts', true) },
   'round-trips': { passes: 20, make: roundTripPass },
