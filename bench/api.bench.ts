@@ -52,8 +52,12 @@ import {
 import { collector, fmtNum, fmtSpread, isMain, runStandalone, spreadOf, type Row, type Spread } from './lib.js';
 
 const SUITE = 'api';
-/** Rounds: every case but those measured once runs once in each, on a fresh server. */
-export const ROUNDS = 3;
+/**
+ * Rounds: every case but those measured once runs once in each, on a fresh server. Five, not
+ * three: on a shared VM one round's ratio can be half or twice the next's, and the median of
+ * three moved with a single disturbed round.
+ */
+export const ROUNDS = 5;
 /** Seconds of load per case and round. */
 export const DURATION_S = 3;
 const WARMUP_S = 1;

@@ -14,8 +14,12 @@ import { MARKET_COUNT, marketBuys, marketCase } from './fills.bench.js';
 import { collector, fmtNum, isMain, rmeNote, runStandalone, secondsSince, spreadOf, statsOf, timeCases, type Row } from './lib.js';
 
 const SUITE = 'busy-reader';
-/** Rounds of the per-transaction ratio: a trading loop, an idle loop and the fill suite's op, in turn. */
-const RATIO_ROUNDS = 5;
+/**
+ * Rounds of the per-transaction ratio: a trading loop, an idle loop and the fill suite's op, in
+ * turn. Nine: single rounds range from about 1.2x to 4x on a shared VM, and the median of five
+ * moved by a tenth from run to run.
+ */
+const RATIO_ROUNDS = 9;
 /** Timed runs of each part in a round, the fastest counted. */
 const BEST_OF = 3;
 const BUSY_READER = 'bench/strategies/busy-reader.ts';
