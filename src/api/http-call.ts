@@ -72,7 +72,7 @@ class RequestCall implements V3Call {
  * before it run first (turn-queue.ts), so it sees what every request before it did.
  */
 export function callOf(context: ApiContext, request: FastifyRequest): V3Call {
-  if (context.turn.size !== 0) context.turn.drain();
+  context.turn.drain();
   return new RequestCall(context, request, accountOf(request));
 }
 
