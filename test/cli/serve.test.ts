@@ -229,7 +229,8 @@ describe('serve (in process)', () => {
 
   it('live: requests and pushed ticks are stamped with the wall clock', async () => {
     const before = Date.now() * 1000;
-    const { server } = await start({}, { noGenerator: true });
+    // Always open: the wall clock may fall in the FX weekend, when a MARKET order is cancelled (MARKET_HALTED).
+    const { server } = await start({ instruments: [{ name: 'EUR_USD', marketHours: { weekly: 'ALWAYS' } }] }, { noGenerator: true });
     await inject(server, 'POST', '/sim/ticks', { ticks: [{ instrument: 'EUR_USD', bid: '1.1', ask: '1.1002' }] });
     const order = await inject(
       server,
