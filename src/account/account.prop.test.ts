@@ -21,6 +21,7 @@ import { Account } from './account.js';
 import type { AccountCommand } from './commands.js';
 import { openTradeRecords, pendingOrderRecords } from './live-records.js';
 import { balanceOf, type AccountConfig } from './state.js';
+import { sideUnits } from './side-sums.js';
 import { accountChangesStateView, accountView, orderView, pendingOrders, positionView, tradeView } from './views.js';
 import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import type { TriggerEntry } from '../matching/trigger-heap.js';
@@ -786,8 +787,8 @@ describe('Account invariants over random sessions', () => {
                 shortIds.push(trade.id);
               }
             }
-            expect(position.long.units.toString()).toBe(long.toString());
-            expect(position.short.units.toString()).toBe(short.toString());
+            expect(sideUnits(position.long).toString()).toBe(long.toString());
+            expect(sideUnits(position.short).toString()).toBe(short.toString());
             expect(position.long.tradeIds).toEqual(longIds);
             expect(position.short.tradeIds).toEqual(shortIds);
             expect(long.plus(short).toString()).toBe((filled.get(instrument) ?? new Decimal(0)).toString());

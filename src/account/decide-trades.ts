@@ -11,6 +11,7 @@ import { cancelOrder, fillOrCancel } from './fill.js';
 import { findTrade } from './specifiers.js';
 import { isTerminalAccount, terminalModifyRefusal } from './third-party-terminal.js';
 import type { OrderRecord, TradeRecord } from './state.js';
+import { sideUnits } from './side-sums.js';
 
 function marketRejectBody(fields: Record<string, unknown>, reason: string): Record<string, unknown> {
   return { type: 'MARKET_ORDER_REJECT', ...fields, rejectReason: reason };
@@ -125,7 +126,7 @@ function planSides(
   const plans: { key: Side; units: Decimal; text: string }[] = [];
   for (const s of requested) {
     const side = s.key === 'long' ? position?.long : position?.short;
-    const held = side?.units.abs() ?? new Decimal(0);
+    const held = side === undefined ? new Decimal(0) : sideUnits(side).abs();
     if (held.isZero()) return { key: s.key, reason: 'CLOSEOUT_POSITION_DOESNT_EXIST', units: s.arg };
     if (s.arg === 'ALL') {
       plans.push({ key: s.key, units: held, text: 'ALL' });

@@ -24,6 +24,7 @@ import { markMarginStale, movesMarginLevels } from './margin-watch.js';
 import { evolveTransactionsLost } from './transactions-lost.js';
 import { noteOpenTrade, notePendingOrder } from './live-records.js';
 import { placeInIndex, removeFromIndex, trailingValue2 } from './placement.js';
+import { addToSide, clearSums } from './side-sums.js';
 import { positionOf, type AccountState, type OrderRecord, type PositionRecord, type TradeRecord } from './state.js';
 
 /**
@@ -333,8 +334,7 @@ function openTrade(state: AccountState, tx: OrderFillTransaction, opened: TradeO
   noteOpenTrade(state, trade.id);
   if (trade.clientExtensions?.id !== undefined) state.clientTradeIds.set(trade.clientExtensions.id, trade.id);
   const side = units.isPositive() ? position.long : position.short;
-  side.units = addTo(side.units, units);
-  side.cost = addTo(side.cost, units.times(price));
+  addToSide(side, unitsInt, units, opened.price, price);
   side.unitsFloat += unitsFloat;
   side.costFloat += unitsFloat * Number(opened.price);
   side.tradeIds.push(trade.id);
@@ -372,13 +372,9 @@ function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTran
   }
   if (emptied) {
     // The side's last trade closed: nothing is held, whatever the sums would say.
-    side.units = ZERO;
-    side.cost = ZERO;
-    side.unitsFloat = 0;
-    side.costFloat = 0;
+    clearSums(side);
   } else {
-    side.units = side.units.plus(units);
-    side.cost = side.cost.plus(units.times(trade.priceDecimal));
+    addToSide(side, reducedInt ?? Number.NaN, units, trade.price, trade.priceDecimal);
     // Number(text) of a whole number is that number: no second parse.
     const unitsFloat = reducedInt === null ? Number(reduce.units) : reducedInt;
     side.unitsFloat += unitsFloat;

@@ -8,7 +8,8 @@ import { Account } from './account.js';
 import type { AccountCommand } from './commands.js';
 import { decimalAmounts, integerAmounts, type FillAmounts } from './fill/amounts.js';
 import { planFill, planFillInDecimals, type FillPlan, type FillRequest } from './fill/plan.js';
-import type { AccountState, OrderRecord, PriceSlot } from './state.js';
+import type { AccountState, OrderRecord, PriceSlot, TradeRecord } from './state.js';
+import { sideCost, sideIsOpen, sideUnits } from './side-sums.js';
 import { averagePriceText } from './summary-views.js';
 import { effectiveMarginRate, effectiveMarginRateText } from './valuation.js';
 
@@ -152,19 +153,37 @@ function compare(state: AccountState, req: FillRequest, probe: Probe): void {
   expect(whole).toEqual(decimal);
 }
 
-/** Each side's average price as printed equals Σ units × price / Σ units in decimal.js (one trade: its price text). */
-function checkAveragePrices(state: AccountState): void {
+/** How many sides checkSides found keeping integer sums and Decimal ones (both must occur). */
+const sideForms = { integer: 0, decimal: 0 };
+
+/**
+ * Each side's sums, kept as integers or as Decimals (PositionSideRecord), equal Σ units and
+ * Σ units × price of its open trades in decimal.js; its average price as printed equals
+ * Σ units × price / Σ units (one trade: its price text).
+ */
+function checkSides(state: AccountState): void {
   const precision = state.instruments.get(INSTRUMENT)?.displayPrecision ?? 5;
   for (const position of state.positions.values()) {
     for (const side of [position.long, position.short]) {
-      if (side.units.isZero()) continue;
-      expect(averagePriceText(state, side, precision)).toBe(formatFixed(side.cost.dividedBy(side.units), precision));
+      let units = new Decimal(0);
+      let cost = new Decimal(0);
+      for (const id of side.tradeIds) {
+        const trade = state.trades.get(id) as TradeRecord;
+        units = units.plus(trade.currentUnits);
+        cost = cost.plus(trade.currentUnits.times(trade.priceDecimal));
+      }
+      if (side.tradeIds.length !== 0) sideForms[Number.isNaN(side.unitsInt) ? 'decimal' : 'integer'] += 1;
+      expect(sideUnits(side).toString()).toBe(units.toString());
+      expect(sideCost(side).toString()).toBe(cost.toString());
+      expect(sideIsOpen(side)).toBe(!units.isZero());
+      if (units.isZero()) continue;
+      expect(averagePriceText(state, side, precision)).toBe(formatFixed(cost.dividedBy(units), precision));
     }
   }
 }
 
 function probeAll(state: AccountState, units: string, probe: Probe): void {
-  checkAveragePrices(state);
+  checkSides(state);
   const d = new Decimal(units);
   for (const positionFill of ['DEFAULT', 'REDUCE_ONLY', 'OPEN_ONLY']) {
     compare(state, { order: ORDER, units: d, reason: 'MARKET_ORDER', positionFill }, probe);
@@ -286,6 +305,16 @@ describe('fill amounts: safe integers and decimal.js print the same amounts', ()
       ),
       { numRuns: 100 },
     );
+  });
+
+  it('position sides keep integer sums and, past them, Decimal ones (checkSides saw both)', () => {
+    const before = { ...sideForms };
+    fc.assert(
+      fc.property(setup, steps(true), (s, list) => void run(s, list)),
+      { numRuns: 100 },
+    );
+    expect(sideForms.integer).toBeGreaterThan(before.integer);
+    expect(sideForms.decimal).toBeGreaterThan(before.decimal);
   });
 
   it('both arithmetics answer, on fills that open, reduce and close (the sessions are not vacuous)', () => {

@@ -1,7 +1,7 @@
 import { balanceOf } from './state.js';
 import { describe, expect, it } from 'vitest';
 import { orderView } from './views.js';
-import { ACCOUNT_ID, Sim, USER_ID, cancelTx, createTx, field, fillTx, iso, rejectTx, shape } from './test-helpers.js';
+import { ACCOUNT_ID, Sim, USER_ID, cancelTx, createTx, field, fillTx, iso, rejectTx, shape, sideUnitsText } from './test-helpers.js';
 import { funded, given, limitOrder, marketIfTouchedOrder, placeOrder, quote, quoted, stopOrder } from './testing/given.js';
 
 /** EUR_USD 1.10000 / 1.10020 on a fresh 100000 USD account: order IDs start at 3. */
@@ -95,7 +95,7 @@ describe('MARKET orders', () => {
     expect(fill.units).toBe('-10000');
     expect(fill.tradeOpened?.units).toBe('-10000');
     expect(fill.tradeOpened?.price).toBe('1.10000');
-    expect(sim.account.state.positions.get('EUR_USD')?.short.units.toString()).toBe('-10000');
+    expect(sideUnitsText(sim.account.state, 'EUR_USD', 'short')).toBe('-10000');
   });
 
   it('IOC is accepted and fills like FOK', () => {

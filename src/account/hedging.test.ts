@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderFillTransaction } from '../domain/transactions.js';
 import { accountSummaryView, positionView } from './views.js';
-import { Sim, fillTx, shape } from './test-helpers.js';
+import { Sim, fillTx, shape, sideUnitsText } from './test-helpers.js';
 
 /** Long 10000 @ 1.10020 (trade 4) then sell 4000 with DEFAULT at the bid 1.10000. */
 function longThenSell(hedgingEnabled: boolean, positionFill?: string): { sim: Sim; fill: OrderFillTransaction } {
@@ -61,7 +61,7 @@ describe('hedging account (hedgingEnabled)', () => {
     expect(fill).toMatchObject({ units: '-10000', requestedUnits: '-20000' });
     expect(fill.tradesClosed?.map((r) => r.tradeID)).toEqual(['4']);
     expect(fill.tradeOpened).toBeUndefined();
-    expect(sim.account.state.positions.get('EUR_USD')?.short.units.toString()).toBe('-4000');
+    expect(sideUnitsText(sim.account.state, 'EUR_USD', 'short')).toBe('-4000');
   });
 
   it('CLOSE_POSITION closes each side with its own order, long first', () => {
@@ -94,7 +94,7 @@ describe('hedging account (hedgingEnabled)', () => {
     const { sim } = longThenSell(true);
     const out = sim.exec({ type: 'CLOSE_POSITION', instrument: 'EUR_USD', longUnits: 'ALL', shortUnits: 'NONE' });
     expect(shape(out.transactions)).toEqual(['MARKET_ORDER:POSITION_CLOSEOUT', 'ORDER_FILL:MARKET_ORDER_POSITION_CLOSEOUT']);
-    expect(sim.account.state.positions.get('EUR_USD')?.short.units.toString()).toBe('-4000');
+    expect(sideUnitsText(sim.account.state, 'EUR_USD', 'short')).toBe('-4000');
   });
 });
 
@@ -112,6 +112,6 @@ describe('netting account for contrast', () => {
     sim.openTrade('EUR_USD', '10000');
     const out = sim.order({ type: 'MARKET', instrument: 'EUR_USD', units: '-4000', positionFill: 'OPEN_ONLY' });
     expect(shape(out.transactions)).toEqual(['MARKET_ORDER_REJECT:ORDER_FILL_POSITION_ACTION_INVALID']);
-    expect(sim.account.state.positions.get('EUR_USD')?.long.units.toString()).toBe('10000');
+    expect(sideUnitsText(sim.account.state, 'EUR_USD', 'long')).toBe('10000');
   });
 });

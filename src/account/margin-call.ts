@@ -6,6 +6,7 @@ import type { Batch } from './batch.js';
 import { fillOrCancel } from './fill.js';
 import { exactFigures, marginBounds, watchMargin } from './margin-watch.js';
 import type { AccountState, OrderRecord, PositionRecord } from './state.js';
+import { sideIsOpen, sideUnits } from './side-sums.js';
 import { valueAccount, type AccountValuation } from './valuation.js';
 
 /**
@@ -105,7 +106,7 @@ function emitMarginCall(b: Batch, type: MarginCallTransaction['type']): void {
 function openPositions(state: AccountState): PositionRecord[] {
   const out: PositionRecord[] = [];
   for (const position of state.positions.values()) {
-    if (!position.long.units.isZero() || !position.short.units.isZero()) out.push(position);
+    if (sideIsOpen(position.long) || sideIsOpen(position.short)) out.push(position);
   }
   return out.sort((a, b) => (a.instrument < b.instrument ? -1 : 1));
 }
@@ -116,7 +117,7 @@ function closeOutPositions(b: Batch): void {
   const state = b.state;
   for (const position of openPositions(state)) {
     for (const key of SIDES) {
-      const units = position[key].units;
+      const units = sideUnits(position[key]);
       if (units.isZero()) continue;
       const signed = units.negated();
       const create = b.emit<OrderTransaction>(

@@ -96,10 +96,25 @@ export interface TradeRecord {
   trailingStopLossOrderID: number | undefined;
 }
 
+/**
+ * A side's sums have two forms. While every trade opened and reduced on it counted whole units
+ * and the products fit, unitsInt and costInt hold them exactly and the Decimals are made from
+ * them when first read after a change (sideUnits, sideCost): a fill adds two integers instead of
+ * doing three Decimal operations, and what reads the sums as Decimals (valuation, views, closes)
+ * runs far less often. Once a change does not fit (fractional units, another price precision, a
+ * sum past 2^53), the ints are NaN and the Decimals are the sums until the side is empty again.
+ */
 export interface PositionSideRecord {
-  units: Decimal;
-  /** Σ currentUnits × open price of the side's open trades, in quote currency (signed like units). */
-  cost: Decimal;
+  /** Σ currentUnits of the side's open trades (signed); undefined until read after a change (sideUnits). */
+  units: Decimal | undefined;
+  /** Σ currentUnits × open price of the side's open trades, in quote currency (signed like units); see sideCost. */
+  cost: Decimal | undefined;
+  /** units as a safe integer, NaN when the Decimal is the sum. */
+  unitsInt: number;
+  /** cost in units of 10^-costScale as a safe integer, NaN when the Decimal is the sum. */
+  costInt: number;
+  /** The decimals of costInt: those of the side's first open price (-1 while it has none). */
+  costScale: number;
   /** Float shadows of units and cost: only for the quick margin pre-check, never for money. */
   unitsFloat: number;
   costFloat: number;
@@ -268,7 +283,19 @@ export function balanceOf(state: AccountState): Decimal {
 }
 
 export function emptySide(): PositionSideRecord {
-  return { units: ZERO, cost: ZERO, unitsFloat: 0, costFloat: 0, pl: ZERO, resettablePL: ZERO, financing: ZERO, tradeIds: [] };
+  return {
+    units: ZERO,
+    cost: ZERO,
+    unitsInt: 0,
+    costInt: 0,
+    costScale: -1,
+    unitsFloat: 0,
+    costFloat: 0,
+    pl: ZERO,
+    resettablePL: ZERO,
+    financing: ZERO,
+    tradeIds: [],
+  };
 }
 
 export function positionOf(state: AccountState, instrument: string): PositionRecord {

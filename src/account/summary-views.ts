@@ -2,6 +2,7 @@ import { formatAccountUnits, formatFixed, formatUnits, type Decimal } from '../d
 import { fractionDigits } from '../domain/scaled-int.js';
 import { shownMarginRate } from './margin-rates.js';
 import { balanceOf, type AccountState, type PositionRecord, type PositionSideRecord } from './state.js';
+import { sameCost, sameUnits, sideCost, sideIsOpen, sideUnits } from './side-sums.js';
 import { valueAccount, valuePosition, type AccountValuation, type PositionValuation, type UnrealizedPL } from './valuation.js';
 
 /**
@@ -40,7 +41,7 @@ export function sideTexts(
   was?: PositionSideRecord,
   wasPrecision?: number,
 ): SideTexts {
-  const units = was?.units === side.units ? (old as SideTexts).units : formatUnits(side.units);
+  const units = was !== undefined && sameUnits(was, side) ? (old as SideTexts).units : formatUnits(sideUnits(side));
   const pl = was?.pl === side.pl ? (old as SideTexts).pl : formatAccountUnits(side.pl);
   const resettablePL =
     side.resettablePL === side.pl
@@ -49,10 +50,10 @@ export function sideTexts(
         ? (old as SideTexts).resettablePL
         : formatAccountUnits(side.resettablePL);
   const financing = was?.financing === side.financing ? (old as SideTexts).financing : formatAccountUnits(side.financing);
-  if (side.units.isZero()) return { units, pl, resettablePL, financing };
+  if (!sideIsOpen(side)) return { units, pl, resettablePL, financing };
   const precision = displayPrecision(state, instrument);
   const averagePrice =
-    old?.averagePrice !== undefined && was?.units === side.units && was.cost === side.cost && wasPrecision === precision
+    old?.averagePrice !== undefined && was !== undefined && sameUnits(was, side) && sameCost(was, side) && wasPrecision === precision
       ? old.averagePrice
       : averagePriceText(state, side, precision);
   const tradeIDs = old?.tradeIDs !== undefined && sameIds(was?.tradeIds, side.tradeIds) ? old.tradeIDs : side.tradeIds.map(String);
@@ -68,7 +69,7 @@ export function averagePriceText(state: AccountState, side: PositionSideRecord, 
     const trade = state.trades.get(side.tradeIds[0] as number);
     if (trade !== undefined && fractionDigits(trade.price) === precision) return trade.price;
   }
-  return formatFixed(side.cost.dividedBy(side.units), precision);
+  return formatFixed(sideCost(side).dividedBy(sideUnits(side)), precision);
 }
 
 function sameIds(a: readonly number[] | undefined, b: readonly number[]): boolean {
@@ -185,7 +186,7 @@ export function positionView(state: AccountState, position: PositionRecord): Jso
 }
 
 export function isOpenPosition(position: PositionRecord): boolean {
-  return !position.long.units.isZero() || !position.short.units.isZero();
+  return sideIsOpen(position.long) || sideIsOpen(position.short);
 }
 
 function openPositionCount(state: AccountState): number {

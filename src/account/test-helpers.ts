@@ -9,7 +9,8 @@ import type { OrderCancelTransaction, OrderFillTransaction, OrderTransaction, Tr
 import type { OrderRequest } from '../orders/request.js';
 import { Account } from './account.js';
 import type { AccountCommand, Outcome } from './commands.js';
-import { balanceOf, type AccountConfig } from './state.js';
+import { balanceOf, type AccountConfig, type AccountState } from './state.js';
+import { sideUnits } from './side-sums.js';
 
 export const ACCOUNT_ID = '101-004-1234567-001';
 export const USER_ID = 1234567;
@@ -108,6 +109,12 @@ export class Sim {
   }
 }
 
+/** A position side's units as text (undefined without a position in the instrument). */
+export function sideUnitsText(state: AccountState, instrument: string, key: 'long' | 'short'): string | undefined {
+  const position = state.positions.get(instrument);
+  return position === undefined ? undefined : sideUnits(position[key]).toString();
+}
+
 export function createTx(outcome: Outcome, key = 'orderCreateTransaction'): OrderTransaction {
   return required(outcome, key) as OrderTransaction;
 }
@@ -168,7 +175,11 @@ export function bookSnapshot(account: Account): unknown {
         tp: t.takeProfitOrderID ?? null,
         sl: t.stopLossOrderID ?? null,
       })),
-      positions: [...s.positions.values()].map((p) => ({ i: p.instrument, l: p.long.units.toString(), s: p.short.units.toString() })),
+      positions: [...s.positions.values()].map((p) => ({
+        i: p.instrument,
+        l: sideUnits(p.long).toString(),
+        s: sideUnits(p.short).toString(),
+      })),
       clientOrderIds: [...s.clientOrderIds.entries()],
       clientTradeIds: [...s.clientTradeIds.entries()],
     }),

@@ -5,6 +5,7 @@ import { OPEN_ONLY_CANCEL_REASON, openOnlyAgainstPosition } from '../orders/posi
 import type { Batch } from './batch.js';
 import { cancelOrder, fillOrCancel, type FillResult } from './fill.js';
 import type { AccountState, OrderRecord } from './state.js';
+import { sideIsOpen } from './side-sums.js';
 
 /**
  * A resting order the market has reached: entry orders fill their units; TP/SL/TSL close the
@@ -42,5 +43,5 @@ export function executeTriggered(b: Batch, order: OrderRecord): FillResult {
 export function holdsOpposite(state: AccountState, instrument: string, isBuy: boolean): boolean {
   const position = state.positions.get(instrument);
   const side = isBuy ? position?.short : position?.long;
-  return side !== undefined && !side.units.isZero();
+  return side !== undefined && sideIsOpen(side);
 }

@@ -1,6 +1,7 @@
 import { Decimal, ZERO } from '../domain/decimal.js';
 import { quoteCurrency } from '../domain/instruments.js';
 import type { AccountState } from './state.js';
+import { sideUnits } from './side-sums.js';
 import { currencyToHome, effectiveMarginRate, midDecimal } from './valuation.js';
 
 /** Units an order could trade now, per direction (OANDA's UnitsAvailableDetails). */
@@ -62,8 +63,8 @@ export function unitsAvailable(state: AccountState, instrument: string, marginAv
     return units;
   };
   const position = state.positions.get(instrument);
-  const longHeld = position?.long.units.abs() ?? ZERO;
-  const shortHeld = position?.short.units.abs() ?? ZERO;
+  const longHeld = position === undefined ? ZERO : sideUnits(position.long).abs();
+  const shortHeld = position === undefined ? ZERO : sideUnits(position.short).abs();
   const openNow = open(ZERO);
   const reduceOnly = { long: capped(shortHeld), short: capped(longHeld) };
   const reduceFirst = {

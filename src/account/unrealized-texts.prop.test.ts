@@ -40,6 +40,10 @@ function side(trades: readonly TradeSpec[], sign: 1 | -1, precision: number): Po
   return {
     units,
     cost,
+    // The Decimals are the sums (finer prices than the instrument's keep no integer sum).
+    unitsInt: Number.NaN,
+    costInt: Number.NaN,
+    costScale: -1,
     unitsFloat: units.toNumber(),
     costFloat: cost.toNumber(),
     pl: ZERO,

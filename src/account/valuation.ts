@@ -4,6 +4,7 @@ import { decimalToPriceInt, priceIntToDecimal, priceMidToDecimal } from '../doma
 import { formatScaled, parseScaled, toAccountUnits } from '../domain/scaled-int.js';
 import { homeRate, midToHome, toHome, type HomeRate } from './home-currency.js';
 import { balanceOf, type AccountState, type PositionRecord, type PositionSideRecord, type PriceSlot, type TradeRecord } from './state.js';
+import { sideCost, sideIsEmpty, sideIsOpen, sideUnits } from './side-sums.js';
 
 /**
  * Valuation of an account at the latest quotes: P/L conversion to the home currency, unrealized
@@ -74,9 +75,17 @@ export function valuePosition(state: AccountState, position: PositionRecord): Po
   const p = spec.displayPrecision;
   const mid = midDecimal(slot, p);
   const { longUnrealizedPL: longUPL, shortUnrealizedPL: shortUPL } = unrealizedAt(position, slot, p, rate);
-  const closeoutUPL = toHome(long.units.plus(short.units).times(mid).minus(long.cost.plus(short.cost)), rate);
-  const longValue = long.units.abs().times(mid).times(rate.mid);
-  const shortValue = short.units.abs().times(mid).times(rate.mid);
+  const longUnits = sideUnits(long);
+  const shortUnits = sideUnits(short);
+  const closeoutUPL = toHome(
+    longUnits
+      .plus(shortUnits)
+      .times(mid)
+      .minus(sideCost(long).plus(sideCost(short))),
+    rate,
+  );
+  const longValue = longUnits.abs().times(mid).times(rate.mid);
+  const shortValue = shortUnits.abs().times(mid).times(rate.mid);
   // Hedged sides are margined on the larger side only.
   const marginUsed = Decimal.max(longValue, shortValue).times(effectiveMarginRate(state, spec));
   return {
@@ -100,8 +109,8 @@ function unrealizedAt(position: PositionRecord, slot: PriceSlot, precision: numb
 
 function sideUnrealizedPL(side: PositionSideRecord, priceInt: number, precision: number, rate: HomeRate): Decimal {
   // A side that holds nothing: 0 x price - 0 is zero at any quote (most positions are one-sided).
-  if (side.units.isZero() && side.cost.isZero()) return ZERO;
-  return toHome(side.units.times(priceIntToDecimal(priceInt, precision)).minus(side.cost), rate);
+  if (sideIsEmpty(side)) return ZERO;
+  return toHome(sideUnits(side).times(priceIntToDecimal(priceInt, precision)).minus(sideCost(side)), rate);
 }
 
 /** The two unrealized P/L figures of valuePosition alone, without the position value and margin it also computes. */
@@ -136,11 +145,13 @@ export function unrealizedPLTextsAtHome(
 
 /** A side's units x price - cost in points of 10^-precision, or null off the grid or the safe integers. */
 function sideUnrealizedScaled(side: PositionSideRecord, priceInt: number, precision: number): number | null {
-  if (side.units.isZero() && side.cost.isZero()) return 0;
-  // Whole units read off their text (null when fractional or past the safe integers), as the cost is.
-  const units = parseScaled(side.units.toString(), 0);
+  if (sideIsEmpty(side)) return 0;
+  // The side's integer sums when it keeps them at this precision; else whole units read off their
+  // text (null when fractional or past the safe integers), as the cost is.
+  const exact = !Number.isNaN(side.unitsInt);
+  const units = exact ? side.unitsInt : parseScaled(sideUnits(side).toString(), 0);
   if (units === null) return null;
-  const cost = decimalToPriceInt(side.cost, precision);
+  const cost = exact && side.costScale === precision ? side.costInt : decimalToPriceInt(sideCost(side), precision);
   const value = units * priceInt;
   if (cost === null || !Number.isSafeInteger(units) || !Number.isSafeInteger(value) || !Number.isSafeInteger(cost)) return null;
   const n = value - cost;
@@ -152,7 +163,7 @@ function pricedPosition(
   state: AccountState,
   position: PositionRecord,
 ): { spec: InstrumentSpec; slot: PriceSlot; rate: HomeRate } | undefined {
-  if (position.long.units.isZero() && position.short.units.isZero()) return undefined;
+  if (!sideIsOpen(position.long) && !sideIsOpen(position.short)) return undefined;
   const spec = state.instruments.get(position.instrument);
   const slot = knownSlot(state, position.instrument);
   const rate = homeRate(state, quoteCurrency(position.instrument));

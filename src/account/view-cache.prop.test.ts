@@ -5,6 +5,7 @@ import { cachedPositionJson, cachedSummaryJson, positionViewOf, summaryViewOf } 
 import { accountSummaryView, positionView, type Json } from './views.js';
 import type { AccountState, PositionRecord } from './state.js';
 import { emptySide } from './state.js';
+import { sideIsOpen } from './side-sums.js';
 
 /**
  * The cached and lazy views (view-cache.ts, lazy-views.ts) are the plain views computed afresh
@@ -97,9 +98,9 @@ describe('cached views', () => {
             } else if (s.k === 'close') {
               const name = (PAIRS[s.i] as (typeof PAIRS)[number]).name;
               const position = state.positions.get(name);
-              if (position !== undefined && !position.long.units.isZero())
+              if (position !== undefined && sideIsOpen(position.long))
                 sim.exec({ type: 'CLOSE_POSITION', instrument: name, longUnits: 'ALL' });
-              else if (position !== undefined && !position.short.units.isZero())
+              else if (position !== undefined && sideIsOpen(position.short))
                 sim.exec({ type: 'CLOSE_POSITION', instrument: name, shortUnits: 'ALL' });
             }
 

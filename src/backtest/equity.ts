@@ -1,7 +1,9 @@
-import type { AccountState, PriceSlot } from '../account/state.js';
+import type { AccountState, PositionSideRecord, PriceSlot } from '../account/state.js';
+import { sideCost, sideIsOpen, sideUnits } from '../account/side-sums.js';
 import { currencyToHomeFloat } from '../account/valuation.js';
 import { quoteCurrency } from '../domain/instruments.js';
 import type { Decimal } from '../domain/decimal.js';
+import { POW10 } from '../domain/price.js';
 import type { Micros } from '../domain/time.js';
 
 /** Why an equity point was taken. */
@@ -40,6 +42,22 @@ function floatOf(d: Decimal): number {
   return d.isZero() ? 0 : d.toNumber();
 }
 
+/** A side's units as the float of their Decimal: its integer sum is that float. */
+function unitsFloat(side: PositionSideRecord): number {
+  return Number.isNaN(side.unitsInt) ? floatOf(sideUnits(side)) : side.unitsInt;
+}
+
+/**
+ * A side's cost as the float of its Decimal. Its integer sum over a power of ten both exact as
+ * floats is that float too (one correctly rounded division of the exact value, as parsing its
+ * text is).
+ */
+function costFloat(side: PositionSideRecord): number {
+  const scale = POW10[side.costScale];
+  if (Number.isNaN(side.costInt) || scale === undefined) return floatOf(sideCost(side));
+  return side.costInt === 0 ? 0 : side.costInt / scale;
+}
+
 /**
  * Marks the account to market in floating point: balance plus, per open position, units at the
  * closing side of the latest quote (bid for longs, ask for shorts) minus cost, converted to the
@@ -66,15 +84,15 @@ export class MarkToMarket {
     const open: OpenPosition[] = [];
     for (const position of this.state.positions.values()) {
       const { long, short } = position;
-      if (long.units.isZero() && short.units.isZero()) continue;
+      if (!sideIsOpen(long) && !sideIsOpen(short)) continue;
       open.push({
         slot: this.state.prices.get(position.instrument),
         quote: quoteCurrency(position.instrument),
         // Most positions hold one side: the other is zero without a decimal.js conversion.
-        longUnits: floatOf(long.units),
-        longCost: floatOf(long.cost),
-        shortUnits: floatOf(short.units),
-        shortCost: floatOf(short.cost),
+        longUnits: unitsFloat(long),
+        longCost: costFloat(long),
+        shortUnits: unitsFloat(short),
+        shortCost: costFloat(short),
       });
     }
     this.open = open;

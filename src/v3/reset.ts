@@ -1,5 +1,6 @@
 import type { AccountCommand, Outcome } from '../account/commands.js';
 import { balanceOf, type AccountState } from '../account/state.js';
+import { sideIsOpen } from '../account/side-sums.js';
 import { accountSummaryView } from '../account/views.js';
 import { pendingOrderRecords } from '../account/live-records.js';
 import { Decimal } from '../domain/decimal.js';
@@ -25,8 +26,8 @@ interface PositionClose {
 function positionsToClose(accountID: string, state: AccountState): PositionClose[] {
   const closes: PositionClose[] = [];
   for (const position of state.positions.values()) {
-    const long = !position.long.units.isZero();
-    const short = !position.short.units.isZero();
+    const long = sideIsOpen(position.long);
+    const short = sideIsOpen(position.short);
     if (!long && !short) continue;
     if (state.prices.get(position.instrument)?.known !== true) {
       throw new V20Error(409, {
