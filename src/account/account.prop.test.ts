@@ -21,6 +21,7 @@ import { Account } from './account.js';
 import type { AccountCommand } from './commands.js';
 import { openTradeRecords, pendingOrderRecords } from './live-records.js';
 import { balanceOf, type AccountConfig } from './state.js';
+import { plOf, plText } from './realized-pl.js';
 import { sideUnits } from './side-sums.js';
 import { accountChangesStateView, accountView, orderView, pendingOrders, positionView, tradeView } from './views.js';
 import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
@@ -101,7 +102,7 @@ function engineView(account: Account): RefView {
   const state = account.state;
   return {
     balance: formatAccountUnits(balanceOf(state)),
-    pl: formatAccountUnits(state.pl),
+    pl: plText(state),
     lastTransactionID: state.lastTransactionID,
     trades: [...state.trades.values()]
       .filter((t) => t.state === 'OPEN')
@@ -732,7 +733,7 @@ describe('Account invariants over random sessions', () => {
         expect(first?.type === 'TRANSFER_FUNDS' ? first.amount : undefined).toBe('100000.0000');
         expect(balanceOf(account.state).toString()).toBe(transfers.plus(fillPL).minus(commission).plus(financing).toString());
         expect(balanceOf(account.state).toString()).toBe(balance.toString());
-        expect(account.state.pl.toString()).toBe(fillPL.toString());
+        expect(plOf(account.state).toString()).toBe(fillPL.toString());
         expect(account.state.commission.toString()).toBe(commission.toString());
         expect(account.state.financing.toString()).toBe(financing.toString());
       }),

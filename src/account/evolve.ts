@@ -24,6 +24,7 @@ import { markMarginStale, movesMarginLevels } from './margin-watch.js';
 import { evolveTransactionsLost } from './transactions-lost.js';
 import { noteOpenTrade, notePendingOrder } from './live-records.js';
 import { placeInIndex, removeFromIndex, trailingValue2 } from './placement.js';
+import { addRealized } from './realized-pl.js';
 import { addToSide, clearSums } from './side-sums.js';
 import { positionOf, type AccountState, type OrderRecord, type PositionRecord, type TradeRecord } from './state.js';
 
@@ -293,8 +294,7 @@ function evolveFill(state: AccountState, tx: OrderFillTransaction): AccountState
     order.tradeOpenedID = opened.tradeID;
     openTrade(state, tx, opened, position);
   }
-  // The P/L of a fill that closed one trade was parsed just now by reduceTrade.
-  if (tx.pl !== '0.0000') addRealized(state, state.memo.decimals.of(tx.pl));
+  if (tx.pl !== '0.0000') addRealized(state, tx.pl, state.memo.decimals);
   if (tx.financing !== '0.0000') state.financing = state.financing.plus(tx.financing);
   if (tx.commission !== '0.0000') state.commission = state.commission.plus(tx.commission);
   setBalance(state, tx.accountBalance);
@@ -357,7 +357,7 @@ function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTran
   trade.closingTransactionIDs.push(tx.id);
   // The average close price is worked out when a view asks for it (views.ts): most trades are never viewed closed.
   trade.reductions.push(reduce);
-  addRealized(side, realized);
+  addRealized(side, reduce.realizedPL, state.memo.decimals);
   let emptied = false;
   if (closes) {
     if (!trade.currentUnits.isZero()) throw new Error(`fill ${tx.id} closes trade ${trade.id} but leaves ${trade.currentUnits.toString()}`);
@@ -380,13 +380,6 @@ function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTran
     side.unitsFloat += unitsFloat;
     side.costFloat += unitsFloat * Number(trade.price);
   }
-}
-
-/** Realized P/L into pl and resettablePL, one Decimal until a reset (added once, printed once). */
-function addRealized(holder: { pl: Decimal; resettablePL: Decimal }, amount: Decimal): void {
-  const resettableIsPL = holder.resettablePL === holder.pl;
-  holder.pl = addTo(holder.pl, amount);
-  holder.resettablePL = resettableIsPL ? holder.pl : addTo(holder.resettablePL, amount);
 }
 
 /** sum + amount, where a sum still at zero simply becomes the amount (Decimals are immutable). */

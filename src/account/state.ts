@@ -118,8 +118,9 @@ export interface PositionSideRecord {
   /** Float shadows of units and cost: only for the quick margin pre-check, never for money. */
   unitsFloat: number;
   costFloat: number;
-  pl: Decimal;
-  resettablePL: Decimal;
+  /** Realized P/L (realized-pl.ts: plOf, plText). */
+  pl: Decimal | undefined;
+  plInt: number;
   financing: Decimal;
   /** Open trades, oldest first: the FIFO reduction order. */
   tradeIds: number[];
@@ -190,8 +191,9 @@ export interface AccountState {
   balanceFloat: number;
   /** The balance as the last transaction printed it, so an unchanged balance is not reformatted. */
   balanceText: string;
-  pl: Decimal;
-  resettablePL: Decimal;
+  /** Realized P/L (realized-pl.ts: plOf, plText). */
+  pl: Decimal | undefined;
+  plInt: number;
   financing: Decimal;
   commission: Decimal;
   lastTransactionID: number;
@@ -256,7 +258,7 @@ export function emptyAccountState(id: string, instruments: ReadonlyMap<string, I
     balanceFloat: 0,
     balanceText: '0.0000',
     pl: ZERO,
-    resettablePL: ZERO,
+    plInt: 0,
     financing: ZERO,
     commission: ZERO,
     lastTransactionID: 0,
@@ -292,7 +294,7 @@ export function emptySide(): PositionSideRecord {
     unitsFloat: 0,
     costFloat: 0,
     pl: ZERO,
-    resettablePL: ZERO,
+    plInt: 0,
     financing: ZERO,
     tradeIds: [],
   };

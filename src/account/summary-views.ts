@@ -3,6 +3,7 @@ import { fractionDigits } from '../domain/scaled-int.js';
 import { shownMarginRate } from './margin-rates.js';
 import { balanceOf, type AccountState, type PositionRecord, type PositionSideRecord } from './state.js';
 import { sameCost, sameUnits, sideCost, sideIsOpen, sideUnits } from './side-sums.js';
+import { plSumText, plText, samePL } from './realized-pl.js';
 import { valueAccount, valuePosition, type AccountValuation, type PositionValuation, type UnrealizedPL } from './valuation.js';
 
 /**
@@ -42,13 +43,9 @@ export function sideTexts(
   wasPrecision?: number,
 ): SideTexts {
   const units = was !== undefined && sameUnits(was, side) ? (old as SideTexts).units : formatUnits(sideUnits(side));
-  const pl = was?.pl === side.pl ? (old as SideTexts).pl : formatAccountUnits(side.pl);
-  const resettablePL =
-    side.resettablePL === side.pl
-      ? pl
-      : was?.resettablePL === side.resettablePL
-        ? (old as SideTexts).resettablePL
-        : formatAccountUnits(side.resettablePL);
+  const pl = was !== undefined && samePL(was, side) ? (old as SideTexts).pl : plText(side);
+  // Nothing resets the resettable P/L (realized-pl.ts): it is the P/L.
+  const resettablePL = pl;
   const financing = was?.financing === side.financing ? (old as SideTexts).financing : formatAccountUnits(side.financing);
   if (!sideIsOpen(side)) return { units, pl, resettablePL, financing };
   const precision = displayPrecision(state, instrument);
@@ -113,19 +110,16 @@ export function positionTexts(state: AccountState, position: PositionRecord, bef
   const { long, short, instrument } = position;
   const longTexts = sideTexts(state, instrument, long, before?.texts.long, before?.from.long, before?.precision);
   const shortTexts = sideTexts(state, instrument, short, before?.texts.short, before?.from.short, before?.precision);
-  const pl = unchanged(before, position, 'pl')
-    ? (before as PrintedPosition).texts.pl
-    : sumText(long.pl, longTexts.pl, short.pl, shortTexts.pl);
+  const pl =
+    before !== undefined && samePL(before.from.long, long) && samePL(before.from.short, short)
+      ? before.texts.pl
+      : plSumText(long, longTexts.pl, short, shortTexts.pl);
   return {
     instrument,
     long: longTexts,
     short: shortTexts,
     pl,
-    resettablePL: unchanged(before, position, 'resettablePL')
-      ? (before as PrintedPosition).texts.resettablePL
-      : long.resettablePL === long.pl && short.resettablePL === short.pl
-        ? pl
-        : sumText(long.resettablePL, longTexts.resettablePL, short.resettablePL, shortTexts.resettablePL),
+    resettablePL: pl,
     financing: unchanged(before, position, 'financing')
       ? (before as PrintedPosition).texts.financing
       : sumText(long.financing, longTexts.financing, short.financing, shortTexts.financing),
@@ -133,7 +127,7 @@ export function positionTexts(state: AccountState, position: PositionRecord, bef
 }
 
 /** Whether both sides hold the Decimals the texts were printed from: their sum prints the same. */
-function unchanged(before: PrintedPosition | undefined, position: PositionRecord, pick: 'pl' | 'resettablePL' | 'financing'): boolean {
+function unchanged(before: PrintedPosition | undefined, position: PositionRecord, pick: 'financing'): boolean {
   return before !== undefined && before.from.long[pick] === position.long[pick] && before.from.short[pick] === position.short[pick];
 }
 
@@ -231,7 +225,7 @@ export interface SummaryTexts {
 
 /** `shownRate`: shownMarginRate(state), which a caller may keep (it walks the instruments). */
 export function summaryTexts(state: AccountState, shownRate: string | undefined = shownMarginRate(state)): SummaryTexts {
-  const pl = formatAccountUnits(state.pl);
+  const pl = plText(state);
   const head: Json = {
     id: state.id,
     alias: state.alias,
@@ -241,7 +235,8 @@ export function summaryTexts(state: AccountState, shownRate: string | undefined 
     createdTime: state.createdTime,
     guaranteedStopLossOrderMode: 'DISABLED',
     pl,
-    resettablePL: state.resettablePL === state.pl ? pl : formatAccountUnits(state.resettablePL),
+    // Nothing resets the resettable P/L (realized-pl.ts): it is the P/L.
+    resettablePL: pl,
     resettablePLTime: '0',
     financing: formatAccountUnits(state.financing),
     commission: formatAccountUnits(state.commission),

@@ -10,6 +10,7 @@ import type { OrderRequest } from '../orders/request.js';
 import { Account } from './account.js';
 import type { AccountCommand, Outcome } from './commands.js';
 import { balanceOf, type AccountConfig, type AccountState } from './state.js';
+import { plOf } from './realized-pl.js';
 import { sideUnits } from './side-sums.js';
 
 export const ACCOUNT_ID = '101-004-1234567-001';
@@ -156,7 +157,7 @@ export function bookSnapshot(account: Account): unknown {
   return JSON.parse(
     JSON.stringify({
       balance: balanceOf(s).toString(),
-      pl: s.pl.toString(),
+      pl: plOf(s).toString(),
       alias: s.alias,
       marginRate: s.marginRate ?? null,
       pendingCount: s.pendingCount,

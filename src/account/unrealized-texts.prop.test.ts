@@ -47,7 +47,7 @@ function side(trades: readonly TradeSpec[], sign: 1 | -1, precision: number): Po
     unitsFloat: units.toNumber(),
     costFloat: cost.toNumber(),
     pl: ZERO,
-    resettablePL: ZERO,
+    plInt: 0,
     financing: ZERO,
     tradeIds: [],
   };
