@@ -1,6 +1,7 @@
 /** What `serve` prints once it listens: the URLs, clock, prices, tokens, accounts and curl lines to try. */
 import type { AddressInfo } from 'node:net';
-import { formatRfc3339 } from '../domain/time.js';
+import { MarketCalendar } from '../domain/market-hours.js';
+import { formatRfc3339, type Micros } from '../domain/time.js';
 import type { CandleHistory } from '../api/candle-history.js';
 import type { Engine } from '../engine/engine.js';
 import { windowText } from '../engine/feeds/window.js';
@@ -20,6 +21,14 @@ function describePrices(settings: ServeSettings): string {
   if (settings.generator !== undefined)
     return `seeded generator (seed ${JSON.stringify(settings.generator.seed)}) for ${settings.generator.instruments.join(', ')}`;
   return 'pushed ticks only (POST /sim/ticks)';
+}
+
+/** When a closed instrument reopens at the engine's time; undefined when it is open (or unknown). */
+function closedUntil(engine: Engine, instrument: string): Micros | undefined {
+  const spec = engine.instruments.get(instrument);
+  if (spec === undefined) return undefined;
+  const calendar = new MarketCalendar(spec.marketHours);
+  return calendar.openAt(engine.now) ? undefined : calendar.nextOpen(engine.now);
 }
 
 export function banner(
@@ -67,6 +76,11 @@ export function banner(
   const token = grant === undefined ? '' : generated.has(grant.token) ? grant.token : '$TOKEN';
   if (first !== undefined) {
     const instrument = settings.generator?.instruments[0] ?? 'EUR_USD';
+    const closed = closedUntil(engine, instrument);
+    if (closed !== undefined)
+      lines.push(
+        `  market:      ${instrument} is closed until ${formatRfc3339(closed)} (its market hours): MARKET orders are cancelled MARKET_HALTED until then, as on v20; to trade now, give it "marketHours": {"weekly": "ALWAYS"} in a --config file`,
+      );
     lines.push(`  dashboard:   ${url}/?token=${token === '$TOKEN' ? token : encodeURIComponent(token)}&account=${first}`);
     lines.push('  try:');
     lines.push(`    curl -s -H "Authorization: Bearer ${token}" ${url}/v3/accounts/${first}/summary`);
