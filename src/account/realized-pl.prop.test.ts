@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal, DecimalMemo, formatAccountUnits } from '../domain/decimal.js';
-import { addRealized, plOf, plSumText, plText, samePL, type RealizedPL } from './realized-pl.js';
+import { addRealized, plOf, plText, samePL, type RealizedPL } from './realized-pl.js';
+import { plSumText } from './summary-views.js';
 
 /**
  * The realized P/L kept as an integer of 10^-4 (realized-pl.ts) reads and prints what the

@@ -13,7 +13,7 @@ import { Decimal, ZERO, formatAccountUnits } from '../domain/decimal.js';
 import { formatScaled, parseScaled } from '../domain/scaled-int.js';
 import type { DecimalMemo } from '../domain/decimal.js';
 
-const PL_DECIMALS = 4;
+export const PL_DECIMALS = 4;
 
 export interface RealizedPL {
   /** The realized P/L; undefined until read after a change the integer kept (plOf). */
@@ -35,19 +35,6 @@ export function plText(holder: RealizedPL): string {
 /** Whether two records (the live one, a view's copy) hold the same realized P/L. */
 export function samePL(a: RealizedPL, b: RealizedPL): boolean {
   return a.plInt === b.plInt || (Number.isNaN(a.plInt) && Number.isNaN(b.plInt) && a.pl === b.pl);
-}
-
-/** The text of the two sides' P/L together, from their own texts when one of them is zero (most positions are one-sided). */
-export function plSumText(a: RealizedPL, aText: string, b: RealizedPL, bText: string): string {
-  if (b.plInt === 0) return aText;
-  if (a.plInt === 0) return bText;
-  const sum = a.plInt + b.plInt;
-  if (Number.isSafeInteger(sum)) return formatScaled(sum, PL_DECIMALS);
-  const x = plOf(a);
-  const y = plOf(b);
-  if (y.isZero()) return aText;
-  if (x.isZero()) return bText;
-  return formatAccountUnits(x.plus(y));
 }
 
 /** Adds an amount a fill realized (its text as the fill printed it). */

@@ -3,7 +3,8 @@
  * Decimals once they do not, and read as Decimals through sideUnits and sideCost.
  */
 import { Decimal, ZERO, writtenDecimals } from '../domain/decimal.js';
-import { formatScaled, parseScaled } from '../domain/scaled-int.js';
+import { POW10, priceIntToDecimal } from '../domain/price.js';
+import { parseScaled } from '../domain/scaled-int.js';
 import type { PositionSideRecord } from './state.js';
 
 /** A side's units as a Decimal (PositionSideRecord.units, made from unitsInt on first read). */
@@ -13,7 +14,7 @@ export function sideUnits(side: PositionSideRecord): Decimal {
 
 /** A side's cost as a Decimal (PositionSideRecord.cost, made from costInt on first read). */
 export function sideCost(side: PositionSideRecord): Decimal {
-  return (side.cost ??= side.costInt === 0 ? ZERO : new Decimal(formatScaled(side.costInt, side.costScale)));
+  return (side.cost ??= side.costInt === 0 ? ZERO : priceIntToDecimal(side.costInt, side.costScale));
 }
 
 /** Whether two records of a side (the live one, a view's copy) hold the same units. */
@@ -46,7 +47,8 @@ export function sideIsOpen(side: PositionSideRecord): boolean {
 export function addToSide(side: PositionSideRecord, unitsInt: number, units: Decimal, priceText: string, price: Decimal): void {
   if (!Number.isNaN(side.unitsInt)) {
     const scale = side.costScale < 0 ? writtenDecimals(priceText) : side.costScale;
-    const priceInt = parseScaled(priceText, scale);
+    // Past the grids priceIntToDecimal knows (prices print at most 10 decimals) the Decimals are the sums.
+    const priceInt = scale < POW10.length ? parseScaled(priceText, scale) : null;
     if (priceInt !== null) {
       const costChange = unitsInt * priceInt;
       const newUnits = side.unitsInt + unitsInt;

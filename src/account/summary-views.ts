@@ -1,9 +1,9 @@
 import { formatAccountUnits, formatFixed, formatUnits, type Decimal } from '../domain/decimal.js';
-import { fractionDigits } from '../domain/scaled-int.js';
+import { formatScaled, fractionDigits } from '../domain/scaled-int.js';
 import { shownMarginRate } from './margin-rates.js';
 import { balanceOf, type AccountState, type PositionRecord, type PositionSideRecord } from './state.js';
 import { sameCost, sameUnits, sideCost, sideIsOpen, sideUnits } from './side-sums.js';
-import { plSumText, plText, samePL } from './realized-pl.js';
+import { PL_DECIMALS, plOf, plText, samePL, type RealizedPL } from './realized-pl.js';
 import { valueAccount, valuePosition, type AccountValuation, type PositionValuation, type UnrealizedPL } from './valuation.js';
 
 /**
@@ -136,6 +136,14 @@ function sumText(a: Decimal, aText: string, b: Decimal, bText: string): string {
   if (b.isZero()) return aText;
   if (a.isZero()) return bText;
   return formatAccountUnits(a.plus(b));
+}
+
+/** The two sides' realized P/L together: their integers added when both keep one, else sumText of their Decimals. */
+export function plSumText(a: RealizedPL, aText: string, b: RealizedPL, bText: string): string {
+  if (b.plInt === 0) return aText;
+  if (a.plInt === 0) return bText;
+  const sum = a.plInt + b.plInt;
+  return Number.isSafeInteger(sum) ? formatScaled(sum, PL_DECIMALS) : sumText(plOf(a), aText, plOf(b), bText);
 }
 
 /** A position's price-dependent figures: long and short unrealized P/L and their sum (from the P/L alone), then margin used. */
