@@ -11,13 +11,24 @@ export function firstLine(file: string): string | undefined {
   return undefined;
 }
 
+/** The name as the rules read it: lower case, a trailing .gz dropped. */
+function plainName(file: string): string {
+  return basename(file).toLowerCase().replace(/\.gz$/, '');
+}
+
+/** True when the name alone says LEAN (`YYYYMMDD_quote.zip`, `YYYYMMDD_pair_tick_quote.csv`). */
+export function leanByName(file: string): boolean {
+  const name = plainName(file);
+  return /^\d{8}_quote\.zip$/.test(name) || /^\d{8}_[a-z0-9]+_tick_quote\.csv$/.test(name);
+}
+
 function formatFromName(file: string): FeedFormat | undefined {
-  const name = basename(file).toLowerCase().replace(/\.gz$/, '');
+  const name = plainName(file);
   if (name.endsWith('.ndjson') || name.endsWith('.jsonl')) {
     const line = firstLine(file);
     return line !== undefined && looksLikeCandle(line) ? 'candles' : 'ndjson';
   }
-  if (/^\d{8}_quote\.zip$/.test(name) || /^\d{8}_[a-z0-9]+_tick_quote\.csv$/.test(name)) return 'lean';
+  if (leanByName(file)) return 'lean';
   if (/^dat_ascii_[a-z]{6}_t_/.test(name)) return 'histdata';
   return undefined;
 }

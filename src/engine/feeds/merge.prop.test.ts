@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { from, type Observable, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { Tick } from '../../domain/tick.js';
-import { mergeByTime } from './merge.js';
+import { mergeByTime, type TickSource } from './merge.js';
 import { mergeByTime$ } from './merge-observable.js';
 import { ticksFromArray$ } from './observable.js';
 
@@ -37,6 +37,60 @@ describe('mergeByTime (property)', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('gives the same when sources say a lower bound of their times, and opens each only once the merge reaches it', () => {
+    fc.assert(
+      fc.property(
+        sourcesArb,
+        fc.array(fc.option(fc.integer({ min: 0, max: 20 }), { nil: undefined }), { minLength: 6, maxLength: 6 }),
+        (sources, slack) => {
+          const out: Tick[] = [];
+          // When each source was opened: the number of ticks emitted by then.
+          const openedAt: (number | undefined)[] = sources.map(() => undefined);
+          const bounds = sources.map((ticks, i) => {
+            const cut = slack[i];
+            if (cut === undefined) return undefined;
+            return Math.min(ticks[0]?.time ?? 25, cut);
+          });
+          const bounded: TickSource[] = sources.map((ticks, i) => ({
+            [Symbol.iterator]: () => {
+              openedAt[i] = out.length;
+              return ticks[Symbol.iterator]();
+            },
+            ...(bounds[i] === undefined ? {} : { earliest: () => bounds[i] }),
+          }));
+          for (const tick of mergeByTime(bounded)) out.push(tick);
+          const want = expected(sources);
+          expect(out).toHaveLength(want.length);
+          out.forEach((tick, i) => expect(tick).toBe(want[i]));
+          bounds.forEach((bound, i) => {
+            const at = openedAt[i];
+            if (bound === undefined) expect(at).toBe(0);
+            // Opened before any tick at or after its bound went out, and not while ticks before it remained.
+            else {
+              expect(at).toBeDefined();
+              expect(out.slice(0, at).every((tick) => tick.time < bound)).toBe(true);
+              expect(out.slice(at).every((tick) => tick.time >= bound)).toBe(true);
+            }
+          });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a source whose bound cannot be told is opened at the start, and its error comes from reading it', () => {
+    const bad: TickSource = {
+      [Symbol.iterator]: () => {
+        throw new Error('unreadable');
+      },
+      earliest: () => {
+        throw new Error('no date in the name');
+      },
+    };
+    const good: Tick[] = [{ instrument: 'EUR_USD', time: 1, bid: 1, ask: 1.1 }];
+    expect(() => [...mergeByTime([good, bad])]).toThrow('unreadable');
   });
 
   it('mergeByTime$ over pullable sources gives the same', () => {

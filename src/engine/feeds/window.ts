@@ -1,5 +1,6 @@
 import type { Tick } from '../../domain/tick.js';
 import { formatRfc3339, type Micros } from '../../domain/time.js';
+import type { TickSource } from './merge.js';
 
 /** A period of a run: ticks from `from` (inclusive) to `to` (exclusive); either end may be open. */
 export interface TickWindow {
@@ -12,12 +13,14 @@ export interface TickWindow {
  * skipped (handed to `before` if given), and reading stops at the first tick at or after `to`, so
  * the rest of a long file is never read. Without bounds, the source itself.
  */
-export function ticksInWindow(ticks: Iterable<Tick>, window: TickWindow, before?: (tick: Tick) => void): Iterable<Tick> {
+export function ticksInWindow(ticks: TickSource, window: TickWindow, before?: (tick: Tick) => void): TickSource {
   const { from, to } = window;
   if (from === undefined && to === undefined) return ticks;
   const start = from ?? Number.NEGATIVE_INFINITY;
   const end = to ?? Number.POSITIVE_INFINITY;
   return {
+    // Skipping ticks only raises the source's lower bound: the source's own still holds.
+    ...(ticks.earliest === undefined ? {} : { earliest: ticks.earliest }),
     *[Symbol.iterator]() {
       for (const tick of ticks) {
         if (tick.time >= end) return;
