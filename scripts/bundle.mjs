@@ -5,7 +5,7 @@
  * TypeBox's, Fastify's, RxJS's) on every start; one bundle with lazily loaded chunks per command
  * starts in about half the time. Entry names are flat so every `new URL('../../x', import.meta.url)`
  * in the sources (package.json, schema/, examples/) and every worker module beside its pool
- * (`./sweep-worker.js`, `./worker.js`, the queue's `./cell-thread.js`) resolves from dist/bundle/ as it does from dist/<layer>/.
+ * (`./sweep-worker.js`, `./tick-thread-worker.js`, `./worker.js`, the queue's `./cell-thread.js`) resolves from dist/bundle/ as it does from dist/<layer>/.
  *
  *   node scripts/bundle.mjs [outdir]
  */
@@ -21,7 +21,13 @@ const outdir = path.resolve(root, process.argv[2] ?? 'dist/bundle');
 rmSync(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: ['src/cli/main.ts', 'src/backtest/sweep-worker.ts', 'src/scenario/worker.ts', 'src/queue/cell-thread.ts'],
+  entryPoints: [
+    'src/cli/main.ts',
+    'src/backtest/sweep-worker.ts',
+    'src/backtest/tick-thread-worker.ts',
+    'src/scenario/worker.ts',
+    'src/queue/cell-thread.ts',
+  ],
   entryNames: '[name]',
   outdir,
   bundle: true,

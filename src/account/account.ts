@@ -7,7 +7,8 @@ import { nextNewYorkFivePm, parseDateTime, type Micros } from '../domain/time.js
 import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
 import { Batch } from './batch.js';
 import type { AccountCommand, Outcome } from './commands.js';
-import { decideConfigure, decideCreateAccount, decideTransferFunds, isTransferAmount } from './decide-account.js';
+import { decideConfigure, decideCreateAccount, decideTransferFunds } from './decide-account.js';
+import { isTransferAmount } from './transfer-amount.js';
 import { LIMITS } from '../domain/limits.js';
 import { decideCancelOrder, decideCreateOrder, decideModifyOrderExtensions, decideReplaceOrder } from './decide-orders.js';
 import { decideClosePosition, decideCloseTrade, decideModifyTradeExtensions, decideSetTradeOrders } from './decide-trades.js';

@@ -2,6 +2,7 @@ import { Decimal, formatAccountUnits, isDecimalString } from '../domain/decimal.
 import { LIMITS } from '../domain/limits.js';
 import type { ClientConfigureTransaction, CreateTransaction, Transaction, TransferFundsTransaction } from '../domain/transactions.js';
 import type { Batch } from './batch.js';
+import { isTransferAmount } from './transfer-amount.js';
 import type { Outcome } from './commands.js';
 import { accepted, rejected } from './decide-orders.js';
 import { withinLimit } from '../orders/client-extensions.js';
@@ -58,14 +59,6 @@ function marginRateConsequence(state: AccountState, marginRate: string): string 
   if (!pastCloseout(now) && pastCloseout(then)) return 'MARGIN_RATE_WOULD_TRIGGER_CLOSEOUT';
   if (!inMarginCall(now) && inMarginCall(then)) return 'MARGIN_RATE_WOULD_TRIGGER_MARGIN_CALL';
   return null;
-}
-
-/** Non-zero, at most four decimals (account units), and within the simulator's bound. */
-/** What TRANSFER_FUNDS accepts: a non-zero decimal of at most 4 places and at most LIMITS.transferAmountMax. */
-export function isTransferAmount(amount: unknown): amount is string {
-  if (!isDecimalString(amount)) return false;
-  const value = new Decimal(amount);
-  return !value.isZero() && value.decimalPlaces() <= 4 && value.abs().lessThanOrEqualTo(LIMITS.transferAmountMax);
 }
 
 /** Deposit (positive) or withdrawal (negative, up to the withdrawal limit). */

@@ -55,7 +55,7 @@ export {
   type MonthlyReturn,
   type TradeStats,
 } from './metrics.js';
-export { METRIC_NAMES, computeMetrics, type Metrics, type ReportJson } from './report.js';
+export { computeMetrics, type Metrics, type ReportJson } from './report.js';
 export { renderReportHtml, renderReportPage, type ReportPageInput } from './report-html.js';
 export {
   OUTPUT_FILES,
@@ -68,7 +68,8 @@ export {
   transactionsNdjson,
   writeOutputs,
 } from './outputs.js';
-export { SAMPLE_TICKS_FILE, describeSources, fileSha256, loadStrategy, openTicks, type TickSourceOptions } from './load.js';
+export { describeSources, fileSha256, loadStrategy } from './load.js';
+export { SAMPLE_TICKS_FILE, openTicks, type TickSourceOptions } from './tick-files.js';
 export {
   ParamError,
   buildParamGrid,
@@ -81,14 +82,6 @@ export {
 } from './params.js';
 export { runSweepJob, type SweepJob, type SweepOptions, type SweepRow, type SweepRunner, type SweepSpec } from './sweep.js';
 export { runSweep } from './sweep-run.js';
-export {
-  RANK_METRICS,
-  checkRankMetric,
-  rankRows,
-  sweepCsv,
-  sweepReport,
-  sweepTable,
-  writeSweep,
-  type SweepReport,
-} from './sweep-report.js';
+export { METRIC_NAMES, RANK_METRICS, checkRankMetric, rankRows } from './metric-names.js';
+export { sweepCsv, sweepReport, sweepTable, writeSweep, type SweepReport } from './sweep-report.js';
 export { fmtDuration, fmtNumber, fmtPercent, parseDuration, textTable } from './format.js';

@@ -85,58 +85,6 @@ export interface Metrics {
   readonly rejects: number;
 }
 
-/** Every metric name, in report order (the columns of sweep.csv). */
-export const METRIC_NAMES = [
-  'startTime',
-  'endTime',
-  'ticks',
-  'initialBalance',
-  'finalBalance',
-  'finalNAV',
-  'netPL',
-  'return',
-  'realizedPL',
-  'unrealizedPL',
-  'maxDrawdown',
-  'maxDrawdownAmount',
-  'maxDrawdownPeakTime',
-  'maxDrawdownTroughTime',
-  'maxDrawdownRecoveryTime',
-  'maxDrawdownDurationSeconds',
-  'longestDrawdownSeconds',
-  'tradingDays',
-  'sharpe',
-  'sortino',
-  'trades',
-  'closedTrades',
-  'openTrades',
-  'longTrades',
-  'shortTrades',
-  'winners',
-  'losers',
-  'winRate',
-  'profitFactor',
-  'grossProfit',
-  'grossLoss',
-  'averageWin',
-  'averageLoss',
-  'largestWin',
-  'largestLoss',
-  'expectancy',
-  'averageTradeSeconds',
-  'exposure',
-  'financing',
-  'spreadCost',
-  'conversionCostPL',
-  'conversionCostFinancing',
-  'conversionCost',
-  'marginCalls',
-  'marginCloseouts',
-  'transactions',
-  'fills',
-  'rejects',
-] as const satisfies readonly (keyof Metrics)[];
-
 export interface MetricsInput {
   readonly ticks: number;
   readonly firstTickTime: Micros;

@@ -2,51 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { csvField, fmtNumber, fmtOptional, fmtPercent, textTable } from './format.js';
 import { describeSources } from './load.js';
-import { METRIC_NAMES, windowJson, type Metrics, type WindowJson } from './report.js';
+import { METRIC_NAMES } from './metric-names.js';
+import { windowJson, type Metrics, type WindowJson } from './report.js';
 import type { ParamValue, StrategyDefinition } from './strategy.js';
 import type { SweepRow, SweepSpec } from './sweep.js';
 
 /** A sweep's rows ranked by a metric, and the files and table that show them. */
-
-/** Metrics where smaller is better; every other metric ranks largest first. */
-const ASCENDING: ReadonlySet<string> = new Set([
-  'maxDrawdown',
-  'maxDrawdownAmount',
-  'maxDrawdownDurationSeconds',
-  'longestDrawdownSeconds',
-  'spreadCost',
-  'conversionCostPL',
-  'conversionCostFinancing',
-  'conversionCost',
-  'marginCalls',
-  'marginCloseouts',
-  'rejects',
-  'losers',
-]);
-
-/** The metrics a sweep can be ranked by: the numeric ones. */
-export const RANK_METRICS: readonly string[] = METRIC_NAMES.filter(
-  (name) => !['startTime', 'endTime', 'maxDrawdownPeakTime', 'maxDrawdownTroughTime', 'maxDrawdownRecoveryTime'].includes(name),
-);
-
-export function checkRankMetric(name: string): keyof Metrics {
-  if (!RANK_METRICS.includes(name)) throw new Error(`cannot rank by ${JSON.stringify(name)}; choose one of ${RANK_METRICS.join(', ')}`);
-  return name as keyof Metrics;
-}
-
-/** Rows by the metric (best first, nulls last), ties by grid position. */
-export function rankRows(rows: readonly SweepRow[], metric: keyof Metrics): SweepRow[] {
-  const ascending = ASCENDING.has(metric);
-  return [...rows].sort((a, b) => {
-    const x = a.metrics[metric],
-      y = b.metrics[metric];
-    const xn = typeof x === 'number' ? x : null;
-    const yn = typeof y === 'number' ? y : null;
-    if (xn === null || yn === null) return xn === yn ? a.index - b.index : xn === null ? 1 : -1;
-    if (xn !== yn) return ascending ? xn - yn : yn - xn;
-    return a.index - b.index;
-  });
-}
 
 export interface SweepReport {
   readonly strategy: string;

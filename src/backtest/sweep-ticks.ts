@@ -1,6 +1,6 @@
 /** A sweep's ticks, read once into shared columns that every thread's runs read. */
 import { mergeByTime, type FeedFormat, type TickWindow } from '../engine/feeds/index.js';
-import { openTicks, type TickSourceOptions } from './load.js';
+import { openTicks, type TickSourceOptions } from './tick-files.js';
 import { columnTicksMax } from './sweep-plan.js';
 import { columnTicks, concatColumns, readTickColumns, type TickColumns } from './tick-columns.js';
 

@@ -1,6 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { Micros } from '../domain/time.js';
-import { openTicks } from './load.js';
+import { openTicks } from './tick-files.js';
 import type { Metrics } from './report.js';
 import { runBacktest, type BacktestAccountOptions } from './runner.js';
 import type { ParamValue, StrategyDefinition } from './strategy.js';

@@ -6,28 +6,14 @@
  * key order, to the ones the files give (makeTick's shape), so its results do not change.
  */
 import type { Tick } from '../domain/tick.js';
-import type { Micros } from '../domain/time.js';
+import { InstrumentCodes, rowTick, type ColumnRows } from './column-rows.js';
 import { tickCursor, type CursorSource, type TickCursor } from './tick-cursor.js';
 
-export interface TickColumns {
-  readonly count: number;
-  /** The instrument names; `instrument[i]` indexes this list. */
-  readonly instruments: readonly string[];
-  readonly instrument: Uint16Array;
-  /** Micros; safe integers, so a float64 holds each exactly. */
-  readonly time: Float64Array;
-  readonly bid: Float64Array;
-  readonly ask: Float64Array;
-  /** Present when a tick had closeout prices (makeTick gives both or neither); NaN for a tick without. */
-  readonly closeoutBid?: Float64Array;
-  readonly closeoutAsk?: Float64Array;
-}
+export type TickColumns = ColumnRows;
 
 /** Bytes a tick takes in the columns, closeouts included. */
 export const COLUMN_BYTES_PER_TICK = 2 + 8 * 5;
 const FIRST_CAPACITY = 1 << 14;
-/** One Uint16 per tick names the instrument. */
-const INSTRUMENTS_MAX = 1 << 16;
 
 function sharedF64(length: number): Float64Array {
   return new Float64Array(new SharedArrayBuffer(Math.max(1, length) * 8));
@@ -49,26 +35,13 @@ class ColumnsBuilder {
   private ask = sharedF64(FIRST_CAPACITY);
   private closeoutBid: Float64Array | undefined;
   private closeoutAsk: Float64Array | undefined;
-  private readonly names: string[] = [];
-  private readonly index = new Map<string, number>();
-  private lastName = '';
-  private lastIndex = -1;
+  private readonly codes = new InstrumentCodes();
 
   /** False when the tick cannot be held in columns (liquidity levels, too many instruments). */
   add(tick: Tick): boolean {
     if (tick.bids !== undefined || tick.asks !== undefined) return false;
-    let at = this.lastIndex;
-    if (tick.instrument !== this.lastName || at < 0) {
-      const known = this.index.get(tick.instrument);
-      if (known === undefined) {
-        if (this.names.length >= INSTRUMENTS_MAX) return false;
-        at = this.names.length;
-        this.names.push(tick.instrument);
-        this.index.set(tick.instrument, at);
-      } else at = known;
-      this.lastName = tick.instrument;
-      this.lastIndex = at;
-    }
+    const at = this.codes.codeOf(tick.instrument);
+    if (at < 0) return false;
     const i = this.count;
     if (i === this.capacity) this.grow();
     this.instrument[i] = at;
@@ -112,7 +85,7 @@ class ColumnsBuilder {
     instrument.set(this.instrument.subarray(0, n));
     return {
       count: n,
-      instruments: [...this.names],
+      instruments: [...this.codes.names],
       instrument,
       time: cut(this.time),
       bid: cut(this.bid),
@@ -153,13 +126,7 @@ class ColumnCursor implements TickCursor {
     const c = this.c;
     if (i >= c.count) return undefined;
     this.i = i + 1;
-    const instrument = c.instruments[c.instrument[i] as number] as string;
-    const time = c.time[i] as Micros;
-    const bid = c.bid[i] as number;
-    const ask = c.ask[i] as number;
-    const closeoutBid = c.closeoutBid?.[i];
-    if (closeoutBid === undefined || Number.isNaN(closeoutBid)) return { instrument, time, bid, ask };
-    return { instrument, time, bid, ask, closeoutBid, closeoutAsk: c.closeoutAsk?.[i] as number };
+    return rowTick(c.instruments[c.instrument[i] as number] as string, c, i);
   }
 
   close(): void {}
@@ -198,8 +165,7 @@ function ascendingAcross(parts: readonly TickColumns[]): boolean {
 export function concatColumns(parts: readonly TickColumns[]): TickColumns | undefined {
   if (!ascendingAcross(parts)) return undefined;
   const count = parts.reduce((n, part) => n + part.count, 0);
-  const names: string[] = [];
-  const index = new Map<string, number>();
+  const codes = new InstrumentCodes();
   const instrument = new Uint16Array(new SharedArrayBuffer(Math.max(1, count) * 2));
   const time = sharedF64(count);
   const bid = sharedF64(count);
@@ -209,16 +175,8 @@ export function concatColumns(parts: readonly TickColumns[]): TickColumns | unde
   const closeoutAsk = closeouts ? sharedF64(count).fill(Number.NaN) : undefined;
   let at = 0;
   for (const part of parts) {
-    const map = part.instruments.map((name) => {
-      let i = index.get(name);
-      if (i === undefined) {
-        i = names.length;
-        names.push(name);
-        index.set(name, i);
-      }
-      return i;
-    });
-    if (names.length > INSTRUMENTS_MAX) return undefined;
+    const map = part.instruments.map((name) => codes.codeOf(name));
+    if (map.includes(-1)) return undefined;
     for (let i = 0; i < part.count; i += 1) instrument[at + i] = map[part.instrument[i] as number] as number;
     time.set(part.time.subarray(0, part.count), at);
     bid.set(part.bid.subarray(0, part.count), at);
@@ -229,7 +187,7 @@ export function concatColumns(parts: readonly TickColumns[]): TickColumns | unde
   }
   return {
     count,
-    instruments: names,
+    instruments: codes.names,
     instrument,
     time,
     bid,

@@ -3,7 +3,8 @@
  * backtest-config-file.ts) can also give, and the checks shared by both.
  */
 import type { MarginPresetName } from '../domain/margin-presets.js';
-import { FEED_FORMATS, type FeedFormat, type TickWindow } from '../engine/feeds/index.js';
+import { FEED_FORMATS, type FeedFormat } from '../engine/feeds/options.js';
+import type { TickWindow } from '../engine/feeds/window.js';
 import { UsageError } from './program.js';
 import { datetimeOption } from './remote-options.js';
 export interface BacktestFileConfig {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import maCrossover from '../../examples/strategies/ma-crossover.js';
 import { JournalReportError, parseJournalText, readJournalFile, reportFromJournal } from '../../src/backtest/journal-report.js';
 import { reportJournalToFiles } from '../../src/backtest/journal-report-files.js';
-import { SAMPLE_TICKS_FILE, openTicks } from '../../src/backtest/load.js';
+import { SAMPLE_TICKS_FILE, openTicks } from '../../src/backtest/tick-files.js';
 import { writeOutputs } from '../../src/backtest/outputs.js';
 import { runBacktest } from '../../src/backtest/runner.js';
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/api/app.js';
-import { SAMPLE_TICKS_FILE, openTicks } from '../../src/backtest/load.js';
+import { SAMPLE_TICKS_FILE, openTicks } from '../../src/backtest/tick-files.js';
 import { checkDefinition } from '../../src/backtest/params.js';
 import { runBacktest } from '../../src/backtest/runner.js';
 import type { StrategyDefinition } from '../../src/backtest/strategy.js';
