@@ -1,11 +1,11 @@
 /**
- * A backtest's tick files read on a second thread. Unzipping and parsing the files was a third of
- * a whole-process backtest's time on the one thread that also runs the strategy and the engine; a
- * worker thread now does it (tick-thread-worker.ts) while the backtest runs, and hands the ticks
- * over in batches of columns. The backtest's loop is synchronous, so it waits for a batch with
- * Atomics.wait and takes it with receiveMessageOnPort. The ticks are the ones openTicks gives on
- * this thread, in the same order, with the same errors at the same place: a backtest's results do
- * not depend on which thread read its files.
+ * A backtest's tick files read on a second thread. Unzipping and parsing the files was over a
+ * quarter of a whole-process backtest's time on the one thread that also runs the strategy and
+ * the engine; a worker thread now does it (tick-thread-worker.ts) while the backtest runs, and
+ * hands the ticks over in batches of columns. The backtest's loop is synchronous, so it waits for
+ * a batch with Atomics.wait and takes it with receiveMessageOnPort. The ticks are the ones
+ * openTicks gives on this thread, in the same order, with the same errors at the same place: a
+ * backtest's results do not depend on which thread read its files.
  */
 import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
