@@ -1,9 +1,7 @@
 import type { ParamValue, StrategyDefinition, StrategyParams } from './strategy.js';
 import { RANGE_VALUES_MAX, SWEEP_COMBINATIONS_MAX } from '../domain/limits.js';
+import { NUMBER_RE, RANGE_RE } from './param-count.js';
 import { candleSpecProblem } from './strategy-candles.js';
-
-const NUMBER_RE = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
-const RANGE_RE = /^([-+]?[\d.eE+-]+):([-+]?[\d.eE+-]+)(?::([-+]?[\d.eE+-]+))?$/;
 
 export class ParamError extends Error {
   override readonly name = 'ParamError';

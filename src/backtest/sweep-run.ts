@@ -4,25 +4,14 @@ import { loadStrategy } from './load.js';
 import type { StrategyDefinition } from './strategy.js';
 import { runSweepJobOrFail, type SweepJob, type SweepOptions, type SweepRow, type SweepSpec, type SweepTask } from './sweep.js';
 import { claimJob, closeQueue, jobQueue, jobsLeft, queueEmpty, type JobQueue } from '../workers/job-queue.js';
-import { siblingModule } from '../workers/built-module.js';
-import { startsFromSources, warmModulePool, type ModulePool } from '../workers/pool.js';
+import { startsFromSources } from '../workers/pool.js';
+import { SWEEP_WORKER, sweepPool, type SweepAnswer, type SweepPool } from './sweep-pool.js';
 import { estimateTicks, largestFirst, sweepThreads, workersToAdd } from './sweep-plan.js';
 import type { TickColumns } from './tick-columns.js';
 import { mergeSweepFiles, readSweepFile, type FilesRead } from './sweep-ticks.js';
 
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-type SweepAnswer = SweepRow | readonly SweepRow[] | FilesRead | undefined | null;
-type SweepPool = ModulePool<SweepTask, SweepAnswer>;
-
-/** The module a sweep worker loads. */
-const SWEEP_WORKER = siblingModule('sweep-worker', import.meta.url);
-
-/** The process's warm pool of sweep workers (they load the strategy once and stay for the next sweep). */
-function sweepPool(workers: number): SweepPool {
-  return warmModulePool<SweepTask, SweepAnswer>(SWEEP_WORKER, 'runSweepTask', workers);
 }
 
 /** The rows in job order, and the function that records each as it finishes (once: a row may come twice). */

@@ -6,7 +6,7 @@
  * (backtest-run.ts).
  */
 import type * as BacktestRun from './backtest-run.js';
-import { configOf, planOf, startTicks, type BacktestIo, type RunTicks } from './backtest-plan.js';
+import { configOf, planOf, startEarly, type BacktestIo, type RunTicks } from './backtest-plan.js';
 import { EXIT, UsageError, parseArgv, usageMessage, type Parsed } from './program.js';
 
 export type { BacktestIo } from './backtest-plan.js';
@@ -34,7 +34,7 @@ export async function runParsedBacktest(parsed: Extract<Parsed, { kind: 'run' }>
   let run: typeof BacktestRun | undefined;
   try {
     const plan = planOf(parsed.options, await configOf(parsed.options));
-    ticks = startTicks(plan);
+    ticks = startEarly(plan);
     run = await import('./backtest-run.js');
     await run.runPlan(plan, ticks, io);
     return EXIT.ok;

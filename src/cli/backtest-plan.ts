@@ -11,6 +11,8 @@ import type { Metrics } from '../backtest/report.js';
 import { checkRankMetric } from '../backtest/metric-names.js';
 import { parseDuration } from '../backtest/format.js';
 import { SAMPLE_TICKS_FILE } from '../backtest/tick-files.js';
+import { countRuns } from '../backtest/param-count.js';
+import { startSweepWorkers } from '../backtest/sweep-pool.js';
 import { startTickThread, tickThreadMode, type TickThread } from '../backtest/tick-thread.js';
 import { LIMITS } from '../domain/limits.js';
 import { decompressedSize } from '../engine/feeds/byte-chunks.js';
@@ -184,9 +186,18 @@ export interface RunTicks {
   readonly thread: TickThread | undefined;
 }
 
-/** Starts reading the tick files before the strategy loads, so the reader's start-up overlaps it. */
-export function startTicks(plan: BacktestPlan): RunTicks {
+/**
+ * Starts what the run needs before the strategy and the engine load, so that their start-up
+ * overlaps that loading: a sweep's workers when the parameters ask for several runs (and no
+ * queue runs them), else the tick reader.
+ */
+export function startEarly(plan: BacktestPlan): RunTicks {
   const bytes = byteShare(plan.tickFiles);
+  const runs = countRuns(plan.fileParams, plan.cliParams);
+  if (runs > 1) {
+    if (plan.queue === undefined) startSweepWorkers(plan.tickFiles, runs, plan.workers);
+    return { bytes, thread: undefined };
+  }
   const thread = startTickThread(plan.tickFiles, {
     ...plan.readOpts,
     ...plan.window,
