@@ -32,11 +32,11 @@ function throughBatches(ticks: readonly Tick[], capacity: number): Tick[] {
   let builder = new TickBatchBuilder(capacity);
   for (const tick of ticks) {
     if (builder.add(tick)) continue;
-    batches.push(structuredClone(builder.finish().batch));
+    batches.push(structuredClone(builder.finish(0).batch));
     builder = new TickBatchBuilder(capacity);
     expect(builder.add(tick)).toBe(true);
   }
-  if (builder.count > 0) batches.push(structuredClone(builder.finish().batch));
+  if (builder.count > 0) batches.push(structuredClone(builder.finish(0).batch));
   const reader = new TickBatchReader();
   const out: Tick[] = [];
   for (const batch of batches) {

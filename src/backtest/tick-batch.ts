@@ -18,7 +18,6 @@ export interface TickBatch extends ColumnRows {
 /** Fills one batch of up to `capacity` ticks. */
 export class TickBatchBuilder {
   count = 0;
-  bytes = 0;
   private readonly instrument: Uint16Array;
   private readonly time: Float64Array;
   private readonly bid: Float64Array;
@@ -63,8 +62,8 @@ export class TickBatchBuilder {
     this.closeoutAsk[i] = tick.closeoutAsk ?? Number.NaN;
   }
 
-  /** The batch, and the buffers to transfer with it. */
-  finish(): { batch: TickBatch; transfer: ArrayBuffer[] } {
+  /** The batch, with the bytes of text read for it, and the buffers to transfer with it. */
+  finish(bytes: number): { batch: TickBatch; transfer: ArrayBuffer[] } {
     const columns = [this.instrument, this.time, this.bid, this.ask];
     const batch: TickBatch = {
       count: this.count,
@@ -77,7 +76,7 @@ export class TickBatchBuilder {
         ? {}
         : { closeoutBid: this.closeoutBid, closeoutAsk: this.closeoutAsk }),
       whole: this.whole,
-      bytes: this.bytes,
+      bytes,
     };
     if (batch.closeoutBid !== undefined && batch.closeoutAsk !== undefined) columns.push(batch.closeoutBid, batch.closeoutAsk);
     return { batch, transfer: columns.map((column) => column.buffer as ArrayBuffer) };

@@ -18,7 +18,7 @@ export const SIGNAL = {
   /** Set to 1 when the backtest stops early: the reader ends. */
   stop: 2,
 } as const;
-export const SIGNAL_SLOTS = 3;
+export const SIGNAL_SLOTS = Object.keys(SIGNAL).length;
 
 export interface TickThreadData {
   readonly files: readonly string[];
@@ -35,30 +35,19 @@ export interface TickThreadData {
   readonly ahead: number;
 }
 
-/** A failure of the reader, with the fields the backtest's thread rebuilds the error from. */
+/** A failure of the reader: the backtest's thread throws an Error of this name and message. */
 export interface ReaderFailure {
   readonly kind: 'error';
   readonly name: string;
   readonly message: string;
-  /** FeedParseError's fields, when it was one. */
-  readonly file?: string;
-  readonly line?: number;
-  readonly reason?: string;
 }
 
 export type TickThreadMessage = { readonly kind: 'ticks'; readonly batch: TickBatch } | { readonly kind: 'end' } | ReaderFailure;
 
 export function failureOf(error: unknown): ReaderFailure {
-  if (!(error instanceof Error)) return { kind: 'error', name: 'Error', message: String(error) };
-  const fields = error as Error & { file?: unknown; line?: unknown; reason?: unknown };
-  return {
-    kind: 'error',
-    name: error.name,
-    message: error.message,
-    ...(typeof fields.file === 'string' ? { file: fields.file } : {}),
-    ...(typeof fields.line === 'number' ? { line: fields.line } : {}),
-    ...(typeof fields.reason === 'string' ? { reason: fields.reason } : {}),
-  };
+  return error instanceof Error
+    ? { kind: 'error', name: error.name, message: error.message }
+    : { kind: 'error', name: 'Error', message: String(error) };
 }
 
 /** Posts a message and wakes the backtest's thread if it waits for one. */
@@ -88,9 +77,8 @@ export function readTicksOnThread(data: TickThreadData): void {
   let posted = 0;
   let builder: TickBatchBuilder | undefined;
   const post = (builder: TickBatchBuilder): boolean => {
-    builder.bytes = bytes;
+    const { batch, transfer } = builder.finish(bytes);
     bytes = 0;
-    const { batch, transfer } = builder.finish();
     postToBacktest(data, { kind: 'ticks', batch }, transfer);
     posted += 1;
     return roomFor(data.signal, posted, data.ahead);

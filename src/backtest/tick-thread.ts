@@ -59,15 +59,11 @@ function bootstrap(url: URL, viaTsx: boolean): URL {
   return new URL(`data:text/javascript,${encodeURIComponent(source)}`);
 }
 
-/** The reader's error as an Error of the same name, message and parse fields. */
+/** The reader's error as an Error of the same name and message. */
 function rebuild(failure: ReaderFailure): Error {
   const error = new Error(failure.message);
   error.name = failure.name;
-  const fields: { file?: string; line?: number; reason?: string } = {};
-  if (failure.file !== undefined) fields.file = failure.file;
-  if (failure.line !== undefined) fields.line = failure.line;
-  if (failure.reason !== undefined) fields.reason = failure.reason;
-  return Object.assign(error, fields);
+  return error;
 }
 
 class ThreadCursor implements TickCursor {

@@ -120,7 +120,7 @@ class MergeIterator implements IterableIterator<Tick> {
         this.others.replaceTop(head);
       }
     }
-    if (this.reachedDeferred()) this.openReached();
+    this.openReached();
   }
 
   /** True when a deferred source must open before the current head goes out (or nothing else is left). */
