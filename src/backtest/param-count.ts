@@ -11,6 +11,11 @@ export const NUMBER_RE = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 /** `start:stop[:step]`. */
 export const RANGE_RE = /^([-+]?[\d.eE+-]+):([-+]?[\d.eE+-]+)(?::([-+]?[\d.eE+-]+))?$/;
 
+/** Values from start to stop (both included) by step; the tolerance lets 0.1:0.3:0.1 reach 0.3. */
+export function rangeLength(start: number, stop: number, step: number): number {
+  return Math.floor((stop - start) / step + 1e-9) + 1;
+}
+
 /** The values of one range, or 1 when the text is not a well-formed one (the grid then says why). */
 function rangeCount(text: string): number {
   const m = RANGE_RE.exec(text.trim());
@@ -19,7 +24,7 @@ function rangeCount(text: string): number {
   if (!parts.every((part) => NUMBER_RE.test(part as string))) return 1;
   const [start, stop, step] = parts.map(Number) as [number, number, number];
   if (!(step > 0) || !(stop >= start)) return 1;
-  return Math.floor((stop - start) / step + 1e-9) + 1;
+  return rangeLength(start, stop, step);
 }
 
 /** The runs of the grid the options describe (1: a single backtest, as far as can be told now). */

@@ -1,6 +1,6 @@
 import type { ParamValue, StrategyDefinition, StrategyParams } from './strategy.js';
 import { RANGE_VALUES_MAX, SWEEP_COMBINATIONS_MAX } from '../domain/limits.js';
-import { NUMBER_RE, RANGE_RE } from './param-count.js';
+import { NUMBER_RE, RANGE_RE, rangeLength } from './param-count.js';
 import { candleSpecProblem } from './strategy-candles.js';
 
 export class ParamError extends Error {
@@ -59,7 +59,7 @@ function expandRange(name: string, text: string): number[] | undefined {
   }) as [number, number, number];
   if (!(step > 0)) throw new ParamError(`parameter ${name}: the step of ${JSON.stringify(text)} must be positive`);
   if (stop < start) throw new ParamError(`parameter ${name}: the range ${JSON.stringify(text)} ends before it starts`);
-  const count = Math.floor((stop - start) / step + 1e-9) + 1;
+  const count = rangeLength(start, stop, step);
   if (count > RANGE_VALUES_MAX)
     throw new ParamError(`parameter ${name}: the range ${JSON.stringify(text)} has ${count} values; at most ${RANGE_VALUES_MAX}`);
   const values: number[] = [];

@@ -22,16 +22,22 @@ export function sweepPool(workers: number): SweepPool {
 }
 
 /**
- * Starts the workers a sweep of `runs` over `tickFiles` will ask for (sweep-run.ts sizes it the
- * same way from the files' sizes: one thread fewer than its threads, this one runs too), when it
- * will ask for any. `requested`: --workers.
+ * The threads of a sweep of `runs` over `ticks` ticks a run (this one included): `requested`
+ * (--workers) if given, else from the work, counting the workers' start from the sources if
+ * that is where they would start.
+ */
+export function sweepThreadsFor(runs: number, ticks: number, requested: number | undefined): number {
+  if (requested !== undefined) return sweepThreads({ runs, ticks, requested });
+  return sweepThreads({ runs, ticks, workersFromSources: startsFromSources(SWEEP_WORKER) });
+}
+
+/**
+ * Starts the workers a sweep of `runs` over `tickFiles` will ask for (sweep-run.ts sizes it with
+ * sweepThreadsFor from the files' sizes; one thread fewer, as this one runs too), when it will
+ * ask for any.
  */
 export function startSweepWorkers(tickFiles: readonly string[], runs: number, requested: number | undefined): void {
   if (runs <= 1) return;
-  const ticks = estimateTicks(tickFiles);
-  const threads =
-    requested === undefined
-      ? sweepThreads({ runs, ticks, workersFromSources: startsFromSources(SWEEP_WORKER) })
-      : sweepThreads({ runs, ticks, requested });
+  const threads = sweepThreadsFor(runs, estimateTicks(tickFiles), requested);
   if (threads > 1) sweepPool(threads - 1);
 }

@@ -5,8 +5,8 @@ import type { StrategyDefinition } from './strategy.js';
 import { runSweepJobOrFail, type SweepJob, type SweepOptions, type SweepRow, type SweepSpec, type SweepTask } from './sweep.js';
 import { claimJob, closeQueue, jobQueue, jobsLeft, queueEmpty, type JobQueue } from '../workers/job-queue.js';
 import { startsFromSources } from '../workers/pool.js';
-import { SWEEP_WORKER, sweepPool, type SweepAnswer, type SweepPool } from './sweep-pool.js';
-import { estimateTicks, largestFirst, sweepThreads, workersToAdd } from './sweep-plan.js';
+import { SWEEP_WORKER, sweepPool, sweepThreadsFor, type SweepAnswer, type SweepPool } from './sweep-pool.js';
+import { estimateTicks, largestFirst, workersToAdd } from './sweep-plan.js';
 import type { TickColumns } from './tick-columns.js';
 import { mergeSweepFiles, readSweepFile, type FilesRead } from './sweep-ticks.js';
 
@@ -102,9 +102,7 @@ class SweepRun {
   }
 
   private sizing(ticks: number): number {
-    const requested = this.options.workers;
-    if (requested !== undefined) return sweepThreads({ runs: this.total, ticks, requested });
-    return sweepThreads({ runs: this.total, ticks, workersFromSources: this.fromSources });
+    return sweepThreadsFor(this.total, ticks, this.options.workers);
   }
 
   private readonly fail = (error: unknown): void => {

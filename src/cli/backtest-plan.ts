@@ -174,15 +174,18 @@ export interface ByteShare {
   onBytes(bytes: number): void;
 }
 
-function byteShare(files: readonly string[]): ByteShare {
+export function byteShare(files: readonly string[]): ByteShare {
   const total = files.reduce((sum, file) => sum + decompressedSize(file), 0);
   let read = 0;
   return { total, share: () => (total > 0 ? read / total : undefined), onBytes: (bytes) => void (read += bytes) };
 }
 
-/** The tick files of a single run, being read on a second thread if that pays (tick-thread.ts). */
+/**
+ * The tick files of a single run, being read on a second thread if that pays (tick-thread.ts), and
+ * the sizes the thread's progress counts against; both undefined when the options asked for a sweep.
+ */
 export interface RunTicks {
-  readonly bytes: ByteShare;
+  readonly bytes: ByteShare | undefined;
   readonly thread: TickThread | undefined;
 }
 
@@ -192,12 +195,12 @@ export interface RunTicks {
  * queue runs them), else the tick reader.
  */
 export function startEarly(plan: BacktestPlan): RunTicks {
-  const bytes = byteShare(plan.tickFiles);
   const runs = countRuns(plan.fileParams, plan.cliParams);
   if (runs > 1) {
     if (plan.queue === undefined) startSweepWorkers(plan.tickFiles, runs, plan.workers);
-    return { bytes, thread: undefined };
+    return { bytes: undefined, thread: undefined };
   }
+  const bytes = byteShare(plan.tickFiles);
   const thread = startTickThread(plan.tickFiles, {
     ...plan.readOpts,
     ...plan.window,

@@ -32,7 +32,7 @@ import {
   type TickSourceInfo,
 } from '../backtest/index.js';
 import { windowText } from '../engine/feeds/window.js';
-import type { BacktestIo, BacktestPlan, RunTicks } from './backtest-plan.js';
+import { byteShare, type BacktestIo, type BacktestPlan, type RunTicks } from './backtest-plan.js';
 import { UsageError } from './program.js';
 import { clock, progressDisplay } from './progress.js';
 
@@ -77,7 +77,8 @@ function singleRun(
   io.stderr.write(
     `backtest: ${definition.name} (${paramText(params)}) on ${files.length === 1 ? path.basename(files[0] as string) : `${files.length} tick files`}${windowText(plan.window)}\n`,
   );
-  const bytes = ticks.bytes;
+  // Counted here when the options looked like a sweep and the grid turned out a single run.
+  const bytes = ticks.bytes ?? byteShare(files);
   const progress = progressDisplay({ write: (text) => void io.stderr.write(text), isTTY: io.isTTY, share: bytes.share });
   // Streamed: transactions.ndjson and equity.csv are written as the run goes (stream-outputs.ts).
   const result = runBacktestToFiles(
