@@ -40,5 +40,8 @@ await build({
   external: ['tsx', 'esbuild', 'tinypool', 'bullmq', 'ioredis', 'playwright-core', 'uplot'],
   // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __v20simRequire } from 'node:module'; const require = __v20simRequire(import.meta.url);" },
+  // RxJS's CommonJS build (its "node" export) is one 8,700-line module evaluated whole; its ES build
+  // ("es2015", marked free of side effects) lets the bundle keep only the operators the code uses.
+  alias: { rxjs: './node_modules/rxjs/dist/esm/index.js' },
   logLevel: 'warning',
 });

@@ -1,7 +1,7 @@
 /**
  * The bundled CLI (`npm run build` writes dist/bundle/, which bin/v20sim.js runs first): built here
  * into a folder of its own beside dist/bundle (same depth, so its package.json, schema/ and
- * examples/ paths resolve the same), it prints help, serves the v3 API, runs scenario files on its
+ * examples/ paths resolve the same), it prints help, serves the v3 API and its price stream, runs scenario files on its
  * worker threads, and writes backtest and sweep outputs byte-identical to the TypeScript sources'.
  */
 import { execFileSync } from 'node:child_process';
@@ -39,11 +39,42 @@ describe('the bundled CLI', () => {
     expect(r.stdout).toMatch(/^Usage: v20sim /);
   });
 
-  it('serves the v3 API', async () => {
-    const server = await startServeProcess(['--no-generator', '--clock', 'manual', '--token', 'bundle-token'], { entry });
+  it('serves the v3 API and its streams', async () => {
+    const server = await startServeProcess(
+      ['--no-generator', '--clock', 'manual', '--token', 'bundle-token', '--admin-token', 'bundle-admin'],
+      { entry },
+    );
     const r = await jsonCall(`${server.url}/v3/accounts`, 'GET', 'bundle-token');
     expect(r.status).toBe(200);
-    expect(r.json['accounts']).toHaveLength(2);
+    const accounts = r.json['accounts'] as { id: string }[];
+    expect(accounts).toHaveLength(2);
+    // The streams are RxJS pipelines: the bundle keeps only the operators the code imports.
+    const controller = new AbortController();
+    const stream = await fetch(`${server.url}/v3/accounts/${accounts[0]?.id}/pricing/stream?instruments=EUR_USD`, {
+      headers: { authorization: 'Bearer bundle-token' },
+      signal: controller.signal,
+    });
+    expect(stream.status).toBe(200);
+    const pushed = await jsonCall(`${server.url}/sim/ticks`, 'POST', 'bundle-admin', {
+      ticks: [{ instrument: 'EUR_USD', bid: '1.10000', ask: '1.10020' }],
+    });
+    expect(pushed.status).toBe(200);
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (!text.includes('"type":"PRICE"')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    controller.abort();
+    const price = text.split('\n').find((line) => line.includes('"type":"PRICE"'));
+    expect(JSON.parse(price ?? '{}')).toMatchObject({
+      type: 'PRICE',
+      instrument: 'EUR_USD',
+      closeoutBid: '1.10000',
+      closeoutAsk: '1.10020',
+    });
     server.child.kill('SIGTERM');
     await server.exited;
   }, 30_000);
