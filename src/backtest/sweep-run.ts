@@ -70,8 +70,6 @@ class SweepRun {
   private readonly running = new Set<Promise<void>>();
   private readonly filesRead: Promise<void>[] = [];
   private readonly lanes: Promise<void>[] = [];
-  /** Workers would start through tsx, slower (sweep-plan.ts SOURCE_TICK_RUNS_PER_THREAD); see fromSources. */
-  private workersFromSources: boolean | undefined;
   /** Runs this thread has timed, and the fastest of them (shareLongRuns). */
   private timedRuns = 0;
   private fastestRunMs = Number.POSITIVE_INFINITY;
@@ -91,14 +89,6 @@ class SweepRun {
     this.runHere = options.runHere !== false || this.threads <= 1;
     this.queue = jobQueue(jobs);
     this.files = jobQueue(this.total > 1 ? largestFirst(spec.tickFiles) : []);
-  }
-
-  /**
-   * Asked only when the planner chooses the threads (no `workers` option), and once: the check
-   * looks for a built twin of the worker module, which walks src/ when running from the sources.
-   */
-  private get fromSources(): boolean {
-    return (this.workersFromSources ??= startsFromSources(SWEEP_WORKER));
   }
 
   private sizing(ticks: number): number {
@@ -197,7 +187,11 @@ class SweepRun {
     this.timedRuns += 1;
     this.fastestRunMs = Math.min(this.fastestRunMs, ms);
     if (this.timedRuns < 2) return;
-    const add = workersToAdd({ runsLeft: jobsLeft(this.queue), msPerRun: this.fastestRunMs, workersFromSources: this.fromSources });
+    const add = workersToAdd({
+      runsLeft: jobsLeft(this.queue),
+      msPerRun: this.fastestRunMs,
+      workersFromSources: startsFromSources(SWEEP_WORKER),
+    });
     if (add === 0) return;
     this.threads = 1 + add;
     this.startWorkers(add);
