@@ -99,7 +99,7 @@ function authenticate(context: ApiContext, request: FastifyRequest): void {
 
 /** The v3 API's authentication, for every route of the scope that registers it. */
 export const v3Auth = (context: ApiContext): FastifyPluginCallback =>
-  sharedScope((app, _options, done) => {
+  sharedScope('v20sim-v3-auth', (app, _options, done) => {
     app.addHook('onRequest', (request, _reply, next) => {
       try {
         authenticate(context, request);

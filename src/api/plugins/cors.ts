@@ -47,7 +47,7 @@ export const corsStep: RequestStep = (request, reply) => {
 };
 
 /** Any OPTIONS request corsStep did not answer: an empty 204. */
-export const optionsRoute: FastifyPluginCallback = sharedScope((app, _options, done) => {
+export const optionsRoute: FastifyPluginCallback = sharedScope('v20sim-options-route', (app, _options, done) => {
   app.options('*', (_request, reply) => {
     void reply.code(204).header('Content-Length', '0').send();
   });

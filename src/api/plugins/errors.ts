@@ -63,7 +63,7 @@ function pathPattern(url: string): RegExp {
  * Fastify's own refusals, unknown paths (404) and known paths asked with a method they lack (405).
  * The known paths are Fastify's own routes, collected as they are added.
  */
-export const errorReplies: FastifyPluginCallback = sharedScope((app, _options, done) => {
+export const errorReplies: FastifyPluginCallback = sharedScope('v20sim-error-replies', (app, _options, done) => {
   const known: RegExp[] = [];
   const urls = new Set<string>();
   app.addHook('onRoute', (route) => {

@@ -114,7 +114,7 @@ const UNSUPPORTED_CHARSET = (charset: string): V20Error =>
 /** Nothing but whitespace (what trim() removes), without copying the body to find out. */
 const BLANK = /^\s*$/;
 
-export const jsonBody: FastifyPluginCallback = sharedScope((app, _options, done) => {
+export const jsonBody: FastifyPluginCallback = sharedScope('v20sim-json-body', (app, _options, done) => {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, next) => {
     const charset = charsetOf(request.headers['content-type']);

@@ -31,7 +31,7 @@ export type RequestStep = (request: FastifyRequest, reply: FastifyReply) => bool
  * response, a CORS preflight or a refusal too, carries one.
  */
 export const requestState = (nextRequestId: () => string, steps: readonly RequestStep[]): FastifyPluginCallback =>
-  sharedScope((app, _options, done) => {
+  sharedScope('v20sim-request-state', (app, _options, done) => {
     app.decorateRequest('v20RequestId', '');
     app.decorateRequest('v20Format', 'RFC3339');
     app.decorateRequest('v20Token', '');

@@ -1,10 +1,12 @@
 import type { FastifyPluginCallback } from 'fastify';
+import { named } from './plugin-name.js';
 
 /**
  * Marks a plugin as one whose hooks, handlers and decorations apply to the scope that registers it
- * rather than to a child scope: what the fastify-plugin package does, without the package.
+ * rather than to a child scope, and names it: what the fastify-plugin package does, without the
+ * package.
  */
-export function sharedScope<T extends FastifyPluginCallback>(plugin: T): T {
+export function sharedScope<T extends FastifyPluginCallback>(name: string, plugin: T): T {
   (plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
-  return plugin;
+  return named(name, plugin);
 }

@@ -27,7 +27,7 @@ function digest(text: string): Buffer {
 
 /** The admin token (401) and Accept-Datetime-Format (400) of every control API request. */
 const adminAuth = (context: ApiContext): FastifyPluginCallback =>
-  sharedScope((app, _options, done) => {
+  sharedScope('v20sim-admin-auth', (app, _options, done) => {
     const admin = digest(context.options.adminToken ?? '');
     app.addHook('onRequest', async (request) => {
       const header = request.headers.authorization;
