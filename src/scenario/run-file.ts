@@ -22,3 +22,26 @@ export async function runScenarioFile(file: string, cwd: string, options: RunOpt
   }
   return runScenario(scenario, options);
 }
+
+/** A file whose run threw (a fault of the runner, not of the file): a failed result that says so. */
+export function crashedResult(file: string, message: string): ScenarioResult {
+  return {
+    file,
+    name: file,
+    status: 'failed',
+    steps: [],
+    problems: [],
+    goldens: [],
+    durationMs: 0,
+    failures: [{ message: `the scenario runner crashed: ${message}`, location: { file, line: 1, col: 1 } }],
+  };
+}
+
+/** runScenarioFile, with an exception turned into a crashed result: one file's fault never ends the run. */
+export async function runScenarioFileOrCrash(file: string, cwd: string, options: RunOptions = {}): Promise<ScenarioResult> {
+  try {
+    return await runScenarioFile(file, cwd, options);
+  } catch (err) {
+    return crashedResult(file, (err as Error).stack ?? String(err));
+  }
+}

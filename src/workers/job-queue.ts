@@ -52,3 +52,27 @@ export function drainQueue<Job, Result>(queue: JobQueue<Job>, run: (job: Job) =>
   }
   return results;
 }
+
+/**
+ * drainQueue for jobs that finish asynchronously: one at a time, each claimed as the one before
+ * finishes. A job that throws closes the queue and the error propagates.
+ */
+export async function drainQueueAsync<Job, Result>(
+  queue: JobQueue<Job>,
+  run: (job: Job) => Promise<Result>,
+  onDone: (result: Result, job: Job) => void,
+): Promise<number> {
+  let count = 0;
+  for (let job = claimJob(queue); job !== undefined; job = claimJob(queue)) {
+    let result: Result;
+    try {
+      result = await run(job);
+    } catch (error) {
+      closeQueue(queue);
+      throw error;
+    }
+    count += 1;
+    onDone(result, job);
+  }
+  return count;
+}
