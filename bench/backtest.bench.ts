@@ -14,9 +14,9 @@
  * one and a worker), passes interleaved: the speed-up of the first two-thread pass (the worker
  * starts: from dist/ when it is current, else through tsx) and of the later ones (the process's
  * warm worker is reused); then the same sweep as `v20sim backtest --param` runs it, a fresh process
- * with the default threads against one (cli-sweep.ts). Last `v20sim scenario run` over scenarios/
- * with -j 1 and with the default thread count, each a fresh process (bin/v20sim.js: the build when
- * current), interleaved.
+ * with the default threads against one (cli-sweep.ts). Last `v20sim scenario run` with -j 1 and
+ * with the default thread count, each a fresh process, interleaved, over scenarios/ and over eight
+ * copies of it (scenario-runs.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -35,7 +35,8 @@ import type { Tick } from '../src/domain/tick.js';
 import { builtModule } from '../src/workers/built-module.js';
 import { LEAN_DIR, hasLeanData, leanFiles } from '../test/support/lean-eurusd.js';
 import { cliSweepRows } from './cli-sweep.js';
-import { fmtNum, isMain, rmeNote, runStandalone, secondsSince, statsOf, timeCases, timeV20sim, type Row } from './lib.js';
+import { scenarioRows } from './scenario-runs.js';
+import { fmtNum, isMain, rmeNote, runStandalone, secondsSince, statsOf, timeCases, type Row } from './lib.js';
 
 const SUITE = 'backtest';
 const STRATEGIES = [
@@ -45,7 +46,6 @@ const STRATEGIES = [
 const SWEEP_GRID = { fast: [5, 10, 20, 40], slow: [50, 100, 150, 200] };
 /** Interleaved pairs of sweeps (1 thread, 2 threads); the first 2-thread pass starts the worker. */
 const SWEEP_PASSES = 5;
-const SCENARIO_PASSES = 3;
 
 function sweepJobs(definition: StrategyDefinition): { index: number; params: Record<string, string | number | boolean> }[] {
   const jobs: { index: number; params: Record<string, string | number | boolean> }[] = [];
@@ -64,11 +64,6 @@ async function timeSweep(
   let startup = Number.NaN;
   await runSweep(spec, jobs, { workers, onWorkerReady: () => void (startup = secondsSince(start)) });
   return { seconds: secondsSince(start), startup };
-}
-
-/** Seconds from spawn to exit of `v20sim scenario run ARGS` over the repository's scenarios. */
-async function timeScenarioRun(args: readonly string[]): Promise<number> {
-  return (await timeV20sim(['scenario', 'run', '--quiet', ...args])).seconds;
 }
 
 async function sweepRows(files: readonly string[], ticksPerPass: number): Promise<Row[]> {
@@ -176,44 +171,6 @@ async function twoThreadCeiling(): Promise<Row> {
     unit: 'x',
     note: 'best of 2; 2.00 = two free cores; the sweep speed-up cannot beat it',
   };
-}
-
-async function scenarioRows(): Promise<Row[]> {
-  const serial: number[] = [];
-  const auto: number[] = [];
-  for (let pass = 0; pass < SCENARIO_PASSES; pass += 1) {
-    serial.push(await timeScenarioRun(['-j', '1']));
-    auto.push(await timeScenarioRun([]));
-    process.stdout.write(`  scenario run pass ${pass + 1}: -j 1 ${serial.at(-1)?.toFixed(2)} s, default ${auto.at(-1)?.toFixed(2)} s\n`);
-  }
-  const one = Math.min(...serial);
-  const chosen = Math.min(...auto);
-  return [
-    {
-      suite: SUITE,
-      id: 'scenario.run.serial',
-      name: 'v20sim scenario run (scenarios/), -j 1',
-      value: one * 1000,
-      unit: 'ms',
-      note: 'best, process start to exit',
-    },
-    {
-      suite: SUITE,
-      id: 'scenario.run.auto',
-      name: 'v20sim scenario run (scenarios/), default threads',
-      value: chosen * 1000,
-      unit: 'ms',
-      note: 'best, process start to exit',
-    },
-    {
-      suite: SUITE,
-      id: 'scenario.run.speedup',
-      name: 'scenario run speed-up, default threads vs -j 1',
-      value: one / chosen,
-      unit: 'x',
-      note: '>= 1.00: the default is never slower',
-    },
-  ];
 }
 
 export async function backtest(): Promise<Row[]> {

@@ -25,11 +25,16 @@ describe('scenario run sizing', () => {
     mkdirSync(path.join(dir, 'data'), { recursive: true });
     // A sparse file: its size counts, not its bytes.
     writeFileSync(path.join(dir, 'data', 'big.csv'), '');
-    truncateSync(path.join(dir, 'data', 'big.csv'), 200_000_000);
+    truncateSync(path.join(dir, 'data', 'big.csv'), 300_000_000);
     const big = scenario('sub/big.yaml', "prices:\n  - file: '../data/big.csv' # a comment\n");
     expect(scenarioCostMs(big, dir)).toBeGreaterThan(scenarioCostMs(small, dir) + SCENARIO_MS_PER_THREAD);
     expect(scenarioThreads({ files: [big, small], cwd: dir, cores: 8 })).toBe(2);
     expect(scenarioThreads({ files: [big, small], cwd: dir, cores: 1 })).toBe(1);
+  });
+
+  it('keeps a couple of hundred small files on this thread alone, where a worker gained nothing', () => {
+    const files = Array.from({ length: 196 }, (_, i) => scenario(`some/${i}.yaml`, 'steps: []\n'));
+    expect(scenarioThreads({ files, cwd: dir, cores: 2 })).toBe(1);
   });
 
   it('gives many files one thread per core, this one included, and takes the threads asked for', () => {

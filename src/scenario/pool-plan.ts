@@ -16,14 +16,18 @@ const FILE_MS = 60;
 /** Feeding recorded ticks through a scenario's simulator, per tick (milliseconds). */
 const TICK_MS = 0.002;
 /**
- * Work (estimated milliseconds) a thread must get before another is worth starting: a worker costs
- * 1-1.5 s of CPU time before it runs files at full speed (start-up, compiling, a cold simulator).
+ * Work (estimated milliseconds) a thread must get before another is worth starting. A worker runs
+ * its first files slowly, and so does this thread beside it: with both threads busy, V8's
+ * optimizing compiler (a background thread) waits for a core, so neither thread's code gets fast
+ * for the first few seconds. From the bundled CLI on two cores, the bundled files copied 2, 4 and 8
+ * times: 98 files ran 0.84-0.98x as fast on two threads as on one, 196 files 0.96-1.13x, 392 files
+ * 1.08-1.25x. Two threads from about 200 files.
  */
-export const SCENARIO_MS_PER_THREAD = 4000;
+export const SCENARIO_MS_PER_THREAD = 6000;
 /**
  * The same for workers that start from the TypeScript sources (no current dist/), in proportion to
  * what they cost to start (workers/start-cost.ts), as a sweep asks: 392 files (the bundled 49 copied
- * eight times) took 6.86-6.94 s on the two threads the estimate gave them against 6.64-6.76 on one.
+ * eight times) took 6.86-6.94 s on two threads against 6.64-6.76 on one.
  */
 export const SOURCE_SCENARIO_MS_PER_THREAD = SCENARIO_MS_PER_THREAD * SOURCES_START_FACTOR;
 /** Bytes per tick of a price file: compressed 6-12, text lines 30-60. */
