@@ -38,7 +38,7 @@ function scenarioPool(workers: number): ModulePool<ScenarioTask, number> {
  * the port as it comes. Resolves once every file it ran has been taken in; a worker that fails
  * (it could not start, or its thread died) ends its share with what it had sent.
  */
-async function workerShare(
+export async function workerShare(
   pool: ModulePool<ScenarioTask, number>,
   task: Omit<ScenarioTask, 'results'>,
   settle: (index: number, result: ScenarioResult) => void,
