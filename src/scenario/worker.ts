@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import { drainQueueAsync, type JobQueue } from '../workers/job-queue.js';
+import { drainQueue, type JobQueue } from '../workers/job-queue.js';
 import type { ScenarioResult } from './result.js';
 import { runScenarioFileOrCrash } from './run-file.js';
 
@@ -29,13 +29,13 @@ export interface ScenarioTask {
 /**
  * Runs files claimed from the queue in a worker thread until none is left and answers how many it
  * ran (each result went through the port, which the thread that posted the task closes once it has
- * them all). Results are plain data, so a file gives the same result
- * here as in the main thread.
+ * them all). Results are plain data, so a file gives the same result here as in the main thread.
  */
 export async function runScenarioTask(task: ScenarioTask): Promise<number> {
-  return drainQueueAsync(
+  const results = await drainQueue(
     task.queue,
     (job) => runScenarioFileOrCrash(job.file, task.cwd, { update: task.update }),
     (result, job) => task.results.postMessage({ index: job.index, result } satisfies ScenarioMessage),
   );
+  return results.length;
 }

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { claimJob, drainQueue, drainQueueAsync, jobQueue, queueEmpty } from './job-queue.js';
+import { claimJob, drainQueue, jobQueue, queueEmpty } from './job-queue.js';
 
 describe('job queue', () => {
-  it('hands each job out once, in order, to whoever claims it', () => {
+  it('hands each job out once, in order, to whoever claims it', async () => {
     const queue = jobQueue(['a', 'b', 'c']);
     expect(claimJob(queue)).toBe('a');
     const done: string[] = [];
     expect(
-      drainQueue(
+      await drainQueue(
         queue,
         (job) => job.toUpperCase(),
         (r) => done.push(r),
@@ -18,9 +18,9 @@ describe('job queue', () => {
     expect(claimJob(queue)).toBeUndefined();
   });
 
-  it('closes on a failing job, so no other thread takes more', () => {
+  it('closes on a failing job, so no other thread takes more', async () => {
     const queue = jobQueue([1, 2, 3, 4]);
-    expect(() =>
+    await expect(
       drainQueue(
         queue,
         (job) => {
@@ -29,14 +29,14 @@ describe('job queue', () => {
         },
         () => undefined,
       ),
-    ).toThrow('job 2 failed');
+    ).rejects.toThrow('job 2 failed');
     expect(claimJob(queue)).toBeUndefined();
   });
 
   it('drains jobs that finish asynchronously one at a time, sharing the counter with other claimers', async () => {
     const queue = jobQueue([1, 2, 3, 4, 5]);
     const done: string[] = [];
-    const drained = drainQueueAsync(
+    const drained = drainQueue(
       queue,
       async (job) => {
         await new Promise((resolve) => setImmediate(resolve));
@@ -46,7 +46,7 @@ describe('job queue', () => {
     );
     // Another thread claims while the first job runs: it gets the next one, which the drain never sees.
     expect(claimJob(queue)).toBe(2);
-    expect(await drained).toBe(4);
+    expect(await drained).toEqual([10, 30, 40, 50]);
     expect(done).toEqual(['1:10', '3:30', '4:40', '5:50']);
     expect(queueEmpty(queue)).toBe(true);
   });
@@ -54,7 +54,7 @@ describe('job queue', () => {
   it('closes on an asynchronous job that throws, so no other thread takes more', async () => {
     const queue = jobQueue([1, 2, 3, 4]);
     await expect(
-      drainQueueAsync(
+      drainQueue(
         queue,
         async (job) => {
           if (job === 2) throw new Error('job 2 failed');

@@ -34,35 +34,16 @@ export function closeQueue<Job>(queue: JobQueue<Job>): void {
 }
 
 /**
- * Runs jobs claimed from the queue until it is empty, calling `onDone` as each finishes, and
- * returns their results; a job that throws closes the queue and the error propagates.
+ * Runs jobs claimed from the queue one at a time until it is empty, each claimed as the one before
+ * finishes (a job may finish asynchronously), calling `onDone` as each finishes, and returns their
+ * results; a job that throws closes the queue and the error propagates.
  */
-export function drainQueue<Job, Result>(queue: JobQueue<Job>, run: (job: Job) => Result, onDone: (result: Result) => void): Result[] {
-  const results: Result[] = [];
-  for (let job = claimJob(queue); job !== undefined; job = claimJob(queue)) {
-    let result: Result;
-    try {
-      result = run(job);
-    } catch (error) {
-      closeQueue(queue);
-      throw error;
-    }
-    results.push(result);
-    onDone(result);
-  }
-  return results;
-}
-
-/**
- * drainQueue for jobs that finish asynchronously: one at a time, each claimed as the one before
- * finishes. A job that throws closes the queue and the error propagates.
- */
-export async function drainQueueAsync<Job, Result>(
+export async function drainQueue<Job, Result>(
   queue: JobQueue<Job>,
-  run: (job: Job) => Promise<Result>,
+  run: (job: Job) => Result | Promise<Result>,
   onDone: (result: Result, job: Job) => void,
-): Promise<number> {
-  let count = 0;
+): Promise<Result[]> {
+  const results: Result[] = [];
   for (let job = claimJob(queue); job !== undefined; job = claimJob(queue)) {
     let result: Result;
     try {
@@ -71,8 +52,8 @@ export async function drainQueueAsync<Job, Result>(
       closeQueue(queue);
       throw error;
     }
-    count += 1;
+    results.push(result);
     onDone(result, job);
   }
-  return count;
+  return results;
 }
