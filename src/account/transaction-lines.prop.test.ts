@@ -4,7 +4,7 @@ import { buildCatalogue } from '../domain/instruments.js';
 import { formatPriceInt } from '../domain/price.js';
 import { formatRfc3339, type Micros } from '../domain/time.js';
 import { isTransaction } from '../domain/journal-entry.js';
-import { transactionJson } from '../domain/transaction-json.js';
+import { freezeTransaction, transactionJson } from '../domain/transaction-json.js';
 import type { Transaction } from '../domain/transactions.js';
 import { Account } from './account.js';
 import type { AccountCommand } from './commands.js';
@@ -99,11 +99,11 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
 );
 
-function play(steps: readonly Step[]): { lines: string[]; log: readonly Transaction[] } {
+function play(steps: readonly Step[], freeze = false): { lines: string[]; log: readonly Transaction[] } {
   const lines: string[] = [];
   let now = T0;
   const account = Account.open({ id: '101-004-7654321-001', currency: 'USD', balance: '100000' }, CATALOGUE, now, (txs) => {
-    for (const tx of txs) if (isTransaction(tx)) lines.push(transactionJson(tx));
+    for (const tx of txs) if (isTransaction(tx)) lines.push(transactionJson(freeze ? freezeTransaction(tx) : tx));
   });
   let bid = 110_000;
   let ask = 110_002;
@@ -208,7 +208,32 @@ describe('transaction lines', () => {
       { numRuns: 300 },
     );
   });
+
+  // A backtest freezes each transaction as it is journaled (backtest/run-journal.ts) before a
+  // strategy sees it: the core must never write to one afterwards, and a shape's freezer must
+  // reach every object the transaction holds, as deepFreeze would.
+  it('a transaction frozen when recorded is frozen all the way down, and the session runs and prints the same', () => {
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 50 }), (steps) => {
+        const frozen = play(steps, true);
+        expect(frozen.lines).toEqual(play(steps).lines);
+        for (const tx of frozen.log) expect(unfrozenPath(tx, tx.type)).toBeUndefined();
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
+
+/** The path of the first object under `value` that is not frozen (undefined: none). */
+function unfrozenPath(value: unknown, path: string): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (!Object.isFrozen(value)) return path;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = unfrozenPath(inner, `${path}.${key}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
 
 describe('transaction lines of client objects JSON cannot print', () => {
   it('keep no line: the journal meets the same error JSON.stringify meets, after the batch', () => {

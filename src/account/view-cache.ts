@@ -1,3 +1,4 @@
+import { deepFreeze } from '../domain/deep-freeze.js';
 import { quoteCurrency } from '../domain/instruments.js';
 import { AccountSummaryView, PositionView, type Figures } from './lazy-views.js';
 import { shownMarginRate } from './margin-rates.js';
@@ -243,14 +244,6 @@ export function summaryViewOf(state: AccountState): AccountSummaryView {
 export function positionViewOf(state: AccountState, instrument: string): PositionView {
   const marks = cacheOf(state).marksOf(state);
   return new PositionView(marks.book.position(instrument).texts, marks);
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }
 
 /**

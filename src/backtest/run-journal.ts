@@ -1,4 +1,5 @@
 import { isTransaction, type JournalEntry } from '../domain/journal-entry.js';
+import { freezeTransaction } from '../domain/transaction-json.js';
 import type { Transaction } from '../domain/transactions.js';
 import type { Journal } from '../journal/journal.js';
 
@@ -26,7 +27,13 @@ export class KeptTransactions implements JournalStore {
   }
 }
 
-/** The engine's journal port: hands each transaction to the store and queues it for the strategy. */
+/**
+ * The engine's journal port: hands each transaction to the store and queues it for the strategy,
+ * frozen. Every transaction a strategy sees (onTransaction, an operation's response,
+ * transactionsSince) is the object the run's log, report and journal hold, so a strategy that
+ * wrote to one (`fill.units = Number(fill.units)`) would change what the run reports; frozen, the
+ * write throws in the strategy's hook instead (ES modules run strict) and nothing changes.
+ */
 export class RecordingJournal implements Journal {
   readonly pending: Transaction[] = [];
   private readonly ids: string[] = [];
@@ -39,7 +46,7 @@ export class RecordingJournal implements Journal {
     for (const tx of entries) {
       if (!isTransaction(tx)) continue;
       this.store.add(tx);
-      this.pending.push(tx);
+      this.pending.push(freezeTransaction(tx));
     }
   }
 

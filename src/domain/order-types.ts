@@ -6,6 +6,7 @@
  * OrderState, OrderFillReason, CancellableOrderType and the *OrderRequest objects;
  * spec/oanda-v20-facts.md, "Order request fields by type" and "Fill rules").
  */
+import { deepFreeze } from './deep-freeze.js';
 
 /** v20 TimeInForce. */
 export const TIME_IN_FORCE = ['GTC', 'GTD', 'GFD', 'FOK', 'IOC'] as const;
@@ -211,9 +212,4 @@ export function orderTypeOfTransaction(transactionType: OrderTransactionType | O
   const type = TYPE_BY_TRANSACTION_TYPE.get(transactionType);
   if (type === undefined) throw new Error(`not an order transaction type: ${transactionType}`);
   return type;
-}
-
-function deepFreeze<T extends object>(value: T): T {
-  for (const inner of Object.values(value)) if (typeof inner === 'object' && inner !== null) deepFreeze(inner as object);
-  return Object.freeze(value);
 }

@@ -78,12 +78,21 @@ describe('transactionJson', () => {
     expect(JSON.stringify(quote)).toBe('{"bid":"9.99999"}');
   });
 
-  it('prints a shared object that is frozen afresh each time (nothing can be kept on it)', () => {
+  it('keeps the print of a shared object frozen before its first print beside it, and reuses it', () => {
     const serialize = compileShape({ object: { type: 'text', quote: { object: { bid: 'digits' }, shared: true } } });
-    const quote = Object.freeze({ bid: '1.10000' });
-    const tx = shaped({ type: 'ORDER_FILL', quote }, serialize);
-    expect(transactionJson(asTx(tx))).toBe('{"type":"ORDER_FILL","quote":{"bid":"1.10000"}}');
-    expect(transactionJson(asTx(tx))).toBe('{"type":"ORDER_FILL","quote":{"bid":"1.10000"}}');
+    let reads = 0;
+    const quote = Object.freeze({
+      get bid(): string {
+        reads += 1;
+        return '1.10000';
+      },
+    });
+    const first = shaped({ type: 'ORDER_FILL', quote }, serialize);
+    const second = shaped({ type: 'ORDER_FILL', quote }, serialize);
+    expect(transactionJson(asTx(first))).toBe('{"type":"ORDER_FILL","quote":{"bid":"1.10000"}}');
+    expect(transactionJson(asTx(second))).toBe('{"type":"ORDER_FILL","quote":{"bid":"1.10000"}}');
+    expect(transactionJson(asTx(first))).toBe('{"type":"ORDER_FILL","quote":{"bid":"1.10000"}}');
+    expect(reads).toBe(1);
   });
 
   it('prints a nested object that is not shared from its members every time', () => {

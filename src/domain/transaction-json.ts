@@ -1,3 +1,6 @@
+import { deepFreeze } from './deep-freeze.js';
+import type { ArrayShape, Member, ObjectShape } from './shape.js';
+import { objectFreezer, type Freezer } from './transaction-freeze.js';
 import type { Transaction } from './transactions.js';
 
 /**
@@ -18,37 +21,13 @@ import type { Transaction } from './transactions.js';
  * itself ('digits') and prints those as they are.
  */
 
-/**
- * How one member prints:
- * - 'digits': a string the core formatted itself from numbers or IDs (sign, digits, point): quoted as is;
- *   (only for members that are always such a string: nothing checks it, as a template would not);
- * - 'text': a string the core holds, escaped as JSON.stringify escapes it;
- * - 'asSent': any value as a client sent it, printed by JSON.stringify (left out when JSON leaves it out);
- * - 'number': a number;
- * - an object shape, or an array of objects of one shape.
- */
-export type Member = 'digits' | 'text' | 'asSent' | 'number' | ObjectShape | ArrayShape;
+export type { ArrayShape, Member, ObjectShape } from './shape.js';
 
-/**
- * Members in print order (the order the code that builds the object writes them). Every member
- * is always present unless `optional` names it; the first member is never optional.
- */
-export interface ObjectShape {
-  readonly object: Readonly<Record<string, Member>>;
-  readonly optional?: readonly string[];
-  /**
-   * Objects many transactions share and nobody changes (a fill's quote, its conversion factors):
-   * the first print is kept on the object and the later ones reuse it. Printed only when a line
-   * is asked for, so a run that never prints a transaction never prints them either.
-   */
-  readonly shared?: boolean;
+/** A shape's serializer, and the freezer of objects of that shape (domain/transaction-freeze.ts). */
+export interface TransactionSerializer {
+  (tx: object): string;
+  readonly freeze: Freezer;
 }
-
-export interface ArrayShape {
-  readonly array: ObjectShape;
-}
-
-export type TransactionSerializer = (tx: object) => string;
 
 const LINE: unique symbol = Symbol('v20sim.transactionLine');
 
@@ -143,7 +122,7 @@ function expression(parts: readonly Part[]): string {
 function objectCode(shape: ObjectShape, subs: ((v: unknown) => string)[]): string {
   const optional = new Set(shape.optional ?? []);
   // A shared object printed once already carries its line; the first print leaves it there.
-  const lines = shape.shared === true ? ['const line = o[LINE];', 'if (line !== undefined) return line;'] : [];
+  const lines = shape.shared === true ? ['const line = o[LINE] ?? frozenLine(o);', 'if (line !== undefined) return line;'] : [];
   lines.push("let j = '';", 'let s;');
   let run: Part[] = [];
   const flush = (): void => {
@@ -178,23 +157,35 @@ function objectFunction(shape: ObjectShape): (v: unknown) => string {
   const subs: ((v: unknown) => string)[] = [];
   const code = objectCode(shape, subs);
   // A generated function: member reads by name, as fast as a hand-written template.
-  const make = new Function('text', 'num', 'subs', 'LINE', 'keep', `return function serialize(o) {\n${code}\n};`) as (
+  const make = new Function('text', 'num', 'subs', 'LINE', 'keep', 'frozenLine', `return function serialize(o) {\n${code}\n};`) as (
     text: (v: unknown) => string | undefined,
     num: (v: unknown) => string | undefined,
     subs: ((v: unknown) => string)[],
     line: symbol,
     keep: (o: object, j: string) => string,
+    frozenLine: (o: object) => string | undefined,
   ) => (v: unknown) => string;
-  return make(textJson, numberJson, subs, LINE, keepLine);
+  return make(textJson, numberJson, subs, LINE, keepLine, frozenLine);
 }
 
 /**
- * Leaves `line` on a shared object as its JSON (a non-enumerable mark). Flattened first: a rope of
- * small strings would be kept as long as the object. A frozen object keeps nothing (it prints again).
+ * The lines of shared objects that were frozen before their first print (a backtest freezes every
+ * transaction it hands a strategy, backtest/run-journal.ts), which cannot carry their own.
+ */
+const FROZEN_LINES = new WeakMap<object, string>();
+
+function frozenLine(value: object): string | undefined {
+  return FROZEN_LINES.get(value);
+}
+
+/**
+ * Leaves `line` on a shared object as its JSON (a non-enumerable mark; beside it for a frozen
+ * object). Flattened first: a rope of small strings would be kept as long as the object.
  */
 function keepLine(value: object, line: string): string {
   void line.charCodeAt(0);
   if (Object.isExtensible(value)) Object.defineProperty(value, LINE, { value: line });
+  else FROZEN_LINES.set(value, line);
   return line;
 }
 
@@ -211,7 +202,7 @@ function arrayFunction(shape: ArrayShape): (v: unknown) => string {
 
 /** Compiles a shape once (at module load: the result is a pure function). */
 export function compileShape(shape: ObjectShape): TransactionSerializer {
-  return objectFunction(shape) as TransactionSerializer;
+  return Object.assign(objectFunction(shape), { freeze: objectFreezer(shape) });
 }
 
 /**
@@ -227,6 +218,14 @@ export function shaped<T extends object>(body: T, serialize: TransactionSerializ
 export function shapedJson(value: object): string | undefined {
   const serialize = SerializerMark.of(value);
   return serialize === undefined ? undefined : serialize(value);
+}
+
+/** Freezes a transaction and everything it holds: through its shape's freezer when it has one. */
+export function freezeTransaction<T extends object>(tx: T): T {
+  const serialize = SerializerMark.of(tx);
+  if (serialize === undefined) deepFreeze(tx);
+  else serialize.freeze(tx);
+  return tx;
 }
 
 /** The transaction as one JSON line (what a journal stores and a stream sends). */

@@ -206,6 +206,54 @@ describe('strategy context: the v3 operations in process', () => {
     expect(() => runBacktest({ strategy: def, ticks: TICKS })).toThrow(/: boom \(\/.*\/test\/backtest\/context\.test\.ts:\d+:\d+\)$/);
   });
 
+  it('hands out transactions frozen: a write throws where the strategy made it and the run reports what happened', () => {
+    const enter = (ctx: StrategyContext): Transaction | undefined =>
+      ctx.createOrder({ type: 'MARKET', instrument: 'EUR_USD', units: '10000', takeProfitOnFill: { price: '1.10200' } }).response[
+        'orderFillTransaction'
+      ];
+    const writes: string[] = [];
+    const attempt = (label: string, write: () => void): void => {
+      try {
+        write();
+        writes.push(`${label}: written`);
+      } catch (error) {
+        writes.push(`${label}: ${error instanceof TypeError ? 'TypeError' : String(error)}`);
+      }
+    };
+    const writer = strategyOf({
+      onTransaction(tx: Transaction) {
+        if (tx.type === 'ORDER_FILL' && tx.reason === 'TAKE_PROFIT_ORDER')
+          attempt('onTransaction', () => void ((tx as { pl: string }).pl = '1000000.0000'));
+      },
+      onTick(tick, ctx: StrategyContext) {
+        if (tick.time !== T0) return;
+        const fill = enter(ctx);
+        attempt('response', () => void ((fill as { units: string }).units = '999'));
+        // Nested objects too: the trade opened, and the quote many fills share.
+        attempt('tradeOpened', () => void ((fill as { tradeOpened: { units: string } }).tradeOpened.units = '999'));
+        attempt('fullPrice', () => void ((fill as { fullPrice: { closeoutBid: string } }).fullPrice.closeoutBid = '9.99999'));
+        const create = ctx.transactionsSince('0').find((tx) => tx.type === 'MARKET_ORDER');
+        attempt('transactionsSince', () => void ((create as { units: string }).units = '1'));
+      },
+    });
+    const reader = strategyOf({
+      onTick(tick, ctx: StrategyContext) {
+        if (tick.time === T0) enter(ctx);
+      },
+    });
+    const written = runBacktest({ strategy: writer, ticks: TICKS });
+    expect(writes).toEqual([
+      'response: TypeError',
+      'tradeOpened: TypeError',
+      'fullPrice: TypeError',
+      'transactionsSince: TypeError',
+      'onTransaction: TypeError',
+    ]);
+    const read = runBacktest({ strategy: reader, ticks: TICKS });
+    expect(JSON.stringify(written.transactions)).toBe(JSON.stringify(read.transactions));
+    expect(written.metrics).toEqual(read.metrics);
+  });
+
   it('reports a failing create() as a StrategyError too', () => {
     const def = {
       name: 'picky',
