@@ -2,6 +2,8 @@ import { Decimal, formatUnits, isDecimalString } from '../domain/decimal.js';
 import { unitsText as wholeUnitsText } from '../orders/echo.js';
 import type { ClientExtensions, OrderTransaction, TradeClientExtensionsModifyTransaction, Transaction } from '../domain/transactions.js';
 import { checkClientExtensions } from '../orders/client-extensions.js';
+import { shaped } from '../domain/transaction-json.js';
+import { LONG_CLOSEOUT_ORDER_JSON, SHORT_CLOSEOUT_ORDER_JSON, TRADE_CLOSE_ORDER_JSON } from '../domain/transaction-shapes.js';
 import type { Batch } from './batch.js';
 import type { Outcome } from './commands.js';
 import { decideCreateOrder, accepted, rejected } from './decide-orders.js';
@@ -88,15 +90,20 @@ export function decideCloseTrade(b: Batch, specifier: string, unitsArg: unknown)
   const closeInfo: Record<string, unknown> = { tradeID: String(trade.id) };
   if (trade.clientExtensions?.id !== undefined) closeInfo['clientTradeID'] = trade.clientExtensions.id;
   closeInfo['units'] = shownUnits;
-  const create = b.emit<OrderTransaction>({
-    type: 'MARKET_ORDER',
-    instrument: trade.instrument,
-    units: formatUnits(signed),
-    timeInForce: 'FOK',
-    positionFill: 'REDUCE_ONLY',
-    reason: 'TRADE_CLOSE',
-    tradeClose: closeInfo,
-  } as never);
+  const create = b.emit<OrderTransaction>(
+    shaped(
+      {
+        type: 'MARKET_ORDER',
+        instrument: trade.instrument,
+        units: formatUnits(signed),
+        timeInForce: 'FOK',
+        positionFill: 'REDUCE_ONLY',
+        reason: 'TRADE_CLOSE',
+        tradeClose: closeInfo,
+      },
+      TRADE_CLOSE_ORDER_JSON,
+    ) as never,
+  );
   response['orderCreateTransaction'] = create;
   fillClose(b, response, TRADE_CLOSE_KEYS, create, signed, { reason: 'MARKET_ORDER_TRADE_CLOSE', closeTradeId: trade.id });
   return accepted(b, response);
@@ -184,7 +191,7 @@ export function decideClosePosition(
     };
     body[long ? 'longPositionCloseout' : 'shortPositionCloseout'] = closeout;
     if (plan.clientExtensions !== undefined) body['clientExtensions'] = plan.clientExtensions;
-    const create = b.emit<OrderTransaction>(body as never);
+    const create = b.emit<OrderTransaction>(shaped(body, long ? LONG_CLOSEOUT_ORDER_JSON : SHORT_CLOSEOUT_ORDER_JSON) as never);
     const keys = POSITION_CLOSE_KEYS[plan.key];
     response[keys.create] = create;
     fillClose(b, response, keys, create, signed, { reason: 'MARKET_ORDER_POSITION_CLOSEOUT', closeSide: plan.key });

@@ -184,6 +184,40 @@ export const ENTRY_ORDER_JSON: TransactionSerializer = transaction(
   ENTRY_MEMBERS_AFTER_TYPE,
 );
 
+/** The MARKET order of a trade close (account/decide-trades.ts decideCloseTrade). */
+export const TRADE_CLOSE_ORDER_JSON: TransactionSerializer = transaction(
+  {
+    type: 'text',
+    instrument: 'text',
+    units: 'digits',
+    timeInForce: 'text',
+    positionFill: 'text',
+    reason: 'text',
+    tradeClose: object({ tradeID: 'digits', clientTradeID: 'asSent', units: 'text' }, ['clientTradeID']),
+  },
+  [],
+);
+
+/** The MARKET order closing one side of a position (account/decide-trades.ts decideClosePosition), by side. */
+function positionCloseoutOrder(side: 'longPositionCloseout' | 'shortPositionCloseout'): TransactionSerializer {
+  return transaction(
+    {
+      type: 'text',
+      instrument: 'text',
+      units: 'digits',
+      timeInForce: 'text',
+      positionFill: 'text',
+      reason: 'text',
+      [side]: object({ instrument: 'text', units: 'text' }),
+      clientExtensions: 'asSent',
+    },
+    ['clientExtensions'],
+  );
+}
+
+export const LONG_CLOSEOUT_ORDER_JSON: TransactionSerializer = positionCloseoutOrder('longPositionCloseout');
+export const SHORT_CLOSEOUT_ORDER_JSON: TransactionSerializer = positionCloseoutOrder('shortPositionCloseout');
+
 /** MARGIN_CALL_ENTER and MARGIN_CALL_EXIT: no fields of their own (OANDA's definitions). */
 export const MARGIN_CALL_JSON: TransactionSerializer = transaction({ type: 'text' }, []);
 
