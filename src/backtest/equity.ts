@@ -53,9 +53,11 @@ function unitsFloat(side: PositionSideRecord): number {
  * text is).
  */
 function costFloat(side: PositionSideRecord): number {
+  // A side with nothing open (scale -1): most sides of most positions.
+  if (side.costInt === 0) return 0;
   const scale = POW10[side.costScale];
   if (Number.isNaN(side.costInt) || scale === undefined) return floatOf(sideCost(side));
-  return side.costInt === 0 ? 0 : side.costInt / scale;
+  return side.costInt / scale;
 }
 
 /**
