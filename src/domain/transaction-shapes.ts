@@ -184,35 +184,30 @@ export const ENTRY_ORDER_JSON: TransactionSerializer = transaction(
   ENTRY_MEMBERS_AFTER_TYPE,
 );
 
+/**
+ * The members a MARKET order the account places itself starts with (a trade close, a position
+ * closeout, a margin closeout): the member saying why follows them.
+ */
+const CLOSE_ORDER: Members = {
+  type: 'text',
+  instrument: 'text',
+  units: 'digits',
+  timeInForce: 'text',
+  positionFill: 'text',
+  reason: 'text',
+};
+
 /** The MARKET order of a trade close (account/decide-trades.ts decideCloseTrade). */
 export const TRADE_CLOSE_ORDER_JSON: TransactionSerializer = transaction(
-  {
-    type: 'text',
-    instrument: 'text',
-    units: 'digits',
-    timeInForce: 'text',
-    positionFill: 'text',
-    reason: 'text',
-    tradeClose: object({ tradeID: 'digits', clientTradeID: 'asSent', units: 'text' }, ['clientTradeID']),
-  },
+  { ...CLOSE_ORDER, tradeClose: object({ tradeID: 'digits', clientTradeID: 'asSent', units: 'text' }, ['clientTradeID']) },
   [],
 );
 
 /** The MARKET order closing one side of a position (account/decide-trades.ts decideClosePosition), by side. */
 function positionCloseoutOrder(side: 'longPositionCloseout' | 'shortPositionCloseout'): TransactionSerializer {
-  return transaction(
-    {
-      type: 'text',
-      instrument: 'text',
-      units: 'digits',
-      timeInForce: 'text',
-      positionFill: 'text',
-      reason: 'text',
-      [side]: object({ instrument: 'text', units: 'text' }),
-      clientExtensions: 'asSent',
-    },
-    ['clientExtensions'],
-  );
+  return transaction({ ...CLOSE_ORDER, [side]: object({ instrument: 'text', units: 'text' }), clientExtensions: 'asSent' }, [
+    'clientExtensions',
+  ]);
 }
 
 export const LONG_CLOSEOUT_ORDER_JSON: TransactionSerializer = positionCloseoutOrder('longPositionCloseout');
@@ -226,14 +221,6 @@ export const MARGIN_CALL_EXTEND_JSON: TransactionSerializer = transaction({ type
 
 /** A MARKET order of a margin closeout (account/margin-call.ts), in the member order of a position closeout's. */
 export const MARGIN_CLOSEOUT_ORDER_JSON: TransactionSerializer = transaction(
-  {
-    type: 'text',
-    instrument: 'text',
-    units: 'digits',
-    timeInForce: 'text',
-    positionFill: 'text',
-    reason: 'text',
-    marginCloseout: object({ reason: 'text' }),
-  },
+  { ...CLOSE_ORDER, marginCloseout: object({ reason: 'text' }) },
   [],
 );
