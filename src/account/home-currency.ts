@@ -110,6 +110,12 @@ export function factorText(rate: Decimal): string {
 }
 
 const HOME_TEXTS: FactorTexts = Object.freeze({ gain: '1', loss: '1', mid: '1' });
+/**
+ * The factor of the home currency into itself, one frozen object for every fill: the quote side
+ * of every USD-quoted fill of a USD account, which would otherwise be two new objects per quote
+ * (and two more to freeze for a strategy).
+ */
+const HOME_FACTOR: { readonly factor: string } = Object.freeze({ factor: HOME_TEXTS.gain });
 
 /** Printed factors have 8 decimals (factorText). */
 const FACTOR_DECIMALS = 8;
@@ -175,10 +181,10 @@ export function homeConversionFactors(state: AccountState, instrument: string): 
   const last = memo.lastHomeFactors;
   if (last !== undefined && sameTexts(last.quote, quote) && sameTexts(last.base, base)) return last.factors;
   const factors: HomeConversionFactors = {
-    gainQuoteHome: { factor: quote.gain },
-    lossQuoteHome: { factor: quote.loss },
-    gainBaseHome: { factor: base.gain },
-    lossBaseHome: { factor: base.loss },
+    gainQuoteHome: quote === HOME_TEXTS ? HOME_FACTOR : { factor: quote.gain },
+    lossQuoteHome: quote === HOME_TEXTS ? HOME_FACTOR : { factor: quote.loss },
+    gainBaseHome: base === HOME_TEXTS ? HOME_FACTOR : { factor: base.gain },
+    lossBaseHome: base === HOME_TEXTS ? HOME_FACTOR : { factor: base.loss },
   };
   memo.lastHomeFactors = { quote, base, factors };
   return factors;
