@@ -5,6 +5,7 @@
 export {
   defineStrategy,
   type ClosePositionRequest,
+  type Frozen,
   type OrderFilter,
   type ParamValue,
   type Strategy,

@@ -38,6 +38,12 @@ import type {
   V20Trade,
 } from './v20.js';
 
+/**
+ * What a strategy is handed of the run's log (transactions, Outcomes): frozen when the run
+ * records it, so a write throws; read-only in its type, so TypeScript says so before it runs.
+ */
+export type Frozen<T> = T extends (...args: never[]) => unknown ? T : T extends object ? { readonly [K in keyof T]: Frozen<T[K]> } : T;
+
 /** A parameter value: numbers, strings and booleans, as given on the command line or in a config file. */
 export type ParamValue = number | string | boolean;
 
@@ -64,7 +70,7 @@ export interface StrategyDefinition<P extends StrategyParams = StrategyParams> {
 export interface Strategy<P extends StrategyParams = StrategyParams> {
   onStart?(ctx: StrategyContext<P>): void;
   onTick?(tick: Tick, ctx: StrategyContext<P>): void;
-  onTransaction?(transaction: Transaction, ctx: StrategyContext<P>): void;
+  onTransaction?(transaction: Frozen<Transaction>, ctx: StrategyContext<P>): void;
   onEnd?(ctx: StrategyContext<P>): void;
 }
 
@@ -120,24 +126,24 @@ export interface StrategyContext<P extends StrategyParams = StrategyParams> {
   readonly time: string;
 
   /** POST /v3/accounts/{accountID}/orders */
-  createOrder(order: V20OrderRequest): Outcome;
+  createOrder(order: V20OrderRequest): Frozen<Outcome>;
   /** PUT /v3/accounts/{accountID}/orders/{orderSpecifier} */
-  replaceOrder(orderSpecifier: string, order: V20OrderRequest): Outcome;
+  replaceOrder(orderSpecifier: string, order: V20OrderRequest): Frozen<Outcome>;
   /** PUT /v3/accounts/{accountID}/orders/{orderSpecifier}/cancel */
-  cancelOrder(orderSpecifier: string): Outcome;
+  cancelOrder(orderSpecifier: string): Frozen<Outcome>;
   /** PUT /v3/accounts/{accountID}/orders/{orderSpecifier}/clientExtensions */
   setOrderClientExtensions(
     orderSpecifier: string,
     body: { clientExtensions?: ClientExtensions; tradeClientExtensions?: ClientExtensions },
-  ): Outcome;
+  ): Frozen<Outcome>;
   /** PUT /v3/accounts/{accountID}/trades/{tradeSpecifier}/close (units: "ALL", the default, or a number). */
-  closeTrade(tradeSpecifier: string, units?: string): Outcome;
+  closeTrade(tradeSpecifier: string, units?: string): Frozen<Outcome>;
   /** PUT /v3/accounts/{accountID}/trades/{tradeSpecifier}/orders: set, replace or cancel TP, SL and TSL. */
-  setTradeOrders(tradeSpecifier: string, orders: TradeOrdersRequest): Outcome;
+  setTradeOrders(tradeSpecifier: string, orders: TradeOrdersRequest): Frozen<Outcome>;
   /** PUT /v3/accounts/{accountID}/trades/{tradeSpecifier}/clientExtensions */
-  setTradeClientExtensions(tradeSpecifier: string, clientExtensions: ClientExtensions): Outcome;
+  setTradeClientExtensions(tradeSpecifier: string, clientExtensions: ClientExtensions): Frozen<Outcome>;
   /** PUT /v3/accounts/{accountID}/positions/{instrument}/close */
-  closePosition(instrument: string, request: ClosePositionRequest): Outcome;
+  closePosition(instrument: string, request: ClosePositionRequest): Frozen<Outcome>;
 
   /** GET /v3/accounts/{accountID} */
   account(): V20Account;
@@ -172,7 +178,7 @@ export interface StrategyContext<P extends StrategyParams = StrategyParams> {
   /** GET /v3/accounts/{accountID}/instruments?instruments=name: undefined for an instrument not traded. */
   instrument(name: string): V20Instrument | undefined;
   /** GET /v3/accounts/{accountID}/transactions/sinceid?id=... (every transaction after that ID). */
-  transactionsSince(id: string): Transaction[];
+  transactionsSince(id: string): Frozen<Transaction>[];
   /**
    * GET /v3/instruments/{instrument}/candles at the simulated time: the candles of the quotes seen
    * so far (the newest `complete: false` while it forms), by v20's query rules and defaults. Only

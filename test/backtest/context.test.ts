@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ParamError, StrategyError, runBacktest, type StrategyContext } from '../../src/backtest/index.js';
+import { ParamError, StrategyError, runBacktest, type Frozen, type StrategyContext } from '../../src/backtest/index.js';
 import type { Transaction } from '../../src/domain/transactions.js';
 import { T0, quotes, strategyOf } from './helpers.js';
 
@@ -207,7 +207,7 @@ describe('strategy context: the v3 operations in process', () => {
   });
 
   it('hands out transactions frozen: a write throws where the strategy made it and the run reports what happened', () => {
-    const enter = (ctx: StrategyContext): Transaction | undefined =>
+    const enter = (ctx: StrategyContext): Frozen<Transaction> | undefined =>
       ctx.createOrder({ type: 'MARKET', instrument: 'EUR_USD', units: '10000', takeProfitOnFill: { price: '1.10200' } }).response[
         'orderFillTransaction'
       ];
@@ -253,6 +253,19 @@ describe('strategy context: the v3 operations in process', () => {
     expect(JSON.stringify(written.transactions)).toBe(JSON.stringify(read.transactions));
     expect(written.metrics).toEqual(read.metrics);
   });
+
+  // Read-only in their types too: these writes do not compile (npm run typecheck fails without the errors).
+  function writesDoNotCompile(tx: Frozen<Transaction>, outcome: ReturnType<StrategyContext['createOrder']>): void {
+    // @ts-expect-error a handed transaction is read-only
+    tx.time = '';
+    if (tx.type === 'ORDER_FILL' && tx.tradeOpened !== undefined) {
+      // @ts-expect-error and so is what it holds
+      tx.tradeOpened.units = '1';
+    }
+    // @ts-expect-error an Outcome's transactions too
+    outcome.transactions.push(tx);
+  }
+  void writesDoNotCompile;
 
   it('reports a failing create() as a StrategyError too', () => {
     const def = {
