@@ -33,3 +33,15 @@ export interface ObjectShape {
 export interface ArrayShape {
   readonly array: ObjectShape;
 }
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * A shape's members in order. Code generated from a shape reads each member by name (`o.price`),
+ * so a name must be an identifier.
+ */
+export function shapeMembers(shape: ObjectShape): [string, Member][] {
+  const members = Object.entries(shape.object);
+  for (const [key] of members) if (!IDENTIFIER.test(key)) throw new Error(`shape member names must be identifiers: ${key}`);
+  return members;
+}

@@ -1,5 +1,5 @@
 import { deepFreeze } from './deep-freeze.js';
-import type { ArrayShape, Member, ObjectShape } from './shape.js';
+import { shapeMembers, type ArrayShape, type Member, type ObjectShape } from './shape.js';
 
 /**
  * Freezing a transaction of a known shape (domain/transaction-shapes.ts) all the way down, as
@@ -9,8 +9,6 @@ import type { ArrayShape, Member, ObjectShape } from './shape.js';
  * generated per shape reads its few object members by name.
  */
 export type Freezer = (o: object) => void;
-
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function memberFreezer(member: Member): Freezer | undefined {
   if (member === 'digits' || member === 'text' || member === 'number') return undefined;
@@ -35,8 +33,7 @@ export function objectFreezer(shape: ObjectShape): Freezer {
   const subs: Freezer[] = [];
   const lines: string[] = shape.shared === true ? ['if (Object.isFrozen(o)) return;'] : [];
   lines.push('Object.freeze(o);', 'let v;');
-  for (const [key, member] of Object.entries(shape.object)) {
-    if (!IDENTIFIER.test(key)) throw new Error(`shape member names must be identifiers: ${key}`);
+  for (const [key, member] of shapeMembers(shape)) {
     const freezer = memberFreezer(member);
     if (freezer === undefined) continue;
     subs.push(freezer);

@@ -1,5 +1,5 @@
 import { deepFreeze } from './deep-freeze.js';
-import type { ArrayShape, Member, ObjectShape } from './shape.js';
+import { shapeMembers, type ArrayShape, type Member, type ObjectShape } from './shape.js';
 import { objectFreezer, type Freezer } from './transaction-freeze.js';
 import type { Transaction } from './transactions.js';
 
@@ -83,8 +83,6 @@ function numberJson(v: unknown): string | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? `${v}` : (JSON.stringify(v) as string | undefined);
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 /** A piece of a member's text: fixed text, or an expression over the object `o`. */
 type Part = { readonly literal: string } | { readonly code: string };
 
@@ -130,8 +128,7 @@ function objectCode(shape: ObjectShape, subs: ((v: unknown) => string)[]): strin
     run = [];
   };
   let first = true;
-  for (const [key, member] of Object.entries(shape.object)) {
-    if (!IDENTIFIER.test(key)) throw new Error(`shape member names must be identifiers: ${key}`);
+  for (const [key, member] of shapeMembers(shape)) {
     const prefix = `${first ? '{' : ','}"${key}":`;
     if (!optional.has(key)) {
       run.push({ literal: prefix }, ...valueParts(key, member, subs));
