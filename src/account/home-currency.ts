@@ -117,6 +117,11 @@ const HOME_TEXTS: FactorTexts = Object.freeze({ gain: '1', loss: '1', mid: '1' }
  */
 const HOME_FACTOR: { readonly factor: string } = Object.freeze({ factor: HOME_TEXTS.gain });
 
+/** The factor object of one of `texts`' factors: HOME_FACTOR for the home currency's own. */
+function factorOf(texts: FactorTexts, factor: string): { factor: string } {
+  return texts === HOME_TEXTS ? HOME_FACTOR : { factor };
+}
+
 /** Printed factors have 8 decimals (factorText). */
 const FACTOR_DECIMALS = 8;
 
@@ -181,10 +186,10 @@ export function homeConversionFactors(state: AccountState, instrument: string): 
   const last = memo.lastHomeFactors;
   if (last !== undefined && sameTexts(last.quote, quote) && sameTexts(last.base, base)) return last.factors;
   const factors: HomeConversionFactors = {
-    gainQuoteHome: quote === HOME_TEXTS ? HOME_FACTOR : { factor: quote.gain },
-    lossQuoteHome: quote === HOME_TEXTS ? HOME_FACTOR : { factor: quote.loss },
-    gainBaseHome: base === HOME_TEXTS ? HOME_FACTOR : { factor: base.gain },
-    lossBaseHome: base === HOME_TEXTS ? HOME_FACTOR : { factor: base.loss },
+    gainQuoteHome: factorOf(quote, quote.gain),
+    lossQuoteHome: factorOf(quote, quote.loss),
+    gainBaseHome: factorOf(base, base.gain),
+    lossBaseHome: factorOf(base, base.loss),
   };
   memo.lastHomeFactors = { quote, base, factors };
   return factors;
