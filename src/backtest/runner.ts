@@ -26,7 +26,7 @@ import { accountSettingsOf, type AccountSettings } from './account-settings.js';
 import { configDigest } from './config-digest.js';
 import { computeMetrics, type Metrics } from './report.js';
 import { resolveParams } from './params.js';
-import type { StrategyDefinition, StrategyParams } from './strategy.js';
+import type { Frozen, StrategyDefinition, StrategyParams } from './strategy.js';
 import { tradeRows, type TradeRow } from './trades.js';
 import type { V20AccountSummary } from './v20.js';
 
@@ -118,7 +118,7 @@ export interface BacktestResult {
   /** Ticks per instrument, by instrument name. */
   readonly instruments: ReadonlyArray<readonly [string, number]>;
   /** The account's transaction log, and the same serialized one per line (serializeTransaction). */
-  readonly transactions: readonly Transaction[];
+  readonly transactions: readonly Frozen<Transaction>[];
   readonly transactionLines: readonly string[];
   readonly equity: EquityCurve;
   readonly prices: ReadonlyMap<string, PriceSeries>;

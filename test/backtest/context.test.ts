@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ParamError, StrategyError, runBacktest, type Frozen, type StrategyContext } from '../../src/backtest/index.js';
+import {
+  ParamError,
+  StrategyError,
+  runBacktest,
+  type BacktestResult,
+  type Frozen,
+  type StrategyContext,
+} from '../../src/backtest/index.js';
 import type { Transaction } from '../../src/domain/transactions.js';
 import { T0, quotes, strategyOf } from './helpers.js';
 
@@ -252,7 +259,20 @@ describe('strategy context: the v3 operations in process', () => {
     const read = runBacktest({ strategy: reader, ticks: TICKS });
     expect(JSON.stringify(written.transactions)).toBe(JSON.stringify(read.transactions));
     expect(written.metrics).toEqual(read.metrics);
+    // The result holds the same objects: every transaction of the log, the account's own first ones too.
+    expect(read.transactions.map((tx) => `${tx.type}${unfrozenPath(tx) ?? ''}`)).toEqual(read.transactions.map((tx) => tx.type));
   });
+
+  /** Where `value` holds an object that is not frozen ('.a.b'), or undefined when all of it is. */
+  function unfrozenPath(value: unknown, path = ''): string | undefined {
+    if (typeof value !== 'object' || value === null) return undefined;
+    if (!Object.isFrozen(value)) return path === '' ? ' (itself)' : path;
+    for (const [key, member] of Object.entries(value)) {
+      const inner = unfrozenPath(member, `${path}.${key}`);
+      if (inner !== undefined) return inner;
+    }
+    return undefined;
+  }
 
   // Read-only in their types too: these writes do not compile (npm run typecheck fails without the errors).
   function writesDoNotCompile(tx: Frozen<Transaction>, outcome: ReturnType<StrategyContext['createOrder']>): void {
@@ -265,6 +285,12 @@ describe('strategy context: the v3 operations in process', () => {
     // @ts-expect-error an Outcome's transactions too
     outcome.transactions.push(tx);
   }
+  function resultWritesDoNotCompile(result: BacktestResult): void {
+    const first = result.transactions[0];
+    // @ts-expect-error the result's transactions are the same read-only objects
+    if (first !== undefined) first.time = '';
+  }
+  void resultWritesDoNotCompile;
   void writesDoNotCompile;
 
   it('reports a failing create() as a StrategyError too', () => {
