@@ -80,9 +80,12 @@ function ratioRounds(trading: LoopCase, idle: LoopCase): { ratios: number[]; fil
   yardstick.run(); // compiled before its first timing, as benny's warm-up does for the fill suite
   const ratios: number[] = [];
   const fillMicros: number[] = [];
-  // Each part from a collected heap (none pays for the garbage of the one before), once untimed (a
-  // full collection shrinks the young generation, and the first run after it grows it back), then
-  // the fastest of BEST_OF: like for like, as each figure of a round is its part's least disturbed.
+  // Each part from a collected heap (none pays for the garbage of the one before), once untimed,
+  // then the fastest of BEST_OF: like for like, as each figure of a round is its part's least
+  // disturbed. The first run after a full collection is 2-3x slower: the collection frees the maps
+  // (hidden classes) that only garbage held, V8 discards the optimized code that embeds them (about a
+  // hundred functions, "weak objects" in --trace-deopt) and optimizes again while that run goes;
+  // the collection also shrinks the young generation, which that run grows back.
   const gc = collector();
   const settled = (fn: () => number): number => {
     gc();
