@@ -5,6 +5,7 @@ import { CANDLES_COUNT_MAX } from '../../domain/limits.js';
 import { getCandles, getLatestCandles, type CandleCall, type CandleQueryValues } from '../../v3/candles/query.js';
 import { CandleViewCache } from '../../v3/candles/view-cache.js';
 import type { ApiContext } from '../context.js';
+import type { MarketData } from '../market.js';
 import { sendV20 } from '../http-call.js';
 import { CandlesBody, LatestCandlesBody, ok } from '../responses.js';
 import { AccountParams, InstrumentName, QueryBool } from '../schemas.js';
@@ -43,7 +44,15 @@ const LatestCandlesQuery = Type.Object({
  */
 const KEPT_QUERIES = 16;
 
-function candleCall(context: ApiContext, views: CandleViewCache): CandleCall {
+/** The kept views of the market the app serves now: an app that serves another engine (ReusableApp) starts afresh. */
+type ViewCaches = WeakMap<MarketData, CandleViewCache>;
+
+function candleCall(context: ApiContext, caches: ViewCaches): CandleCall {
+  let views = caches.get(context.market);
+  if (views === undefined) {
+    views = new CandleViewCache({ perQuery: CANDLES_COUNT_MAX, queries: KEPT_QUERIES, shared: true });
+    caches.set(context.market, views);
+  }
   return { engine: context.engine, source: context.market, now: context.now(), views };
 }
 
@@ -52,7 +61,7 @@ export const candleRoutes =
   (context: ApiContext): FastifyPluginAsyncTypebox =>
   async (app) => {
     // A polling client asks for the same complete candles again and again: each is printed once.
-    const views = new CandleViewCache({ perQuery: CANDLES_COUNT_MAX, queries: KEPT_QUERIES, shared: true });
+    const views: ViewCaches = new WeakMap();
     app.get(
       '/instruments/:instrument/candles',
       {

@@ -53,13 +53,23 @@ export class StreamRegistry {
   /** The stream lines of quotes, by Tick: weakly held, gone with the Tick. */
   private readonly priceLines = new WeakMap<Tick, PriceLines>();
 
-  constructor(private readonly context: ApiContext) {
-    let set = registriesByEngine.get(context.engine);
+  /** The engine whose clients this registry counts in (activeStreamClients): the app's at its first stream. */
+  private countedIn: Engine | undefined = undefined;
+
+  constructor(private readonly context: ApiContext) {}
+
+  /** Counted with the engine the app serves now (an app may serve another engine later: ReusableApp). */
+  private countWithEngine(): void {
+    const engine = this.context.engine;
+    if (this.countedIn === engine) return;
+    if (this.countedIn !== undefined) registriesByEngine.get(this.countedIn)?.delete(this);
+    let set = registriesByEngine.get(engine);
     if (set === undefined) {
       set = new Set();
-      registriesByEngine.set(context.engine, set);
+      registriesByEngine.set(engine, set);
     }
     set.add(this);
+    this.countedIn = engine;
   }
 
   get size(): number {
@@ -78,6 +88,7 @@ export class StreamRegistry {
 
   /** Starts a stream response of an account: status, headers, heartbeats. */
   open(accountId: string, raw: ServerResponse, headers: OutgoingHttpHeaders, heartbeat: () => string): StreamClient {
+    this.countWithEngine();
     const options = this.context.options;
     // A stream is quiet between heartbeats by design: the idle timeout is for silent requests, not for it.
     raw.socket?.setTimeout(0);
@@ -150,7 +161,8 @@ export class StreamRegistry {
   /** Ends every stream (server shutdown). */
   closeAll(): void {
     for (const client of [...this.clients.keys()]) client.drop('server');
-    registriesByEngine.get(this.context.engine)?.delete(this);
+    if (this.countedIn !== undefined) registriesByEngine.get(this.countedIn)?.delete(this);
+    this.countedIn = undefined;
   }
 
   /**
