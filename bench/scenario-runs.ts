@@ -2,8 +2,8 @@
  * `v20sim scenario run`, a fresh process from spawn to exit (bin/v20sim.js: the build when
  * current), with `-j 1` and with the default thread count, interleaved: over the repository's
  * scenarios/ (49 files, where the planner keeps one thread, so the two runs should match), and over
- * the same files copied COPIES times into a temporary directory (392 files, where it takes one
- * thread per core): what the default's workers gain where it starts them.
+ * the same files copied COPIES times into a temporary directory (1,568 files, where it starts
+ * workers on two cores or more): what the default's workers gain where it starts them.
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -15,7 +15,7 @@ import { ROOT, timeV20sim, type Row } from './lib.js';
 const SUITE = 'backtest';
 const PASSES = 3;
 /** Copies of scenarios/ in the larger set. */
-const COPIES = 8;
+const COPIES = 32;
 
 /** Seconds from spawn to exit of `v20sim scenario run ARGS`. */
 async function timeScenarioRun(args: readonly string[]): Promise<number> {

@@ -32,27 +32,27 @@ describe('scenario run sizing', () => {
     expect(scenarioThreads({ files: [big, small], cwd: dir, cores: 1 })).toBe(1);
   });
 
-  it('keeps a couple of hundred small files on this thread alone, where a worker gained nothing', () => {
-    const files = Array.from({ length: 196 }, (_, i) => scenario(`some/${i}.yaml`, 'steps: []\n'));
+  it('keeps several hundred small files on this thread alone, where a worker gained nothing', () => {
+    const files = Array.from({ length: 784 }, (_, i) => scenario(`some/${i}.yaml`, 'steps: []\n'));
     expect(scenarioThreads({ files, cwd: dir, cores: 2 })).toBe(1);
   });
 
   it('gives many files one thread per core, this one included, and takes the threads asked for', () => {
-    const files = Array.from({ length: 400 }, (_, i) => scenario(`many/${i}.yaml`, 'steps: []\n'));
-    expect(scenarioThreads({ files, cwd: dir, cores: 2 })).toBe(2);
+    const files = Array.from({ length: 2000 }, (_, i) => scenario(`many/${i}.yaml`, 'steps: []\n'));
+    expect(scenarioThreads({ files: files.slice(0, 1000), cwd: dir, cores: 2 })).toBe(2);
     expect(scenarioThreads({ files, cwd: dir, cores: 4 })).toBe(4);
     expect(scenarioThreads({ files: files.slice(0, 3), cwd: dir, requested: 8 })).toBe(3);
     expect(scenarioThreads({ files, cwd: dir, requested: 1, cores: 8 })).toBe(1);
   });
 
   it('asks more of each thread when workers would start from the TypeScript sources', () => {
-    // 392 small files (the bundled 49 copied eight times): two threads from dist/, one from the sources.
-    const files = Array.from({ length: 392 }, (_, i) => scenario(`copies/${i}.yaml`, 'steps: []\n'));
+    // 1,000 small files: two threads from dist/, one from the sources.
+    const files = Array.from({ length: 1000 }, (_, i) => scenario(`copies/${i}.yaml`, 'steps: []\n'));
     expect(scenarioThreads({ files, cwd: dir, cores: 2 })).toBe(2);
     expect(scenarioThreads({ files, cwd: dir, cores: 2, workersFromSources: true })).toBe(1);
     expect(SOURCE_SCENARIO_MS_PER_THREAD).toBeGreaterThan(SCENARIO_MS_PER_THREAD);
     // Enough work still gets the cores, and threads asked for are kept.
-    const many = Array.from({ length: 1000 }, (_, i) => scenario(`more/${i}.yaml`, 'steps: []\n'));
+    const many = Array.from({ length: 3000 }, (_, i) => scenario(`more/${i}.yaml`, 'steps: []\n'));
     expect(scenarioThreads({ files: many, cwd: dir, cores: 2, workersFromSources: true })).toBe(2);
     expect(scenarioThreads({ files, cwd: dir, requested: 2, cores: 2, workersFromSources: true })).toBe(2);
   });

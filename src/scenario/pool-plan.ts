@@ -1,33 +1,35 @@
 /**
  * How many threads a scenario run takes, from a rough cost of its files. A scenario file is small
- * work (a fresh simulator and its HTTP app, a few dozen requests: tens of milliseconds once the
- * thread is warm), while a worker thread costs its start-up, then runs its first files slowly
- * (nothing compiled yet) and competes with this thread for the cores and the memory bus. Workers pay
- * only for a long run, so a handful of files runs on this thread alone. Sizing never changes
- * results: each file runs alone in a fresh simulator.
+ * work (a fresh simulator bound to this thread's kept HTTP app, a few dozen requests: a few
+ * milliseconds once the thread is warm), while a worker thread costs its start-up, then runs its
+ * first files slowly (nothing compiled yet) and competes with this thread for the cores and the
+ * memory bus. Workers pay only for a long run, so hundreds of files run on this thread alone.
+ * Sizing never changes results: each file runs alone in a fresh simulator.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { SOURCES_START_FACTOR } from '../workers/start-cost.js';
 
-/** The estimated cost of one file on a warm thread, its price files aside (milliseconds). */
-const FILE_MS = 60;
+/**
+ * The estimated cost of one file on a warm thread, its price files aside (milliseconds): the
+ * bundled files copied 4 to 32 times took 4.6-6.7 ms more per file on one thread (bench/RESULTS.md).
+ */
+const FILE_MS = 6;
 /** Feeding recorded ticks through a scenario's simulator, per tick (milliseconds). */
 const TICK_MS = 0.002;
 /**
  * Work (estimated milliseconds) a thread must get before another is worth starting. A worker runs
  * its first files slowly, and so does this thread beside it: with both threads busy, V8's
  * optimizing compiler (a background thread) waits for a core, so neither thread's code gets fast
- * for the first few seconds. From the bundled CLI on two cores, the bundled files copied 2, 4 and 8
- * times: 98 files ran 0.84-0.98x as fast on two threads as on one, 196 files 0.96-1.13x, 392 files
- * 1.08-1.25x. Two threads from about 200 files.
+ * for the first few seconds. From the bundled CLI on two cores, the bundled files copied 4, 8, 16
+ * and 32 times: 196 files ran 0.84-0.99x as fast on two threads as on one, 392 files 0.96-1.05x,
+ * 784 files 0.92-1.14x, 1,568 files 1.06-1.34x. Two threads from about 1,000 files.
  */
-export const SCENARIO_MS_PER_THREAD = 6000;
+export const SCENARIO_MS_PER_THREAD = 3000;
 /**
  * The same for workers that start from the TypeScript sources (no current dist/), in proportion to
- * what they cost to start (workers/start-cost.ts), as a sweep asks: 392 files (the bundled 49 copied
- * eight times) took 6.86-6.94 s on two threads against 6.64-6.76 on one.
+ * what they cost to start (workers/start-cost.ts), as a sweep asks.
  */
 export const SOURCE_SCENARIO_MS_PER_THREAD = SCENARIO_MS_PER_THREAD * SOURCES_START_FACTOR;
 /** Bytes per tick of a price file: compressed 6-12, text lines 30-60. */

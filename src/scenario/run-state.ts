@@ -4,7 +4,8 @@
  * it; run.ts creates one per scenario and drives the steps in order.
  */
 import type { AddressInfo } from 'node:net';
-import { buildApp, type App } from '../api/index.js';
+import type { ApiOptions, App, ReusableApp } from '../api/index.js';
+import { leaseApp, releaseApp } from './app-pool.js';
 import { createEngine, type AccountView, type Engine } from '../engine/engine.js';
 import { MemoryJournal } from '../journal/journal.js';
 import { formatPath, type Mismatch } from './compare.js';
@@ -41,7 +42,8 @@ export class ScenarioRun {
   /** Account ID -> the lastTransactionID an expectTransactions step without `since` starts after. */
   readonly cursors = new Map<string, number>();
   readonly streams = new Map<string, ScenarioStream>();
-  private app!: App;
+  private lease!: ReusableApp;
+  private appOptions!: ApiOptions;
   private port: number | undefined;
 
   constructor(readonly scenario: Scenario) {
@@ -53,14 +55,19 @@ export class ScenarioRun {
 
   async start(): Promise<void> {
     const c = this.scenario.config;
-    this.app = await buildApp({ engine: this.engine, tokens: c.tokens, baseUrl: c.baseUrl, heartbeatMs: SCENARIO_HEARTBEAT_MS });
+    this.appOptions = { engine: this.engine, tokens: c.tokens, baseUrl: c.baseUrl, heartbeatMs: SCENARIO_HEARTBEAT_MS };
+    this.lease = await leaseApp(this.appOptions);
+  }
+
+  private get app(): App {
+    return this.lease.app;
   }
 
   async stop(): Promise<void> {
     for (const s of this.streams.values()) s.close();
     this.streams.clear();
     this.feed.close();
-    await this.app.close();
+    await releaseApp(this.lease, this.appOptions);
   }
 
   /** Mismatches of what `step` expects at `prefix`, placed in the scenario file. */

@@ -1,0 +1,38 @@
+/**
+ * The v3 apps of this thread's scenario runs, kept between files: building one is Fastify's route
+ * registration, about 9 ms, most of what a small scenario file costs (bench/RESULTS.md). A file
+ * takes an idle app built with the same base URL and binds its own simulator to it; the app
+ * answers as a fresh one would (ReusableApp: its RequestIDs, market data and kept views start
+ * afresh). An app that listened (a stream step) is closed instead of kept.
+ */
+import { buildReusableApp, type ApiOptions, type ReusableApp } from '../api/index.js';
+
+/** Idle apps by base URL ('' for none). A thread runs one file at a time, so one each is enough. */
+const idle = new Map<string, ReusableApp>();
+
+function keyOf(options: ApiOptions): string {
+  return options.baseUrl ?? '';
+}
+
+/** An app serving `options.engine`: an idle one of this thread bound to it, else a new one. */
+export async function leaseApp(options: ApiOptions): Promise<ReusableApp> {
+  const key = keyOf(options);
+  const kept = idle.get(key);
+  if (kept !== undefined) {
+    idle.delete(key);
+    kept.bind(options);
+    return kept;
+  }
+  return buildReusableApp(options);
+}
+
+/** Gives back a leased app: unbound and kept for the next file, or closed when it listened or one is kept already. */
+export async function releaseApp(lease: ReusableApp, options: ApiOptions): Promise<void> {
+  const key = keyOf(options);
+  if (lease.app.server.listening || idle.has(key)) {
+    await lease.app.close();
+    return;
+  }
+  lease.unbind();
+  idle.set(key, lease);
+}
