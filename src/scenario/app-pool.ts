@@ -7,32 +7,31 @@
  */
 import { buildReusableApp, type ApiOptions, type ReusableApp } from '../api/index.js';
 
-/** Idle apps by base URL ('' for none). A thread runs one file at a time, so one each is enough. */
-const idle = new Map<string, ReusableApp>();
-
-function keyOf(options: ApiOptions): string {
-  return options.baseUrl ?? '';
-}
+/** Idle apps by the base URL they were built with (undefined: none). A thread runs one file at a time, so one each is enough. */
+const idle = new Map<string | undefined, ReusableApp>();
 
 /** An app serving `options.engine`: an idle one of this thread bound to it, else a new one. */
 export async function leaseApp(options: ApiOptions): Promise<ReusableApp> {
-  const key = keyOf(options);
-  const kept = idle.get(key);
+  const kept = idle.get(options.baseUrl);
   if (kept !== undefined) {
-    idle.delete(key);
-    kept.bind(options);
-    return kept;
+    idle.delete(options.baseUrl);
+    try {
+      kept.bind(options);
+      return kept;
+    } catch {
+      // An app that cannot serve these options is dropped; a fresh one can.
+      await kept.app.close();
+    }
   }
   return buildReusableApp(options);
 }
 
 /** Gives back a leased app: unbound and kept for the next file, or closed when it listened or one is kept already. */
 export async function releaseApp(lease: ReusableApp, options: ApiOptions): Promise<void> {
-  const key = keyOf(options);
-  if (lease.app.server.listening || idle.has(key)) {
+  if (lease.app.server.listening || idle.has(options.baseUrl)) {
     await lease.app.close();
     return;
   }
   lease.unbind();
-  idle.set(key, lease);
+  idle.set(options.baseUrl, lease);
 }

@@ -27,6 +27,18 @@ describe("a thread's scenario apps", () => {
     await releaseApp(again, next);
   });
 
+  it('build a fresh app when the kept one was built with another option', async () => {
+    const first = optionsOf('http://kept.test');
+    const lease = await leaseApp(first);
+    await releaseApp(lease, first);
+    const other = { ...optionsOf('http://kept.test'), bodyLimit: 1024 };
+    const fresh = await leaseApp(other);
+    expect(fresh).not.toBe(lease);
+    const res = await fresh.app.inject({ method: 'GET', url: `/v3/accounts/${ACCOUNT}`, headers: { authorization: 'Bearer t' } });
+    expect(res.statusCode).toBe(200);
+    await releaseApp(fresh, other);
+  });
+
   it('close an app that listened (a stream step) instead of keeping it', async () => {
     const options = optionsOf('http://listened.test');
     const lease = await leaseApp(options);
