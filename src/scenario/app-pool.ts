@@ -26,12 +26,15 @@ export async function leaseApp(options: ApiOptions): Promise<ReusableApp> {
   return buildReusableApp(options);
 }
 
-/** Gives back a leased app: unbound and kept for the next file, or closed when it listened or one is kept already. */
-export async function releaseApp(lease: ReusableApp, options: ApiOptions): Promise<void> {
-  if (lease.app.server.listening || idle.has(options.baseUrl)) {
+/**
+ * Gives back an app leased with `baseUrl`: unbound and kept for the next file, or closed when it
+ * listened or one is kept already.
+ */
+export async function releaseApp(lease: ReusableApp, baseUrl: string | undefined): Promise<void> {
+  if (lease.app.server.listening || idle.has(baseUrl)) {
     await lease.app.close();
     return;
   }
   lease.unbind();
-  idle.set(options.baseUrl, lease);
+  idle.set(baseUrl, lease);
 }

@@ -4,7 +4,7 @@
  * it; run.ts creates one per scenario and drives the steps in order.
  */
 import type { AddressInfo } from 'node:net';
-import type { ApiOptions, App, ReusableApp } from '../api/index.js';
+import type { App, ReusableApp } from '../api/index.js';
 import { leaseApp, releaseApp } from './app-pool.js';
 import { createEngine, type AccountView, type Engine } from '../engine/engine.js';
 import { MemoryJournal } from '../journal/journal.js';
@@ -43,7 +43,6 @@ export class ScenarioRun {
   readonly cursors = new Map<string, number>();
   readonly streams = new Map<string, ScenarioStream>();
   private lease!: ReusableApp;
-  private appOptions!: ApiOptions;
   private port: number | undefined;
 
   constructor(readonly scenario: Scenario) {
@@ -55,8 +54,7 @@ export class ScenarioRun {
 
   async start(): Promise<void> {
     const c = this.scenario.config;
-    this.appOptions = { engine: this.engine, tokens: c.tokens, baseUrl: c.baseUrl, heartbeatMs: SCENARIO_HEARTBEAT_MS };
-    this.lease = await leaseApp(this.appOptions);
+    this.lease = await leaseApp({ engine: this.engine, tokens: c.tokens, baseUrl: c.baseUrl, heartbeatMs: SCENARIO_HEARTBEAT_MS });
   }
 
   private get app(): App {
@@ -67,7 +65,7 @@ export class ScenarioRun {
     for (const s of this.streams.values()) s.close();
     this.streams.clear();
     this.feed.close();
-    await releaseApp(this.lease, this.appOptions);
+    await releaseApp(this.lease, this.scenario.config.baseUrl);
   }
 
   /** Mismatches of what `step` expects at `prefix`, placed in the scenario file. */

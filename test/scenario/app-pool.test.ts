@@ -13,7 +13,7 @@ describe("a thread's scenario apps", () => {
   it('serve the next file with the app the last one gave back, when built with the same base URL', async () => {
     const first = optionsOf();
     const lease = await leaseApp(first);
-    await releaseApp(lease, first);
+    await releaseApp(lease, first.baseUrl);
     const next = optionsOf();
     const again = await leaseApp(next);
     expect(again).toBe(lease);
@@ -23,31 +23,31 @@ describe("a thread's scenario apps", () => {
     const elsewhere = optionsOf('http://elsewhere.test');
     const other = await leaseApp(elsewhere);
     expect(other).not.toBe(lease);
-    await releaseApp(other, elsewhere);
-    await releaseApp(again, next);
+    await releaseApp(other, elsewhere.baseUrl);
+    await releaseApp(again, next.baseUrl);
   });
 
   it('build a fresh app when the kept one was built with another option', async () => {
     const first = optionsOf('http://kept.test');
     const lease = await leaseApp(first);
-    await releaseApp(lease, first);
+    await releaseApp(lease, first.baseUrl);
     const other = { ...optionsOf('http://kept.test'), bodyLimit: 1024 };
     const fresh = await leaseApp(other);
     expect(fresh).not.toBe(lease);
     const res = await fresh.app.inject({ method: 'GET', url: `/v3/accounts/${ACCOUNT}`, headers: { authorization: 'Bearer t' } });
     expect(res.statusCode).toBe(200);
-    await releaseApp(fresh, other);
+    await releaseApp(fresh, other.baseUrl);
   });
 
   it('close an app that listened (a stream step) instead of keeping it', async () => {
     const options = optionsOf('http://listened.test');
     const lease = await leaseApp(options);
     await lease.app.listen({ host: '127.0.0.1', port: 0 });
-    await releaseApp(lease, options);
+    await releaseApp(lease, options.baseUrl);
     expect(lease.app.server.listening).toBe(false);
     const next = optionsOf('http://listened.test');
     const fresh = await leaseApp(next);
     expect(fresh).not.toBe(lease);
-    await releaseApp(fresh, next);
+    await releaseApp(fresh, next.baseUrl);
   });
 });
