@@ -12,7 +12,7 @@ import { isEntryType, ORDER_TYPES, type DependentOrderType } from '../domain/ord
 import { cancelOrder, fillOrCancel } from './fill.js';
 import { findTrade } from './specifiers.js';
 import { isTerminalAccount, terminalModifyRefusal } from './third-party-terminal.js';
-import type { OrderRecord, TradeRecord } from './state.js';
+import type { OrderRecord, PositionSideRecord, TradeRecord } from './state.js';
 import { sideUnits } from './side-sums.js';
 
 function marketRejectBody(fields: Record<string, unknown>, reason: string): Record<string, unknown> {
@@ -30,9 +30,11 @@ function fillClose(
   create: OrderTransaction,
   units: Decimal,
   target: { reason: string; closeTradeId: number } | { reason: string; closeSide: 'long' | 'short' },
+  /** `units` as a safe whole number when the caller has it (NaN: the fill works it out). */
+  unitsInt = Number.NaN,
 ): void {
   const order = b.state.orders.get(Number(create.id)) as OrderRecord;
-  const result = fillOrCancel(b, { order, units, ...target, positionFill: 'REDUCE_ONLY' });
+  const result = fillOrCancel(b, { order, units, unitsInt, ...target, positionFill: 'REDUCE_ONLY' });
   if (result.kind === 'filled') response[keys.fill] = result.fill;
   else response[keys.cancel] = result.cancel;
 }
@@ -113,6 +115,8 @@ type Side = 'long' | 'short';
 interface SidePlan {
   readonly key: Side;
   readonly units: Decimal;
+  /** `units` as a safe whole number, NaN when it is not one. */
+  readonly unitsInt: number;
   readonly text: string;
   readonly clientExtensions: ClientExtensions | undefined;
 }
@@ -130,20 +134,20 @@ function planSides(
   extensions: { long?: unknown; short?: unknown },
 ): SidePlan[] | SideRefusal {
   const position = b.state.positions.get(instrument);
-  const plans: { key: Side; units: Decimal; text: string }[] = [];
+  const plans: { key: Side; units: Decimal; unitsInt: number; text: string }[] = [];
   for (const s of requested) {
     const side = s.key === 'long' ? position?.long : position?.short;
     const held = side === undefined ? new Decimal(0) : sideUnits(side).abs();
     if (held.isZero()) return { key: s.key, reason: 'CLOSEOUT_POSITION_DOESNT_EXIST', units: s.arg };
     if (s.arg === 'ALL') {
-      plans.push({ key: s.key, units: held, text: 'ALL' });
+      plans.push({ key: s.key, units: held, unitsInt: Math.abs((side as PositionSideRecord).unitsInt), text: 'ALL' });
       continue;
     }
     if (!isDecimalString(s.arg) || new Decimal(s.arg).lessThanOrEqualTo(0))
       return { key: s.key, reason: 'CLOSEOUT_POSITION_PARTIAL_UNITS_MISSING', units: s.arg };
     const units = new Decimal(s.arg);
     if (units.greaterThan(held)) return { key: s.key, reason: 'CLOSEOUT_POSITION_UNITS_EXCEED_POSITION_SIZE', units: s.arg };
-    plans.push({ key: s.key, units, text: String(wholeUnitsText(s.arg)) });
+    plans.push({ key: s.key, units, unitsInt: Number.NaN, text: String(wholeUnitsText(s.arg)) });
   }
   const out: SidePlan[] = [];
   for (const plan of plans) {
@@ -151,7 +155,7 @@ function planSides(
     if (!ce.ok) return { key: plan.key, reason: ce.reason, units: plan.text };
     if (ce.value?.id !== undefined && b.state.clientOrderIds.has(ce.value.id))
       return { key: plan.key, reason: 'CLIENT_ORDER_ID_ALREADY_EXISTS', units: plan.text };
-    out.push({ key: plan.key, units: plan.units, text: plan.text, clientExtensions: ce.value });
+    out.push({ key: plan.key, units: plan.units, unitsInt: plan.unitsInt, text: plan.text, clientExtensions: ce.value });
   }
   return out;
 }
@@ -177,7 +181,8 @@ export function decideClosePosition(
   for (const plan of plans) {
     const long = plan.key === 'long';
     const signed = long ? plan.units.negated() : plan.units;
-    const units = formatUnits(signed);
+    const signedInt = long ? -plan.unitsInt : plan.unitsInt;
+    const units = Number.isNaN(signedInt) ? formatUnits(signed) : String(signedInt);
     const closeout = { instrument, units: plan.text };
     // One literal and the side's member stored after it (a spread in the literal built each order
     // through the runtime); the member order is the literal's, then the side's, as v20 prints them.
@@ -194,7 +199,7 @@ export function decideClosePosition(
     const create = b.emit<OrderTransaction>(shaped(body, long ? LONG_CLOSEOUT_ORDER_JSON : SHORT_CLOSEOUT_ORDER_JSON) as never);
     const keys = POSITION_CLOSE_KEYS[plan.key];
     response[keys.create] = create;
-    fillClose(b, response, keys, create, signed, { reason: 'MARKET_ORDER_POSITION_CLOSEOUT', closeSide: plan.key });
+    fillClose(b, response, keys, create, signed, { reason: 'MARKET_ORDER_POSITION_CLOSEOUT', closeSide: plan.key }, signedInt);
   }
   return accepted(b, response);
 }

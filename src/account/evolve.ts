@@ -304,7 +304,6 @@ function evolveFill(state: AccountState, tx: OrderFillTransaction): AccountState
 
 function openTrade(state: AccountState, tx: OrderFillTransaction, opened: TradeOpen, position: PositionRecord): void {
   const units = state.memo.decimals.of(opened.units);
-  const price = state.memo.decimals.of(opened.price);
   const unitsInt = parseScaled(opened.units, 0) ?? Number.NaN;
   // Number(text) of a whole number is that number: no second parse.
   const unitsFloat = Number.isNaN(unitsInt) ? Number(opened.units) : unitsInt;
@@ -312,7 +311,7 @@ function openTrade(state: AccountState, tx: OrderFillTransaction, opened: TradeO
     id: Number(opened.tradeID),
     instrument: tx.instrument,
     price: opened.price,
-    priceDecimal: price,
+    priceDecimal: undefined,
     openTime: tx.time,
     initialUnits: units,
     initialMarginRequired: opened.initialMarginRequired,
@@ -334,7 +333,7 @@ function openTrade(state: AccountState, tx: OrderFillTransaction, opened: TradeO
   noteOpenTrade(state, trade.id);
   if (trade.clientExtensions?.id !== undefined) state.clientTradeIds.set(trade.clientExtensions.id, trade.id);
   const side = units.isPositive() ? position.long : position.short;
-  addToSide(side, unitsInt, units, opened.price, price);
+  addToSide(side, unitsInt, units, opened.price, undefined);
   side.unitsFloat += unitsFloat;
   side.costFloat += unitsFloat * Number(opened.price);
   side.tradeIds.push(trade.id);

@@ -8,7 +8,7 @@ import { Account } from './account.js';
 import type { AccountCommand } from './commands.js';
 import { decimalAmounts, integerAmounts, type FillAmounts } from './fill/amounts.js';
 import { planFill, planFillInDecimals, type FillPlan, type FillRequest } from './fill/plan.js';
-import type { AccountState, OrderRecord, PriceSlot, TradeRecord } from './state.js';
+import { tradePriceDecimal, type AccountState, type OrderRecord, type PriceSlot, type TradeRecord } from './state.js';
 import { sideCost, sideIsOpen, sideUnits } from './side-sums.js';
 import { averagePriceText } from './summary-views.js';
 import { effectiveMarginRate, effectiveMarginRateText } from './valuation.js';
@@ -170,7 +170,7 @@ function checkSides(state: AccountState): void {
       for (const id of side.tradeIds) {
         const trade = state.trades.get(id) as TradeRecord;
         units = units.plus(trade.currentUnits);
-        cost = cost.plus(trade.currentUnits.times(trade.priceDecimal));
+        cost = cost.plus(trade.currentUnits.times(tradePriceDecimal(trade)));
       }
       if (side.tradeIds.length !== 0) sideForms[Number.isNaN(side.unitsInt) ? 'decimal' : 'integer'] += 1;
       expect(sideUnits(side).toString()).toBe(units.toString());

@@ -142,11 +142,30 @@ export function directFactorTexts(sum: number, scale: number, fee: RateParts): F
   const loss = sum * (unit + fee.numerator) * k;
   const mid = sum * unit * k;
   if (!Number.isSafeInteger(loss) || !Number.isSafeInteger(mid) || gain < 0) return null;
-  return {
-    gain: formatScaled(divRoundHalfUp(gain, 2), FACTOR_DECIMALS),
-    loss: formatScaled(divRoundHalfUp(loss, 2), FACTOR_DECIMALS),
-    mid: formatScaled(divRoundHalfUp(mid, 2), FACTOR_DECIMALS),
-  };
+  return new DirectFactorTexts(
+    formatScaled(divRoundHalfUp(gain, 2), FACTOR_DECIMALS),
+    formatScaled(divRoundHalfUp(loss, 2), FACTOR_DECIMALS),
+    mid,
+  );
+}
+
+/**
+ * A direct pair's factor texts, the mid printed when read: fills print only the gain and loss
+ * factors (one set per new quote), the mid is read only by GET pricing's homeConversions.
+ */
+class DirectFactorTexts implements FactorTexts {
+  private midText: string | undefined = undefined;
+
+  constructor(
+    readonly gain: string,
+    readonly loss: string,
+    /** mid x 10^8 x 2, as directFactorTexts computed it. */
+    private readonly midTwice: number,
+  ) {}
+
+  get mid(): string {
+    return (this.midText ??= formatScaled(divRoundHalfUp(this.midTwice, 2), FACTOR_DECIMALS));
+  }
 }
 
 /** The printed gain, loss and mid factors of `currency` into home; null when it cannot be converted. */

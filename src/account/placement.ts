@@ -10,7 +10,7 @@ import { ORDER_TYPE_RULES, type DependentOrderType, type TriggerCondition } from
 import { Direction, distanceBasePrice, quoteCrosses, restingSource, triggerDirection } from '../matching/fill-rules.js';
 import { threshold2Of } from '../matching/trigger-index.js';
 import type { AccountState, OrderRecord, PriceSlot, TradeRecord } from './state.js';
-import { instrumentSpec } from './state.js';
+import { instrumentSpec, tradePriceDecimal } from './state.js';
 
 /** The trade's slot holding its dependent order of each type (one of each per trade). */
 export const TRADE_SLOT = {
@@ -35,7 +35,8 @@ export function stopLossPriceFromDistance(trade: TradeRecord, distance: string, 
     if (Number.isSafeInteger(n)) return formatPriceInt(n, precision);
   }
   const d = new Decimal(distance);
-  const price = trade.currentUnits.isPositive() ? trade.priceDecimal.minus(d) : trade.priceDecimal.plus(d);
+  const open = tradePriceDecimal(trade);
+  const price = trade.currentUnits.isPositive() ? open.minus(d) : open.plus(d);
   return price.toFixed(precision);
 }
 

@@ -28,13 +28,15 @@ export const ORDER_TEXT: RecordCodec<OrderRecord> = {
 
 /** Fields every trade record has, some of them undefined. */
 const TRADE_FIELDS = ['closeTime', 'clientExtensions', 'takeProfitOrderID', 'stopLossOrderID', 'trailingStopLossOrderID'] as const;
-const TRADE_DECIMALS = ['priceDecimal', 'initialUnits', 'currentUnits', 'realizedPL', 'financing'] as const;
+const TRADE_DECIMALS = ['initialUnits', 'currentUnits', 'realizedPL', 'financing'] as const;
 
 export const TRADE_TEXT: RecordCodec<TradeRecord> = {
   text: (trade) => JSON.stringify(trade),
   of(text) {
     const trade = JSON.parse(text) as Record<string, unknown>;
     for (const field of TRADE_DECIMALS) trade[field] = new Decimal(trade[field] as string);
+    // Made on first use (tradePriceDecimal): absent until then.
+    trade['priceDecimal'] = 'priceDecimal' in trade ? new Decimal(trade['priceDecimal'] as string) : undefined;
     if (trade['unitsInt'] === null) trade['unitsInt'] = Number.NaN;
     for (const field of TRADE_FIELDS) if (!(field in trade)) trade[field] = undefined;
     return trade as unknown as TradeRecord;

@@ -76,7 +76,8 @@ export interface TradeRecord {
   readonly id: number;
   readonly instrument: string;
   readonly price: string;
-  readonly priceDecimal: Decimal;
+  /** `price` as a Decimal, made on first use (tradePriceDecimal): the integer routes of fills and views never ask. */
+  priceDecimal: Decimal | undefined;
   readonly openTime: string;
   readonly initialUnits: Decimal;
   readonly initialMarginRequired: string;
@@ -94,6 +95,11 @@ export interface TradeRecord {
   takeProfitOrderID: number | undefined;
   stopLossOrderID: number | undefined;
   trailingStopLossOrderID: number | undefined;
+}
+
+/** A trade's open price as a Decimal (TradeRecord.priceDecimal, made from its text on first read). */
+export function tradePriceDecimal(trade: TradeRecord): Decimal {
+  return (trade.priceDecimal ??= new Decimal(trade.price));
 }
 
 /**

@@ -42,7 +42,7 @@ export function sideTexts(
   was?: PositionSideRecord,
   wasPrecision?: number,
 ): SideTexts {
-  const units = was !== undefined && sameUnits(was, side) ? (old as SideTexts).units : formatUnits(sideUnits(side));
+  const units = was !== undefined && sameUnits(was, side) ? (old as SideTexts).units : unitsText(side);
   const pl = was !== undefined && samePL(was, side) ? (old as SideTexts).pl : plText(side);
   // Nothing resets the resettable P/L (realized-pl.ts): it is the P/L.
   const resettablePL = pl;
@@ -67,6 +67,11 @@ export function averagePriceText(state: AccountState, side: PositionSideRecord, 
     if (trade !== undefined && fractionDigits(trade.price) === precision) return trade.price;
   }
   return formatFixed(sideCost(side).dividedBy(sideUnits(side)), precision);
+}
+
+/** A side's units as v20 prints them: its safe integer's digits (what formatUnits prints of it) without a Decimal. */
+function unitsText(side: PositionSideRecord): string {
+  return Number.isNaN(side.unitsInt) ? formatUnits(sideUnits(side)) : String(side.unitsInt);
 }
 
 function sameIds(a: readonly number[] | undefined, b: readonly number[]): boolean {

@@ -3,7 +3,15 @@ import { quoteCurrency, type InstrumentSpec } from '../domain/instruments.js';
 import { decimalToPriceInt, priceIntToDecimal, priceMidToDecimal } from '../domain/price.js';
 import { formatScaled, parseScaled, toAccountUnits } from '../domain/scaled-int.js';
 import { homeRate, midToHome, toHome, type HomeRate } from './home-currency.js';
-import { balanceOf, type AccountState, type PositionRecord, type PositionSideRecord, type PriceSlot, type TradeRecord } from './state.js';
+import {
+  balanceOf,
+  tradePriceDecimal,
+  type AccountState,
+  type PositionRecord,
+  type PositionSideRecord,
+  type PriceSlot,
+  type TradeRecord,
+} from './state.js';
 import { sideCost, sideIsEmpty, sideIsOpen, sideUnits } from './side-sums.js';
 
 /**
@@ -238,7 +246,7 @@ export function tradeUnrealizedPL(state: AccountState, trade: TradeRecord): Deci
   const rate = homeRate(state, quoteCurrency(trade.instrument));
   if (spec === undefined || slot === undefined || rate === null) return ZERO;
   const close = priceIntToDecimal(trade.currentUnits.isPositive() ? slot.bid : slot.ask, spec.displayPrecision);
-  return toHome(close.minus(trade.priceDecimal).times(trade.currentUnits), rate);
+  return toHome(close.minus(tradePriceDecimal(trade)).times(trade.currentUnits), rate);
 }
 
 export function tradeMarginUsed(state: AccountState, trade: TradeRecord): Decimal {

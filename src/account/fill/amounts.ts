@@ -2,7 +2,7 @@ import { Decimal, ZERO, formatAccountUnits, formatFixed, formatUnits } from '../
 import { formatPriceInt, parsePriceInt, priceIntToDecimal, priceMidToDecimal } from '../../domain/price.js';
 import { divRoundHalfUp, formatScaled, parseScaled, pow10, toAccountUnits } from '../../domain/scaled-int.js';
 import { HOME_RATE, conversionCost, factorText, homeRateOf, toHome } from '../home-currency.js';
-import { balanceOf, type AccountState } from '../state.js';
+import { balanceOf, tradePriceDecimal, type AccountState } from '../state.js';
 import type { FillPlan } from './plan.js';
 
 /** The quote a fill takes, on the instrument's integer grid. */
@@ -114,8 +114,8 @@ export function decimalAmounts(
   let cost = ZERO;
   let reductions: ReductionAmounts[] | undefined;
   for (const r of plan.reductions) {
-    const perUnit = r.trade.currentUnits.isPositive() ? price.minus(r.trade.priceDecimal) : r.trade.priceDecimal.minus(price);
-    const tradeQuotePL = perUnit.times(r.units);
+    const open = tradePriceDecimal(r.trade);
+    const tradeQuotePL = (r.trade.currentUnits.isPositive() ? price.minus(open) : open.minus(price)).times(r.units);
     // Each trade's P/L converts by its own sign: a gain at the gain rate, a loss at the loss rate.
     const realized = new Decimal(formatAccountUnits(toHome(tradeQuotePL, home)));
     const tradeCost = conversionCost(tradeQuotePL, home);
