@@ -41,7 +41,7 @@ describe('order lifecycle: every edge', () => {
     expect(EDGES).toHaveLength(7 * 3 * 3);
   });
 
-  it.each(EDGES)('%s in %s on %s: the compiled table is the xstate machine and the v20 lifecycle', (orderType, state, event) => {
+  it.each(EDGES)('%s in %s on %s: the kept answer is the xstate machine and the v20 lifecycle', (orderType, state, event) => {
     const fromMachine = machineAnswer(orderType, state, event);
     expect(nextOrderState(orderType, state, event)).toBe(fromMachine);
     expect(fromMachine).toBe(specAnswer(orderType, state, event));
@@ -74,6 +74,20 @@ describe('order lifecycle: every edge', () => {
         for (const event of ORDER_EVENT_TYPES) expect(nextOrderState(orderType, state, event)).toBeUndefined();
       }
     }
+  });
+
+  it('answers the same when asked again, and nothing for a name the machine does not know', () => {
+    for (const [orderType, state, event] of EDGES)
+      expect(nextOrderState(orderType, state, event)).toBe(machineAnswer(orderType, state, event));
+    const unknown = (orderType: string, state: string, event: string): OrderState | undefined =>
+      nextOrderState(orderType as OrderType, state as OrderState, event as OrderEventType);
+    for (const name of ['__proto__', 'constructor', 'toString', 'TRIGGERED', 'FIXED_PRICE'] as const) {
+      expect(unknown(name, 'PENDING', 'FILL')).toBeUndefined();
+      expect(unknown('LIMIT', name, 'FILL')).toBeUndefined();
+      expect(unknown('LIMIT', 'PENDING', name)).toBeUndefined();
+    }
+    // Asked after the refusals, the known ones still answer as the machine does.
+    expect(nextOrderState('LIMIT', 'PENDING', 'FILL')).toBe('FILLED');
   });
 
   it('the states are v20 OrderState values; TRIGGERED is the one no order is ever in', () => {
