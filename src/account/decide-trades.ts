@@ -134,7 +134,7 @@ function planSides(
   extensions: { long?: unknown; short?: unknown },
 ): SidePlan[] | SideRefusal {
   const position = b.state.positions.get(instrument);
-  const plans: { key: Side; units: Decimal; unitsInt: number; text: string }[] = [];
+  const plans: Omit<SidePlan, 'clientExtensions'>[] = [];
   for (const s of requested) {
     const side = s.key === 'long' ? position?.long : position?.short;
     const held = side === undefined ? new Decimal(0) : sideUnits(side).abs();

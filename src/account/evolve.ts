@@ -333,7 +333,7 @@ function openTrade(state: AccountState, tx: OrderFillTransaction, opened: TradeO
   noteOpenTrade(state, trade.id);
   if (trade.clientExtensions?.id !== undefined) state.clientTradeIds.set(trade.clientExtensions.id, trade.id);
   const side = units.isPositive() ? position.long : position.short;
-  addToSide(side, unitsInt, units, opened.price, undefined);
+  addToSide(side, unitsInt, units, opened.price);
   side.unitsFloat += unitsFloat;
   side.costFloat += unitsFloat * Number(opened.price);
   side.tradeIds.push(trade.id);
@@ -373,7 +373,7 @@ function reduceTrade(state: AccountState, reduce: TradeReduce, tx: OrderFillTran
     // The side's last trade closed: nothing is held, whatever the sums would say.
     clearSums(side);
   } else {
-    addToSide(side, reducedInt ?? Number.NaN, units, trade.price, trade.priceDecimal);
+    addToSide(side, reducedInt ?? Number.NaN, units, trade.price);
     // Number(text) of a whole number is that number: no second parse.
     const unitsFloat = reducedInt === null ? Number(reduce.units) : reducedInt;
     side.unitsFloat += unitsFloat;

@@ -42,10 +42,10 @@ export function sideIsOpen(side: PositionSideRecord): boolean {
 /**
  * Adds a change of units to a side, and units × price to its cost: as integers while the units
  * are whole, the price has the side's decimals and every figure fits a safe integer (a product
- * or sum past 2^53 is not one), else as Decimals from then on (PositionSideRecord). `price` is
- * `priceText` as a Decimal if the caller has it (else it is parsed when the Decimals need it).
+ * or sum past 2^53 is not one), else as Decimals from then on (PositionSideRecord); the price is
+ * parsed only then.
  */
-export function addToSide(side: PositionSideRecord, unitsInt: number, units: Decimal, priceText: string, price: Decimal | undefined): void {
+export function addToSide(side: PositionSideRecord, unitsInt: number, units: Decimal, priceText: string): void {
   if (!Number.isNaN(side.unitsInt)) {
     const scale = side.costScale < 0 ? writtenDecimals(priceText) : side.costScale;
     // Past the grids priceIntToDecimal knows (prices print at most 10 decimals) the Decimals are the sums.
@@ -65,7 +65,7 @@ export function addToSide(side: PositionSideRecord, unitsInt: number, units: Dec
     }
   }
   side.units = sideUnits(side).plus(units);
-  side.cost = sideCost(side).plus(units.times(price ?? new Decimal(priceText)));
+  side.cost = sideCost(side).plus(units.times(new Decimal(priceText)));
   side.unitsInt = Number.NaN;
   side.costInt = Number.NaN;
 }
