@@ -155,20 +155,21 @@ export class Account {
   static replay(
     config: AccountConfig,
     instruments: ReadonlyMap<string, InstrumentSpec>,
-    entries: readonly JournalEntry[],
+    entries: Iterable<JournalEntry>,
     logOptions?: TransactionLogOptions,
     paging?: RecordPaging,
   ): Account {
     const account = new Account(Account.initialState(config, instruments), logOptions, paging);
     const state = account.state;
+    let last: JournalEntry | undefined;
     for (const entry of entries) {
       evolve(state, entry);
       if (isTransaction(entry)) account.log.push(entry);
       // No decision holds a record during a replay: records may page out after any entry.
       state.orders.trim();
       state.trades.trim();
+      last = entry;
     }
-    const last = entries.at(-1);
     account.clock = last === undefined ? 0 : (parseDateTime(last.time) ?? 0);
     account.nextRollover = nextNewYorkFivePm(account.clock);
     return account;

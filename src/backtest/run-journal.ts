@@ -54,6 +54,10 @@ export class RecordingJournal implements Journal {
     return [];
   }
 
+  entries(): Iterable<JournalEntry> {
+    return [];
+  }
+
   /** The transactions older than the account's window (none without one). */
   transactionsFrom(_accountId: string, fromId: number): Iterable<Transaction> {
     return this.store.transactionsFrom(fromId);

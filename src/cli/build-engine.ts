@@ -96,26 +96,9 @@ export function buildServeApp(settings: ServeSettings, engine: Engine, liveNow: 
   if (settings.allowedHosts !== undefined) apiOptions.allowedHosts = settings.allowedHosts;
   if (settings.limits !== undefined) apiOptions.limits = settings.limits;
   if (history !== undefined) apiOptions.candleHistory = history;
-  const restoredBase = requestIdBaseAfter(engine);
-  if (restoredBase !== undefined) apiOptions.requestIdBase = restoredBase;
+  // After a restart, RequestIDs continue above the highest numeric requestID in the journal so no
+  // two requests of a data directory share one (the default base repeats on every fresh start).
+  const highest = engine.replayedRequestIdMax;
+  if (highest !== undefined) apiOptions.requestIdBase = highest + 1_000_000n;
   return buildApp(apiOptions);
-}
-
-/**
- * After a restart, RequestIDs continue above the highest numeric requestID in the journal so no
- * two requests of a data directory share one (the default base repeats on every fresh start).
- */
-function requestIdBaseAfter(engine: {
-  accountIds(): string[];
-  account(id: string): { log: Iterable<{ requestID?: string }> } | undefined;
-}): bigint | undefined {
-  let highest: bigint | undefined;
-  for (const id of engine.accountIds()) {
-    for (const tx of engine.account(id)?.log ?? []) {
-      if (tx.requestID === undefined || !/^\d{1,30}$/.test(tx.requestID)) continue;
-      const n = BigInt(tx.requestID);
-      if (highest === undefined || n > highest) highest = n;
-    }
-  }
-  return highest === undefined ? undefined : highest + 1_000_000n;
 }

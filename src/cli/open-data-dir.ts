@@ -49,11 +49,17 @@ export function lastTime(data: DataDir | undefined): Micros {
   return latest;
 }
 
+/** The first of a journal's entries, the rest left unread. */
+function firstOf<T>(entries: Iterable<T>): T | undefined {
+  for (const entry of entries) return entry;
+  return undefined;
+}
+
 /** The config of an account found in the data dir: as recorded, else from its CREATE transaction. */
 function restoredConfig(data: DataDir, id: string): AccountConfig {
   const recorded = data.recordedAccount(id);
   if (recorded !== undefined) return recorded;
-  const first = data.journal.read(id)[0];
+  const first = firstOf(data.journal.entries(id));
   if (first?.type !== 'CREATE') throw new StartError(`journal ${data.journal.path(id)} does not start with a CREATE transaction`, 1);
   return { id, currency: (first as CreateTransaction).homeCurrency };
 }

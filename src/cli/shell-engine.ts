@@ -38,6 +38,10 @@ export class ShellEngine implements Engine {
     return this.inner.journal;
   }
 
+  get replayedRequestIdMax(): bigint | undefined {
+    return this.inner.replayedRequestIdMax;
+  }
+
   get info(): RunInfo {
     return this.inner.info;
   }

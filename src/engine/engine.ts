@@ -103,6 +103,11 @@ export interface Engine {
   keepBooks(): void;
   /** The newest kept book snapshot taken at or before `time`. */
   bookAt(time: Micros): BookSnapshot | undefined;
+  /**
+   * The highest all-digit requestID among the transactions replayed from the journal as accounts
+   * opened (undefined: none): a restarted server numbers its requests above it.
+   */
+  readonly replayedRequestIdMax: bigint | undefined;
 }
 
 /** The run's default trading hours for every instrument that has none of its own. */
@@ -136,6 +141,7 @@ class SimEngine implements Engine {
   private books: BookHistory | undefined;
   /** The next book boundary to take; +Infinity while books are not kept, so a tick pays one compare. */
   private nextBook: Micros = Number.POSITIVE_INFINITY;
+  private requestIdMax: bigint | undefined = undefined;
 
   constructor(config: EngineConfig) {
     this.instruments = withMarketHours(buildCatalogue(config.instruments ?? []), config.marketHours);
@@ -165,7 +171,21 @@ class SimEngine implements Engine {
   openAccount(config: AccountConfig): AccountView {
     if (this.accounts.has(config.id)) throw new Error(`account ${config.id} exists already`);
     if (this.accounts.size >= LIMITS.accountsPerEngine) throw new Error(`at most ${LIMITS.accountsPerEngine} accounts`);
-    const existing = this.journal.read(config.id);
+    // Read as replayed, not held whole: a journal of a million transactions is gigabytes as objects.
+    const existing = this.journal.entries(config.id)[Symbol.iterator]();
+    try {
+      return this.restoreOrOpen(config, existing);
+    } finally {
+      existing.return?.();
+    }
+  }
+
+  get replayedRequestIdMax(): bigint | undefined {
+    return this.requestIdMax;
+  }
+
+  private restoreOrOpen(config: AccountConfig, existing: Iterator<JournalEntry>): AccountView {
+    const first = existing.next();
     const sink = (entries: readonly JournalEntry[]): void => this.onTransactions(config.id, entries);
     const journal = this.journal;
     const logOptions: TransactionLogOptions =
@@ -176,8 +196,8 @@ class SimEngine implements Engine {
         ? undefined
         : { window: records.window, orders: records.store(config.id, 'orders'), trades: records.store(config.id, 'trades') };
     let account: Account;
-    if (existing.length > 0) {
-      account = Account.replay(config, this.instruments, existing, logOptions, paging);
+    if (first.done !== true) {
+      account = Account.replay(config, this.instruments, this.noted(first.value, existing), logOptions, paging);
       account.setSink(sink);
       // The clock never runs behind an account's own history.
       if (account.now > this.clock) this.clock = account.now;
@@ -192,6 +212,19 @@ class SimEngine implements Engine {
     this.accounts.set(config.id, account);
     this.accountList.push(account);
     return account;
+  }
+
+  /** A journal's entries as they are replayed, the highest all-digit requestID among them noted on the way. */
+  private *noted(first: JournalEntry, rest: Iterator<JournalEntry>): Generator<JournalEntry> {
+    for (let step: IteratorResult<JournalEntry> = { done: false, value: first }; step.done !== true; step = rest.next()) {
+      const entry = step.value;
+      const id = isTransaction(entry) ? entry.requestID : undefined;
+      if (id !== undefined && /^\d{1,30}$/.test(id)) {
+        const n = BigInt(id);
+        if (this.requestIdMax === undefined || n > this.requestIdMax) this.requestIdMax = n;
+      }
+      yield entry;
+    }
   }
 
   /** Journals an account's new entries; the transaction stream gets the transactions among them. */

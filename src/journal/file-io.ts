@@ -37,8 +37,19 @@ export function freeName(base: string): string {
   for (let n = 2; ; n += 1) if (!existsSync(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-/** Streams the first `size` bytes of a journal file line by line in 1 MiB reads, so a large journal is never one string. */
-export function forEachCommittedLine(file: string, size: number, visit: (text: string, line: number, offset: number) => void): void {
+/** A line of a journal file: its text (without the newline), its number from 1 and its byte offset. */
+export interface CommittedLine {
+  readonly text: string;
+  readonly line: number;
+  readonly offset: number;
+}
+
+/**
+ * The first `size` bytes of a journal file line by line (blank lines left out), read in 1 MiB reads
+ * as they are iterated, so a large journal is never one string nor held whole. Stop iterating to
+ * stop reading; a last line without its newline throws once reached.
+ */
+export function* committedLinesOf(file: string, size: number): Generator<CommittedLine> {
   if (size === 0) return;
   const fd = openSync(file, 'r');
   try {
@@ -52,15 +63,18 @@ export function forEachCommittedLine(file: string, size: number, visit: (text: s
       if (n === 0) break;
       position += n;
       const data = carry.length === 0 ? chunk.subarray(0, n) : Buffer.concat([carry, chunk.subarray(0, n)]);
+      const lines: CommittedLine[] = [];
       let start = 0;
       for (let nl = data.indexOf(NEWLINE, start); nl !== -1; nl = data.indexOf(NEWLINE, start)) {
         line += 1;
         const text = data.toString('utf8', start, nl);
-        if (text.trim() !== '') visit(text, line, lineOffset);
+        if (text.trim() !== '') lines.push({ text, line, offset: lineOffset });
         lineOffset += nl + 1 - start;
         start = nl + 1;
       }
+      // Copied before yielding: the next read reuses `chunk`, which `data` may still point into.
       carry = Buffer.from(data.subarray(start));
+      yield* lines;
     }
     if (carry.length > 0) throw new JournalCorruptError(file, line + 1, lineOffset, 'has no trailing newline');
   } finally {

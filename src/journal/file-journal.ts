@@ -5,7 +5,7 @@ import type { Transaction } from '../domain/transactions.js';
 import { sealBatch, unsealLine } from './batch-seal.js';
 import { commitBytes } from './commit-record.js';
 import { JournalCorruptError, JournalDamagedError, JournalWriteError, type JournalDamage, type JournalRecovery } from './file-errors.js';
-import { forEachCommittedLine, readWhole, syncDir, writeAll } from './file-io.js';
+import { committedLinesOf, readWhole, syncDir, writeAll } from './file-io.js';
 import { committedLines } from './file-lines.js';
 import { serializeEntry, transactionLines, type Journal } from './journal.js';
 import { applyPlan, damageOf, planFile, removeStaleTemporaries, type PlannedFile } from './recover-file.js';
@@ -214,13 +214,17 @@ export class FileJournal implements Journal {
 
   /** Every committed entry of an account, oldest first; [] for an unknown account. */
   read(accountId: string): JournalEntry[] {
-    const out: JournalEntry[] = [];
-    forEachCommittedLine(this.path(accountId), this.sizes.get(accountId) ?? 0, (text, line, offset) => {
+    return [...this.entries(accountId)];
+  }
+
+  /** Every committed entry of an account, oldest first, read as iterated (Journal.entries). */
+  *entries(accountId: string): Generator<JournalEntry> {
+    const file = this.path(accountId);
+    for (const { text, line, offset } of committedLinesOf(file, this.sizes.get(accountId) ?? 0)) {
       const entry = parseLine(unsealLine(text).text);
-      if (entry === undefined) throw new JournalCorruptError(this.path(accountId), line, offset, 'is not a transaction');
-      out.push(entry);
-    });
-    return out;
+      if (entry === undefined) throw new JournalCorruptError(file, line, offset, 'is not a transaction');
+      yield entry;
+    }
   }
 
   /** The committed transactions of an account from ID `fromId` on, read lazily (Journal.transactionsFrom). */

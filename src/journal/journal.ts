@@ -12,6 +12,11 @@ export interface Journal {
   /** Every entry of an account, oldest first. */
   read(accountId: string): JournalEntry[];
   /**
+   * The same entries read as they are iterated: how a restart replays a long journal without
+   * holding all of it at once. Stop iterating to stop reading.
+   */
+  entries(accountId: string): Iterable<JournalEntry>;
+  /**
    * The account's transactions (not its records) from ID `fromId` on, oldest first, read as they
    * are iterated: how a bounded TransactionLog (src/account/transaction-log.ts) reads what it no
    * longer keeps in memory. Stop iterating to stop reading.
@@ -66,28 +71,32 @@ export function* transactionLines(lines: Iterable<string>, fromId: number, where
  * carry, for lines most servers never read.
  */
 export class MemoryJournal implements Journal {
-  private readonly entries = new Map<string, JournalEntry[]>();
+  private readonly kept = new Map<string, JournalEntry[]>();
 
   append(accountId: string, entries: readonly JournalEntry[]): void {
-    let kept = this.entries.get(accountId);
+    let kept = this.kept.get(accountId);
     if (kept === undefined) {
       kept = [];
-      this.entries.set(accountId, kept);
+      this.kept.set(accountId, kept);
     }
     for (const entry of entries) kept.push(entry);
   }
 
   /** Copies, as a file journal's reader would get them: a caller's change reaches no line. */
   read(accountId: string): JournalEntry[] {
-    return [...this.lines(accountId)].map((line) => JSON.parse(line) as JournalEntry);
+    return [...this.entries(accountId)];
+  }
+
+  *entries(accountId: string): Generator<JournalEntry> {
+    for (const line of this.lines(accountId)) yield JSON.parse(line) as JournalEntry;
   }
 
   transactionsFrom(accountId: string, fromId: number): Iterable<Transaction> {
-    return transactionCopies(this.entries.get(accountId) ?? [], fromId);
+    return transactionCopies(this.kept.get(accountId) ?? [], fromId);
   }
 
   accountIds(): string[] {
-    return [...this.entries.keys()];
+    return [...this.kept.keys()];
   }
 
   /** The log as NDJSON text, for byte-for-byte comparison and export. */
@@ -97,11 +106,11 @@ export class MemoryJournal implements Journal {
   }
 
   lineCount(accountId: string): number {
-    return this.entries.get(accountId)?.length ?? 0;
+    return this.kept.get(accountId)?.length ?? 0;
   }
 
   private *lines(accountId: string): Generator<string> {
-    for (const entry of this.entries.get(accountId) ?? []) yield serializeEntry(entry);
+    for (const entry of this.kept.get(accountId) ?? []) yield serializeEntry(entry);
   }
 }
 

@@ -44,4 +44,49 @@ describe('an engine on a FileJournal', () => {
     reopened.close();
     expect(existsSync(join(dir, `${A}.commit`))).toBe(true);
   });
+
+  it('replays a journal as it reads it, once, noting the highest numeric requestID on the way', () => {
+    const journal = FileJournal.open(dir);
+    const engine = createEngine({ accounts: [{ id: A, currency: 'USD' }], start: T0, journal, transactionsInMemory: 5 });
+    engine.pushTick({ instrument: 'EUR_USD', time: T0 + 1, bid: 1.1, ask: 1.1002 });
+    const market = (units: string, requestID: string) =>
+      engine.execute(A, { type: 'CREATE_ORDER', order: { type: 'MARKET', instrument: 'EUR_USD', units } as never }, { requestID });
+    market('1000', '20000000000000000000001'); // past 2^64: compared as a BigInt
+    market('-400', '3');
+    market('-600', 'not-a-number');
+    for (let i = 0; i < 20; i += 1) market(i % 2 === 0 ? '10' : '-10', String(100 + i));
+    const before = accountView(engine.account(A)!.state);
+    journal.close();
+
+    const reopened = FileJournal.open(dir);
+    const calls: string[] = [];
+    const counted = new Proxy(reopened, {
+      get(target, key) {
+        const value: unknown = Reflect.get(target, key, target);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          calls.push(String(key));
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const restored = createEngine({ accounts: [{ id: A, currency: 'USD' }], start: T0 + 1, journal: counted, transactionsInMemory: 5 });
+    // Neither the whole journal as one array nor a second pass over what the window let go.
+    expect(calls.filter((c) => c === 'entries')).toEqual(['entries']);
+    expect(calls).not.toContain('read');
+    expect(calls).not.toContain('transactionsFrom');
+    expect(restored.replayedRequestIdMax).toBe(20000000000000000000001n);
+    restored.pushTick({ instrument: 'EUR_USD', time: T0 + 1, bid: 1.1, ask: 1.1002 });
+    expect(accountView(restored.account(A)!.state)).toEqual(before);
+    reopened.close();
+  });
+
+  it('notes no requestID when the journal holds none', () => {
+    const journal = FileJournal.open(dir);
+    createEngine({ accounts: [{ id: A, currency: 'USD' }], start: T0, journal });
+    journal.close();
+    const reopened = FileJournal.open(dir);
+    expect(createEngine({ accounts: [{ id: A, currency: 'USD' }], start: T0, journal: reopened }).replayedRequestIdMax).toBeUndefined();
+    reopened.close();
+  });
 });

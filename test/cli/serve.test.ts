@@ -290,6 +290,30 @@ describe('serve (in process)', () => {
     expect(hedging.message).toContain('accounts[0].hedging');
   });
 
+  it('after a restart, numbers its requests above every requestID in the data dir', async () => {
+    const dataDir = freshDir();
+    const configure = async (server: ServeHandle, alias: string): Promise<bigint> => {
+      const res = await server.app.inject({
+        method: 'PATCH',
+        url: `/v3/accounts/${USD}/configuration`,
+        headers: { ...USER, 'content-type': 'application/json' },
+        payload: { alias },
+      });
+      expect(res.statusCode).toBe(200);
+      const tx = (JSON.parse(res.body) as { clientConfigureTransaction: { requestID: string } }).clientConfigureTransaction;
+      expect(tx.requestID).toBe(res.headers['requestid']);
+      return BigInt(tx.requestID);
+    };
+    const first = await start({}, { clock: 'manual', dataDir });
+    await configure(first.server, 'one');
+    const highest = await configure(first.server, 'two');
+    await first.server.close();
+
+    const second = await start({}, { clock: 'manual', dataDir });
+    expect(second.server.engine.replayedRequestIdMax).toBe(highest);
+    expect(await configure(second.server, 'three')).toBeGreaterThanOrEqual(highest + 1_000_000n);
+  });
+
   it('with a data dir, pages ended orders out beyond recordsInMemory under .records, answers for them, and removes the scratch', async () => {
     const dataDir = freshDir();
     const first = await start({ recordsInMemory: 2 }, { clock: 'manual', dataDir });
