@@ -58,6 +58,13 @@ export function sealOfLine(buf: Buffer, start: number, nl: number): (Seal & { re
 
 /** CRC-32C of a sealed batch as exported: buf[batchStart, exportedEnd) and the closing `}` and newline. */
 export function exportedCrc(buf: Buffer, batchStart: number, exportedEnd: number): string {
-  const crc = crc32cUpdate(crc32cUpdate(0, buf.subarray(batchStart, exportedEnd)), CLOSE_LINE);
-  return crc.toString(16).padStart(8, '0');
+  return closedBatchCrc(0, buf.subarray(batchStart, exportedEnd));
+}
+
+/**
+ * The seal's CRC-32C of a batch read a line at a time: `running` is the CRC-32C of the lines
+ * before its last (each with its newline), `exported` the last line up to its seal.
+ */
+export function closedBatchCrc(running: number, exported: Uint8Array): string {
+  return crc32cUpdate(crc32cUpdate(running, exported), CLOSE_LINE).toString(16).padStart(8, '0');
 }

@@ -23,6 +23,24 @@ export function readWhole(file: string): Buffer {
   }
 }
 
+/** The bytes of a file from `from` to `to` (fewer if it is shorter). */
+export function readRange(file: string, from: number, to: number): Buffer {
+  const buf = Buffer.allocUnsafe(Math.max(0, to - from));
+  if (buf.length === 0) return buf;
+  const fd = openSync(file, 'r');
+  try {
+    let done = 0;
+    while (done < buf.length) {
+      const n = readSync(fd, buf, done, buf.length - done, from + done);
+      if (n === 0) break;
+      done += n;
+    }
+    return done === buf.length ? buf : buf.subarray(0, done);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function writeAll(fd: number, buf: Buffer, position?: number): void {
   let done = 0;
   while (done < buf.length) {

@@ -7,22 +7,13 @@ import type { Transaction } from '../domain/transactions.js';
 import { commitBytes, parseCommit } from './commit-record.js';
 import { JournalDamagedError } from './file-errors.js';
 import { FileJournal } from './file-journal.js';
+import { transferFunds } from './testing/transfer-funds.js';
 
 // A journal that holds less than its commit record, or other bytes, lost acknowledged transactions.
 
 const A = '101-004-1000000-001';
 
-function tx(id: number): Transaction {
-  return {
-    type: 'TRANSFER_FUNDS',
-    amount: '1.0000',
-    id: String(id),
-    accountID: A,
-    userID: 1,
-    batchID: String(id),
-    time: '2024-01-02T00:00:00.000000000Z',
-  } as unknown as Transaction;
-}
+const tx = (id: number): Transaction => transferFunds(A, id);
 
 const idOf = (e: JournalEntry): string => (isTransaction(e) ? e.id : e.type);
 

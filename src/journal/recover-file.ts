@@ -1,13 +1,25 @@
-import { closeSync, constants, existsSync, fdatasyncSync, ftruncateSync, openSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fdatasyncSync,
+  ftruncateSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { TransactionsLostRecord } from '../domain/journal-entry.js';
 import type { Transaction } from '../domain/transactions.js';
 import { sealBatch } from './batch-seal.js';
 import { commitBytes, COMMIT_RECORD_BYTES, readCommit } from './commit-record.js';
 import type { JournalDamage, JournalRecovery } from './file-errors.js';
-import { freeName, readWhole, syncDir, writeAll } from './file-io.js';
+import { freeName, readRange, readWhole, syncDir, writeAll } from './file-io.js';
 import { serializeEntry } from './journal.js';
-import { planRecovery, type RecoveryPlan } from './recovery-plan.js';
+import { planRecovery, soundPlan, type RecoveryPlan } from './recovery-plan.js';
+import { lastTransactionIn, sealedThrough } from './sound-file.js';
 
 // Applying a recovery plan to one journal file (the decision is recovery-plan.ts).
 
@@ -22,7 +34,9 @@ export interface PlannedFile {
   readonly accountId: string;
   readonly file: string;
   readonly commitFile: string;
-  readonly buf: Buffer;
+  /** The file's length, and its bytes past what the plan keeps. */
+  readonly size: number;
+  readonly cut: Buffer;
   readonly plan: RecoveryPlan;
   readonly commitWritten: boolean;
 }
@@ -31,13 +45,21 @@ const TMP = '.tmp';
 
 /** Reads a journal and its commit record and decides what to do; changes nothing. */
 export function planFile(accountId: string, file: string, commitFile: string): PlannedFile {
-  // A journal deleted while its commit record stayed is a journal emptied: the record says what was acknowledged.
-  const buf = existsSync(file) ? readWhole(file) : Buffer.alloc(0);
   const commit = readCommit(commitFile);
-  const plan = planRecovery(buf, commit);
   const current = commit.kind === 'ok' ? commit.record : undefined;
-  const commitWritten = current !== undefined && current.length === plan.keep && current.lastId !== undefined;
-  return { accountId, file, commitFile, buf, plan, commitWritten };
+  const planned = (size: number, cut: Buffer, plan: RecoveryPlan): PlannedFile => {
+    const commitWritten = current !== undefined && current.length === plan.keep && current.lastId !== undefined;
+    return { accountId, file, commitFile, size, cut, plan, commitWritten };
+  };
+  // A journal deleted while its commit record stayed is a journal emptied: the record says what was acknowledged.
+  const size = existsSync(file) ? statSync(file).size : 0;
+  // The usual case, a journal sound up to its commit record, is checked as read: whole, a long
+  // journal took its length in memory again (planRecovery decides the same for it).
+  if (current !== undefined && current.length <= size && sealedThrough(file, current.length))
+    return planned(size, readRange(file, current.length, size), soundPlan(current.length, lastTransactionIn(file, current.length)));
+  const buf = size === 0 ? Buffer.alloc(0) : readWhole(file);
+  const plan = planRecovery(buf, commit);
+  return planned(buf.length, buf.subarray(plan.keep), plan);
 }
 
 export function damageOf(p: PlannedFile): JournalDamage | undefined {
@@ -85,18 +107,18 @@ function lostRecord(p: PlannedFile): TransactionsLostRecord | undefined {
 
 /** Cuts the file to the plan (saving what goes), records a loss the operator accepted, and rewrites the commit record to the truth. */
 export function applyPlan(p: PlannedFile, fsync: boolean, recoveries: JournalRecovery[]): RecoveredFile {
-  const { buf, plan, file } = p;
+  const { size: fileSize, cut, plan, file } = p;
   let movedTo: string | undefined;
-  if (plan.keep < buf.length) {
+  if (plan.keep < fileSize) {
     const suffix = plan.problem === undefined ? 'torn' : 'damaged';
     // The cut bytes are saved before the journal is cut: a crash here loses nothing.
-    movedTo = saveAside(`${file}.${suffix}-${plan.keep}`, buf.subarray(plan.keep), fsync);
+    movedTo = saveAside(`${file}.${suffix}-${plan.keep}`, cut, fsync);
   }
   const lost = lostRecord(p);
   const extra = lost === undefined ? Buffer.alloc(0) : Buffer.from(sealBatch([serializeEntry(lost)]), 'utf8');
   const size = plan.keep + extra.length;
   const lastId = lost !== undefined ? Number(lost.toID) : Number(plan.last?.id ?? 0);
-  if (plan.keep < buf.length || extra.length > 0) {
+  if (plan.keep < fileSize || extra.length > 0) {
     const fd = openSync(file, constants.O_RDWR | constants.O_CREAT, 0o644);
     try {
       ftruncateSync(fd, plan.keep);
@@ -123,7 +145,7 @@ export function applyPlan(p: PlannedFile, fsync: boolean, recoveries: JournalRec
       accountId: p.accountId,
       file,
       offset: plan.keep,
-      bytes: buf.length - plan.keep,
+      bytes: fileSize - plan.keep,
       movedTo,
       reason: plan.reason || 'bytes after the last complete transaction',
       ...(plan.problem === undefined

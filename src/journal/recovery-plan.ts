@@ -110,10 +110,10 @@ export function planRecovery(buf: Buffer, commit: CommitState): RecoveryPlan {
       },
     };
   }
-  return {
-    keep: length,
-    last: lastTransaction(buf, length),
-    reason: 'an unfinished write after the last committed batch',
-    problem: undefined,
-  };
+  return soundPlan(length, lastTransaction(buf, length));
+}
+
+/** The plan of a journal sound up to its commit record's length: keep that, cut any unacknowledged write after it. */
+export function soundPlan(length: number, last: Transaction | undefined): RecoveryPlan {
+  return { keep: length, last, reason: 'an unfinished write after the last committed batch', problem: undefined };
 }
