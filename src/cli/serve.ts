@@ -122,6 +122,15 @@ function startTime(settings: ServeSettings, wallAtStart: Micros, queue: TickQueu
   return Math.max(start, lastTime(data));
 }
 
+/** Journals from this size on take seconds to restore (808,622 transactions, 403 MB: 7-8 s). */
+export const RESTORE_NOTICE_BYTES = 64_000_000;
+
+/** What a restart that will take a while says on stderr first, so that its silence is not taken for a hang. */
+export function restoreNotice(dir: string, accounts: number, bytes: number, from: number = RESTORE_NOTICE_BYTES): string | undefined {
+  if (bytes < from) return undefined;
+  return `v20sim: restoring ${accounts} account${accounts === 1 ? '' : 's'} from ${dir}: ${Math.round(bytes / 1e6)} MB of journals`;
+}
+
 async function startSteps(
   settings: ServeSettings,
   io: ServeIo,
@@ -134,6 +143,8 @@ async function startSteps(
   if (data !== undefined) cleanups.add(() => data.close());
   const start = startTime(settings, wallAtStart, queue, data);
   const extra = data === undefined ? [] : reconcileAccounts(data, settings.accounts);
+  const notice = data === undefined ? undefined : restoreNotice(data.dir, data.journal.accountIds().length, data.journal.committedBytes());
+  if (notice !== undefined) io.err(notice);
   const inner = openEngine(settings, data, start, extra);
   const onError = stopOnJournalError(io);
   const driver = new ClockDriver(settings, queue, io, onError);

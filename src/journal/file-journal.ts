@@ -253,6 +253,13 @@ export class FileJournal implements Journal {
     return ids.sort();
   }
 
+  /** The committed bytes of every journal: what a restart reads. */
+  committedBytes(): number {
+    let total = 0;
+    for (const size of this.sizes.values()) total += size;
+    return total;
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;

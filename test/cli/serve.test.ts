@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { FileConfig, ServeArgs } from '../../src/cli/config.js';
 import { resolveSettings } from '../../src/cli/settings.js';
-import { StartError, startServe, type ServeHandle, type ServeIo } from '../../src/cli/serve.js';
+import { StartError, restoreNotice, startServe, type ServeHandle, type ServeIo } from '../../src/cli/serve.js';
 import { formatRfc3339 } from '../../src/domain/time.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'v20sim-serve-'));
@@ -312,6 +312,16 @@ describe('serve (in process)', () => {
     const second = await start({}, { clock: 'manual', dataDir });
     expect(second.server.engine.replayedRequestIdMax).toBe(highest);
     expect(await configure(second.server, 'three')).toBeGreaterThanOrEqual(highest + 1_000_000n);
+  });
+
+  it('says on stderr first when its journals will take a while to restore, and nothing for small ones', async () => {
+    expect(restoreNotice('state', 3, 403_412_400)).toBe('v20sim: restoring 3 accounts from state: 403 MB of journals');
+    expect(restoreNotice('state', 1, 64_000_000)).toBe('v20sim: restoring 1 account from state: 64 MB of journals');
+    expect(restoreNotice('state', 1, 63_999_999)).toBeUndefined();
+    const dataDir = freshDir();
+    await (await start({}, { clock: 'manual', dataDir })).server.close();
+    const second = await start({}, { clock: 'manual', dataDir });
+    expect(second.io.errors).toEqual([]);
   });
 
   it('with a data dir, pages ended orders out beyond recordsInMemory under .records, answers for them, and removes the scratch', async () => {
