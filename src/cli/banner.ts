@@ -5,7 +5,7 @@ import { formatRfc3339, type Micros } from '../domain/time.js';
 import type { CandleHistory } from '../api/candle-history.js';
 import type { Engine } from '../engine/engine.js';
 import { windowText } from '../engine/feeds/window.js';
-import type { ServeSettings } from './config.js';
+import { GENERATOR_HISTORY_DAYS, type ServeSettings } from './config.js';
 import type { DataDir } from './data-dir.js';
 import { VERSION } from './version.js';
 
@@ -29,6 +29,13 @@ function closedUntil(engine: Engine, instrument: string): Micros | undefined {
   if (spec === undefined) return undefined;
   const calendar = new MarketCalendar(spec.marketHours);
   return calendar.openAt(engine.now) ? undefined : calendar.nextOpen(engine.now);
+}
+
+/** What the candles' past holds: the quotes before a period, or the generator's days before its start. */
+function historyLine(settings: ServeSettings, history: CandleHistory): string {
+  return settings.window?.from === undefined
+    ? `  candles:     also of ${GENERATOR_HISTORY_DAYS} days of generated quotes before the start (history; not traded)`
+    : `  candles:     also of the ${history.count} quotes before the period (history; not traded)`;
 }
 
 export function banner(
@@ -55,7 +62,7 @@ export function banner(
   lines.push(`  stream URL:  ${url}   (same server: /v3/accounts/{id}/pricing/stream, /transactions/stream)`);
   lines.push(`  clock:       ${clock}, simulated time ${formatRfc3339(engine.now)}`);
   lines.push(`  prices:      ${describePrices(settings)}`);
-  if (history !== undefined) lines.push(`  candles:     also of the ${history.count} quotes before the period (history; not traded)`);
+  if (history !== undefined) lines.push(historyLine(settings, history));
   const generated = new Set(settings.generatedTokens);
   for (const t of settings.tokens) {
     const which = t.accounts === '*' ? 'all accounts' : t.accounts.join(', ');

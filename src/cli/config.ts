@@ -152,6 +152,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** Days of generated quotes before a generator's start that its candles begin with (the API's candles; not traded). */
+export const GENERATOR_HISTORY_DAYS = 7;
+
 export const MAJOR_PAIRS: readonly string[] = ['EUR_USD', 'GBP_USD', 'USD_JPY', 'USD_CHF', 'AUD_USD', 'USD_CAD', 'NZD_USD'];
 
 export const DEFAULT_ACCOUNTS: readonly AccountConfig[] = [

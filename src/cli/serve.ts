@@ -11,11 +11,11 @@ import { CandleHistory } from '../api/candle-history.js';
 import { buildCatalogue } from '../domain/instruments.js';
 import { formatRfc3339, type Micros } from '../domain/time.js';
 import type { Engine } from '../engine/engine.js';
-import { DEFAULT_GENERATOR_START, type TickWindow } from '../engine/feeds/index.js';
+import { DEFAULT_GENERATOR_START, generateHistory, type TickWindow } from '../engine/feeds/index.js';
 import { banner, urlHost } from './banner.js';
 import { buildServeApp, openEngine, shellEngine, stopOnJournalError } from './build-engine.js';
 import { ClockDriver, firstTick, openFeed, wallMicros } from './clock-driver.js';
-import type { ServeSettings } from './config.js';
+import { GENERATOR_HISTORY_DAYS, type ServeSettings } from './config.js';
 import type { DataDir } from './data-dir.js';
 import { lastTime, openDataDir, reconcileAccounts } from './open-data-dir.js';
 import type { TickQueue } from './pump.js';
@@ -177,14 +177,31 @@ async function startSteps(
 }
 
 /**
+ * The candles' past, which a client starting up asks for (the last 200 H1, 500 M1): the tick
+ * files' ticks before a period, else the generator's quotes of the week before its start (made
+ * per instrument when its candles are first wanted); undefined with neither.
+ */
+function candleHistory(settings: ServeSettings, generatorStart: Micros): CandleHistory | undefined {
+  const catalogue = buildCatalogue(settings.instruments);
+  if (settings.window?.from !== undefined) return new CandleHistory(catalogue);
+  const g = settings.ticks.length === 0 ? settings.generator : undefined;
+  if (g === undefined) return undefined;
+  return new CandleHistory(catalogue, undefined, (instrument) =>
+    g.instruments.includes(instrument)
+      ? generateHistory({ seed: g.seed, instrument, start: generatorStart, days: GENERATOR_HISTORY_DAYS, catalogue })
+      : [],
+  );
+}
+
+/**
  * Starts `serve`: restores or opens the accounts, builds the API over the engine, listens, and
  * drives the clock of the chosen mode. Resolves once the server is listening.
  */
 export async function startServe(settings: ServeSettings, io: ServeIo): Promise<ServeHandle> {
   const wallAtStart = wallMicros();
-  // The tick files before a period are the candles' past: a client starting up asks for them.
-  const history = settings.window?.from === undefined ? undefined : new CandleHistory(buildCatalogue(settings.instruments));
-  const queue = openFeed(settings, settings.clock === 'live' ? wallAtStart : (settings.start ?? DEFAULT_GENERATOR_START), history);
+  const generatorStart = settings.clock === 'live' ? wallAtStart : (settings.start ?? DEFAULT_GENERATOR_START);
+  const history = candleHistory(settings, generatorStart);
+  const queue = openFeed(settings, generatorStart, history);
   const cleanups = new Cleanups();
   if (queue !== null) cleanups.add(() => queue.close());
   try {

@@ -227,6 +227,32 @@ describe('serve (in process)', () => {
     ]);
   });
 
+  it('generated prices: the candles begin with the generated week before the start, which no account sees', async () => {
+    const { server, io: sink } = await start({}, { generator: 7, clock: 'manual', start: T0 });
+    expect(sink.lines.join('\n')).toContain('candles:     also of 7 days of generated quotes before the start (history; not traded)');
+    const opened = server.engine.account(USD)?.state.lastTransactionID;
+    const candles = async (instrument: string, query: string): Promise<{ complete: boolean; time: string; mid: { c: string } }[]> => {
+      const res = await inject(server, 'GET', `/v3/instruments/${instrument}/candles?${query}`, undefined, USER);
+      expect(res.status).toBe(200);
+      return res.body['candles'] as { complete: boolean; time: string; mid: { c: string } }[];
+    };
+    // What a client warming up asks for first: 500 M1 and 200 M15, all of them before the start.
+    const m1 = await candles('EUR_USD', 'granularity=M1&count=500&price=M');
+    expect(m1).toHaveLength(500);
+    expect(m1.every((c) => c.complete && c.time < formatRfc3339(T0))).toBe(true);
+    expect(await candles('EUR_USD', 'granularity=M15&count=200')).toHaveLength(200);
+    // The past ends near where the generated prices begin (EUR/USD's typical mid, 1.0850).
+    expect(Math.abs(Number(m1.at(-1)?.mid.c) - 1.085)).toBeLessThan(0.005);
+    // An instrument the generator does not quote has no past.
+    expect(await candles('EUR_GBP', 'granularity=M1&count=10')).toEqual([]);
+    // The accounts saw none of it; the same seed makes the same past.
+    expect(server.engine.account(USD)?.state.lastTransactionID).toBe(opened);
+    expect(server.engine.now).toBe(T0);
+    const again = await start({}, { generator: 7, clock: 'manual', start: T0 });
+    const res = await inject(again.server, 'GET', '/v3/instruments/EUR_USD/candles?granularity=M1&count=500&price=M', undefined, USER);
+    expect(res.body['candles']).toEqual(m1);
+  });
+
   it('live: requests and pushed ticks are stamped with the wall clock', async () => {
     const before = Date.now() * 1000;
     // Always open: the wall clock may fall in the FX weekend, when a MARKET order is cancelled (MARKET_HALTED).

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../domain/instruments.js';
 import type { Tick } from '../../domain/tick.js';
 import { writeSampleCsv } from './csv-writer.js';
-import { DEFAULT_GENERATOR_START, type GeneratorOptions, generatedTicks$, generateTicks } from './generator.js';
+import { DEFAULT_GENERATOR_START, type GeneratorOptions, generateHistory, generatedTicks$, generateTicks } from './generator.js';
+import { MarketCalendar } from '../../domain/market-hours.js';
+import { pairProfile } from './pair-profiles.js';
 import { readTicks } from './read-ticks.js';
 
 let dir: string;
@@ -86,6 +88,46 @@ describe('generateTicks', () => {
     expect(() => generateTicks({ seed: 1, count: -1 })).toThrow(/count/);
     expect(() => generateTicks({ seed: 1, count: 1, meanIntervalMicros: 0 })).toThrow(/meanIntervalMicros/);
     expect(() => generateTicks({ seed: 0.5, count: 1 })).toThrow(/seed/);
+  });
+});
+
+describe('generateHistory', () => {
+  const DAY = 86_400_000_000;
+  const start = DEFAULT_GENERATOR_START;
+
+  it('gives the days before the start in time order, in trading hours, ending near where generateTicks begins', () => {
+    for (const instrument of ['EUR_USD', 'USD_JPY', 'GBP_NZD']) {
+      const past = generateHistory({ seed: 7, instrument, start, days: 7, catalogue });
+      const calendar = new MarketCalendar(catalogue.get(instrument)?.marketHours);
+      // About one quote every 20 s of the five trading days in a week.
+      expect(past.length).toBeGreaterThan(18_000);
+      expect(past.length).toBeLessThan(26_000);
+      let last = start - 7 * DAY - 1;
+      for (const t of past) {
+        expect(t.instrument).toBe(instrument);
+        expect(t.time).toBeGreaterThan(last);
+        // At most 30 s apart within a session, so no minute of it lacks its M1 candle.
+        if (t !== past[0] && t.time - last > 30_000_000) expect(calendar.changeAfter(last)).toBeLessThan(t.time);
+        expect(calendar.openAt(t.time)).toBe(true);
+        expect(t.bid).toBeLessThan(t.ask);
+        last = t.time;
+      }
+      expect(last).toBeLessThan(start);
+      const mid = pairProfile(instrument).mid;
+      const end = past.at(-1) as Tick;
+      expect(Math.abs((end.bid + end.ask) / 2 / mid - 1)).toBeLessThan(0.002);
+    }
+  });
+
+  it('is the same for the same seed, another for another, and leaves generateTicks as it was', () => {
+    const opts = { seed: 7, instrument: 'EUR_USD', start, days: 2, catalogue };
+    expect(generateHistory(opts)).toEqual(generateHistory(opts));
+    expect(generateHistory({ ...opts, seed: 8 })).not.toEqual(generateHistory(opts));
+    const before = [...generateTicks(base)];
+    generateHistory(opts);
+    expect([...generateTicks(base)]).toEqual(before);
+    expect(generateHistory({ ...opts, days: 0 })).toEqual([]);
+    expect(() => generateHistory({ ...opts, days: -1 })).toThrow(/days must be a non-negative number/);
   });
 });
 

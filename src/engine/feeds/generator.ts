@@ -91,6 +91,11 @@ function nextTick(state: WalkState, time: Micros, random: Random): Tick {
   state.lastTime = time;
   const step = state.volPerRootMicro * Math.sqrt(elapsed) * random.nextGaussian();
   state.fair *= Math.max(0.5, 1 + step); // the floor only guards against absurd inputs
+  return quoteAt(state, time, random);
+}
+
+/** A quote around the walk's fair price: a little noise on the mid, the spread of the moment. */
+function quoteAt(state: WalkState, time: Micros, random: Random): Tick {
   const mid = state.fair * (1 + state.noise * random.nextGaussian());
   const spreadUnits = Math.max(1, Math.round(state.spreadPips * spreadFactor(state, random) * state.pipUnits));
   const bidUnits = Math.max(1, Math.round(mid * state.scale - spreadUnits / 2));
@@ -139,6 +144,52 @@ function* walk(opts: GeneratorOptions): Generator<Tick> {
 export function generateTicks(opts: GeneratorOptions): Iterable<Tick> {
   validate(opts);
   return { [Symbol.iterator]: () => walk(opts) };
+}
+
+export interface HistoryOptions {
+  readonly seed: number | string;
+  readonly instrument: string;
+  /** Where the generator's walk starts: the history ends before it, at the walk's starting price. */
+  readonly start: Micros;
+  readonly days: number;
+  /** Mean gap between the history's quotes, each gap between half and one and a half times it. Default 20 s. */
+  readonly meanIntervalMicros?: number;
+  readonly catalogue?: ReadonlyMap<string, InstrumentSpec>;
+}
+
+/** A history's default gap between quotes: at most 30 s, so every minute of trading hours has an M1 candle. */
+export const HISTORY_MEAN_INTERVAL: Micros = 20_000_000;
+const DAY: Micros = 86_400_000_000;
+/** Steps back through closed hours: a quote lands at most this long before a close. */
+const CLOSED_STEP: Micros = 60_000_000;
+
+/**
+ * One instrument's quotes of the `days` before a generator's start, in time order: the same walk
+ * run backwards from the price generateTicks starts at (its pair's typical mid), so the past joins
+ * the generated prices without a jump; fewer quotes than live (candles of a minute and up need no
+ * more), which keeps making a week of them quick. Its own random numbers (the seed and the instrument), so
+ * generateTicks' ticks are the same with or without it. Only in the instrument's trading hours.
+ */
+export function generateHistory(opts: HistoryOptions): Tick[] {
+  check(Number.isFinite(opts.days) && opts.days >= 0, 'days must be a non-negative number');
+  const random = createRandom(`${String(opts.seed)}/history/${opts.instrument}`);
+  const state = initialState(opts.instrument, opts.catalogue ?? buildCatalogue(), opts.start);
+  const mean = opts.meanIntervalMicros ?? HISTORY_MEAN_INTERVAL;
+  const from = opts.start - Math.round(opts.days * DAY);
+  const ticks: Tick[] = [];
+  let time = opts.start;
+  for (;;) {
+    // Gaps of bounded length, not the live ticks' exponential ones: no minute of the past is empty.
+    time -= Math.max(1, Math.round(mean * (0.5 + random.nextFloat())));
+    while (time >= from && !state.calendar.openAt(time)) time -= CLOSED_STEP;
+    if (time < from) break;
+    // Back in time: the fair price before a step is the one after it undone.
+    const step = state.volPerRootMicro * Math.sqrt(state.lastTime - time) * random.nextGaussian();
+    state.lastTime = time;
+    state.fair /= Math.max(0.5, 1 + step);
+    ticks.push(quoteAt(state, time, random));
+  }
+  return ticks.reverse();
 }
 
 export function generatedTicks$(opts: GeneratorOptions): Observable<Tick> {

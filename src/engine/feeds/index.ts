@@ -8,7 +8,14 @@ export { fromIterable$, tickFile$, ticksFromArray$ } from './observable.js';
 export { mergeByTime } from './merge.js';
 export { type TickWindow, ticksInWindow } from './window.js';
 export { mergeByTime$ } from './merge-observable.js';
-export { DEFAULT_GENERATOR_START, type GeneratorOptions, generatedTicks$, generateTicks } from './generator.js';
+export {
+  DEFAULT_GENERATOR_START,
+  type GeneratorOptions,
+  generatedTicks$,
+  generateHistory,
+  generateTicks,
+  type HistoryOptions,
+} from './generator.js';
 export { type CsvWriteOptions, writeSampleCsv, writeTicksCsv } from './csv-writer.js';
 export { EPOCH_MILLIS_THRESHOLD } from './datetime.js';
 // Building blocks for a reader of another line-based format.
