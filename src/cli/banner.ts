@@ -5,7 +5,7 @@ import { formatRfc3339, type Micros } from '../domain/time.js';
 import type { CandleHistory } from '../api/candle-history.js';
 import type { Engine } from '../engine/engine.js';
 import { windowText } from '../engine/feeds/window.js';
-import { GENERATOR_HISTORY_DAYS, type ServeSettings } from './config.js';
+import type { ServeSettings } from './config.js';
 import type { DataDir } from './data-dir.js';
 import { VERSION } from './version.js';
 
@@ -33,8 +33,9 @@ function closedUntil(engine: Engine, instrument: string): Micros | undefined {
 
 /** What the candles' past holds: the quotes before a period, or the generator's days before its start. */
 function historyLine(settings: ServeSettings, history: CandleHistory): string {
+  const days = settings.generator?.historyDays ?? 0;
   return settings.window?.from === undefined
-    ? `  candles:     also of ${GENERATOR_HISTORY_DAYS} days of generated quotes before the start (history; not traded)`
+    ? `  candles:     also of ${days} day${days === 1 ? '' : 's'} of generated quotes before the start (history; not traded)`
     : `  candles:     also of the ${history.count} quotes before the period (history; not traded)`;
 }
 

@@ -194,8 +194,16 @@ const generator = Type.Union([
           errorMessage: 'must be a number of milliseconds from 0.001 to 3600000, got {value}',
         }),
       ),
+      historyDays: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          maximum: 365,
+          description: 'days of generated quotes before the start that the candles begin with (not traded); 0: none',
+          errorMessage: 'must be a whole number of days from 0 to 365, got {value}',
+        }),
+      ),
     },
-    { additionalProperties: false, errorMessage: 'must be false or {"seed", "instruments", "meanIntervalMs"}' },
+    { additionalProperties: false, errorMessage: 'must be false or {"seed", "instruments", "meanIntervalMs", "historyDays"}' },
   ),
 ]);
 

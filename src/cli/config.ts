@@ -32,6 +32,7 @@ export interface GeneratorConfig {
   readonly seed?: number | string;
   readonly instruments?: readonly string[];
   readonly meanIntervalMs?: number;
+  readonly historyDays?: number;
 }
 
 /** A config file after its checks: every field optional, paths resolved against its folder. */
@@ -99,6 +100,8 @@ export interface GeneratorSettings {
   readonly seed: number | string;
   readonly instruments: readonly string[];
   readonly meanIntervalMicros: number;
+  /** Days of generated quotes before the start that the candles begin with (GENERATOR_HISTORY_DAYS unless configured). */
+  readonly historyDays: number;
 }
 
 /** Everything `serve` needs, resolved. */
@@ -152,7 +155,7 @@ export class ConfigError extends Error {
   }
 }
 
-/** Days of generated quotes before a generator's start that its candles begin with (the API's candles; not traded). */
+/** Days of generated quotes before a generator's start that its candles begin with by default (the API's candles; not traded). */
 export const GENERATOR_HISTORY_DAYS = 7;
 
 export const MAJOR_PAIRS: readonly string[] = ['EUR_USD', 'GBP_USD', 'USD_JPY', 'USD_CHF', 'AUD_USD', 'USD_CAD', 'NZD_USD'];
@@ -298,7 +301,9 @@ function tickSources(value: string | readonly (string | TickSource)[], base: str
   return list.map((s) => (typeof s === 'string' ? { file: resolve(base, s) } : { ...s, file: resolve(base, s.file) }));
 }
 
-function generatorOf(value: false | { seed?: number | string; instruments?: string[]; meanIntervalMs?: number }): GeneratorConfig | false {
+function generatorOf(
+  value: false | { seed?: number | string; instruments?: string[]; meanIntervalMs?: number; historyDays?: number },
+): GeneratorConfig | false {
   if (value === false) return false;
   const { seed, ...rest } = value;
   return seed === undefined ? rest : { ...rest, seed: parseSeed(seed) as number | string };

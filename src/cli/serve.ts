@@ -15,7 +15,7 @@ import { DEFAULT_GENERATOR_START, generateHistory, type TickWindow } from '../en
 import { banner, urlHost } from './banner.js';
 import { buildServeApp, openEngine, shellEngine, stopOnJournalError } from './build-engine.js';
 import { ClockDriver, firstTick, openFeed, wallMicros } from './clock-driver.js';
-import { GENERATOR_HISTORY_DAYS, type ServeSettings } from './config.js';
+import type { ServeSettings } from './config.js';
 import type { DataDir } from './data-dir.js';
 import { lastTime, openDataDir, reconcileAccounts } from './open-data-dir.js';
 import type { TickQueue } from './pump.js';
@@ -178,17 +178,17 @@ async function startSteps(
 
 /**
  * The candles' past, which a client starting up asks for (the last 200 H1, 500 M1): the tick
- * files' ticks before a period, else the generator's quotes of the week before its start (made
+ * files' ticks before a period, else the generator's quotes of the days before its start (made
  * per instrument when its candles are first wanted); undefined with neither.
  */
 function candleHistory(settings: ServeSettings, generatorStart: Micros): CandleHistory | undefined {
   const catalogue = buildCatalogue(settings.instruments);
   if (settings.window?.from !== undefined) return new CandleHistory(catalogue);
   const g = settings.ticks.length === 0 ? settings.generator : undefined;
-  if (g === undefined) return undefined;
+  if (g === undefined || g.historyDays === 0) return undefined;
   return new CandleHistory(catalogue, undefined, (instrument) =>
     g.instruments.includes(instrument)
-      ? generateHistory({ seed: g.seed, instrument, start: generatorStart, days: GENERATOR_HISTORY_DAYS, catalogue })
+      ? generateHistory({ seed: g.seed, instrument, start: generatorStart, days: g.historyDays, catalogue })
       : [],
   );
 }

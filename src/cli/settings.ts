@@ -11,6 +11,7 @@ import {
   DEFAULT_PORT,
   DEFAULT_RECORDS_IN_MEMORY,
   DEFAULT_TRANSACTIONS_IN_MEMORY,
+  GENERATOR_HISTORY_DAYS,
   MAJOR_PAIRS,
   TOKEN_RE,
   type FileConfig,
@@ -81,6 +82,7 @@ function clockAndGenerator(
       seed: explicit?.seed ?? seed,
       instruments: explicit?.instruments ?? MAJOR_PAIRS,
       meanIntervalMicros: Math.max(1, Math.round((explicit?.meanIntervalMs ?? DEFAULT_MEAN_INTERVAL_MS) * 1000)),
+      historyDays: explicit?.historyDays ?? GENERATOR_HISTORY_DAYS,
     };
   }
   if (clock === 'replay' && ticks.length === 0 && generator === undefined)

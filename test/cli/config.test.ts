@@ -142,6 +142,8 @@ describe('config file checks', () => {
       [{ ticks: [{ file: 'a.csv', format: 'xls' }] }, 'config: ticks[0].format: must be one of csv, ndjson, lean, truefx, histdata'],
       [{ generator: { seed: 1.5 } }, 'config: generator.seed: must be a safe integer or a non-empty string'],
       [{ generator: { instruments: [] } }, 'config: generator.instruments: must name at least one instrument'],
+      [{ generator: { historyDays: -1 } }, 'config: generator.historyDays: must be a whole number of days from 0 to 365, got -1'],
+      [{ generator: { historyDays: 1.5 } }, 'config: generator.historyDays: must be a whole number of days from 0 to 365, got 1.5'],
       [{ clock: 'fast' }, 'config: clock: must be one of live, replay, manual, got "fast"'],
       [{ speed: 0 }, 'config: speed: must be a positive number (1 = real time) or "max", got 0'],
       [{ start: '2024-01-02' }, 'config: start: must be an RFC3339 DateTime'],
@@ -197,7 +199,7 @@ describe('settings: flags over file over defaults', () => {
   it('defaults to live, seeded majors, two demo accounts and generated tokens', () => {
     const s = settings({});
     expect(s).toMatchObject({ clock: 'live', host: '127.0.0.1', port: 8080, speed: 1, seed: 1, fsync: false, accounts: DEFAULT_ACCOUNTS });
-    expect(s.generator).toEqual({ seed: 1, instruments: MAJOR_PAIRS, meanIntervalMicros: 250_000 });
+    expect(s.generator).toEqual({ seed: 1, instruments: MAJOR_PAIRS, meanIntervalMicros: 250_000, historyDays: 7 });
     expect(s.tokens).toHaveLength(1);
     expect(s.tokens[0]?.accounts).toBe('*');
     expect(s.generatedTokens).toEqual([s.tokens[0]?.token]);

@@ -253,6 +253,15 @@ describe('serve (in process)', () => {
     expect(res.body['candles']).toEqual(m1);
   });
 
+  it('generated prices with historyDays 0: no past, and the banner says nothing of one', async () => {
+    const { server, io: sink } = await start({ generator: { seed: 7, historyDays: 0 } }, { clock: 'manual', start: T0 });
+    expect(sink.lines.join('\n')).not.toContain('candles:');
+    const res = await inject(server, 'GET', '/v3/instruments/EUR_USD/candles?granularity=M1&count=10', undefined, USER);
+    expect(res.body['candles']).toEqual([]);
+    const oneDay = await start({ generator: { seed: 7, historyDays: 1 } }, { clock: 'manual', start: T0 });
+    expect(oneDay.io.lines.join('\n')).toContain('candles:     also of 1 day of generated quotes before the start');
+  });
+
   it('live: requests and pushed ticks are stamped with the wall clock', async () => {
     const before = Date.now() * 1000;
     // Always open: the wall clock may fall in the FX weekend, when a MARKET order is cancelled (MARKET_HALTED).
