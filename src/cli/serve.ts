@@ -186,11 +186,14 @@ function candleHistory(settings: ServeSettings, generatorStart: Micros): CandleH
   if (settings.window?.from !== undefined) return new CandleHistory(catalogue);
   const g = settings.ticks.length === 0 ? settings.generator : undefined;
   if (g === undefined || g.historyDays === 0) return undefined;
-  return new CandleHistory(catalogue, undefined, (instrument) =>
-    g.instruments.includes(instrument)
-      ? generateHistory({ seed: g.seed, instrument, start: generatorStart, days: g.historyDays, catalogue })
-      : [],
-  );
+  return new CandleHistory(catalogue, undefined, {
+    quotes: (instrument) =>
+      g.instruments.includes(instrument)
+        ? generateHistory({ seed: g.seed, instrument, start: generatorStart, days: g.historyDays, catalogue })
+        : [],
+    // A quote every 10-30 s: candles of a minute and longer.
+    shortest: 'M1',
+  });
 }
 
 /**

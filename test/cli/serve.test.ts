@@ -241,6 +241,8 @@ describe('serve (in process)', () => {
     expect(m1).toHaveLength(500);
     expect(m1.every((c) => c.complete && c.time < formatRfc3339(T0))).toBe(true);
     expect(await candles('EUR_USD', 'granularity=M15&count=200')).toHaveLength(200);
+    // Its quotes are seconds apart: the past is only in the candles of a minute and longer.
+    expect(await candles('EUR_USD', 'granularity=S5&count=10')).toEqual([]);
     // The past ends near where the generated prices begin (EUR/USD's typical mid, 1.0850).
     expect(Math.abs(Number(m1.at(-1)?.mid.c) - 1.085)).toBeLessThan(0.005);
     // An instrument the generator does not quote has no past.

@@ -35,6 +35,17 @@ export class InstrumentCandles {
     this.add(tick.time, toPriceInt(tick.bid, this.scale), toPriceInt(tick.ask, this.scale));
   }
 
+  /**
+   * Adds a tick to the kept series of `shortest` and longer only: a sparse past (a quote every
+   * few seconds) would otherwise make a candle per quote in every series shorter than its gaps.
+   */
+  addTickFrom(tick: Tick, shortest: StoredGranularity): void {
+    const bid = toPriceInt(tick.bid, this.scale);
+    const ask = toPriceInt(tick.ask, this.scale);
+    const min = STORED_LENGTH[shortest];
+    for (const series of this.fed) if (series.lengthMicros >= min) series.add(tick.time, bid, ask);
+  }
+
   /** The stored series a granularity is read from at this alignment. */
   static sourceOf(granularity: Granularity, alignment: Alignment): StoredGranularity {
     if (isStored(granularity)) return granularity;
