@@ -5,8 +5,8 @@ import type { Transaction } from '../domain/transactions.js';
 import { sealBatch, unsealLine } from './batch-seal.js';
 import { commitBytes } from './commit-record.js';
 import { JournalCorruptError, JournalDamagedError, JournalWriteError, type JournalDamage, type JournalRecovery } from './file-errors.js';
-import { committedLinesOf, readWhole, syncDir, writeAll } from './file-io.js';
-import { committedLines } from './file-lines.js';
+import { readWhole, syncDir, writeAll } from './file-io.js';
+import { committedLines, committedLinesOf } from './file-lines.js';
 import { serializeEntry, transactionLines, type Journal } from './journal.js';
 import { applyPlan, damageOf, planFile, removeStaleTemporaries, type PlannedFile } from './recover-file.js';
 import { parseLine } from './sound-prefix.js';
@@ -220,7 +220,8 @@ export class FileJournal implements Journal {
   /** Every committed entry of an account, oldest first, read as iterated (Journal.entries). */
   *entries(accountId: string): Generator<JournalEntry> {
     const file = this.path(accountId);
-    for (const { text, line, offset } of committedLinesOf(file, this.sizes.get(accountId) ?? 0)) {
+    const size = this.sizes.get(accountId) ?? 0;
+    for (const { text, line, offset } of committedLinesOf(file, () => size)) {
       const entry = parseLine(unsealLine(text).text);
       if (entry === undefined) throw new JournalCorruptError(file, line, offset, 'is not a transaction');
       yield entry;

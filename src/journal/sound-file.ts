@@ -1,8 +1,8 @@
-import { closeSync, openSync, readSync } from 'node:fs';
 import type { Transaction } from '../domain/transactions.js';
 import { closedBatchCrc, sealOfLine } from './batch-seal.js';
 import { crc32cUpdate } from './crc32c.js';
 import { readRange } from './file-io.js';
+import { lineChunks } from './file-lines.js';
 import { lastTransaction } from './sound-prefix.js';
 
 // The sound-journal case of a start's recovery, read from the file in chunks: a journal holding
@@ -10,7 +10,6 @@ import { lastTransaction } from './sound-prefix.js';
 // memory. Anything but a sound journal is left to the whole-file scan (sound-prefix.ts).
 
 const NEWLINE = 0x0a;
-const CHUNK_BYTES = 1 << 20;
 
 /**
  * Whether a journal file's first `length` bytes are whole sealed batches, each with the line
@@ -18,39 +17,33 @@ const CHUNK_BYTES = 1 << 20;
  * `length`, no damage). Read `chunkBytes` at a time. False for anything else: damage, a batch cut
  * at `length`, an older version's unsealed lines (the whole-file scan tells those apart).
  */
-export function sealedThrough(file: string, length: number, chunkBytes: number = CHUNK_BYTES): boolean {
-  if (length === 0) return true;
-  const fd = openSync(file, 'r');
+export function sealedThrough(file: string, length: number, chunkBytes?: number): boolean {
+  /** The current batch: its lines so far and their CRC-32C; and the bytes of the lines read. */
+  let lines = 0;
+  let crc = 0;
+  let read = 0;
+  const chunks = lineChunks(file, () => length, chunkBytes);
   try {
-    const chunk = Buffer.allocUnsafe(chunkBytes);
-    let carry = Buffer.alloc(0);
-    let position = 0;
-    /** The current batch: its lines so far and their CRC-32C. */
-    let lines = 0;
-    let crc = 0;
-    while (position < length) {
-      const n = readSync(fd, chunk, 0, Math.min(chunkBytes, length - position), position);
-      if (n === 0) return false;
-      position += n;
-      const data = carry.length === 0 ? chunk.subarray(0, n) : Buffer.concat([carry, chunk.subarray(0, n)]);
+    for (let step = chunks.next(); ; step = chunks.next()) {
+      // All `length` bytes read, the last of them a sealed line's newline.
+      if (step.done === true) return step.value === 0 && read === length && lines === 0;
+      const { data, ends, offset } = step.value;
       let start = 0;
-      for (let nl = data.indexOf(NEWLINE, start); nl !== -1; nl = data.indexOf(NEWLINE, start)) {
+      for (const nl of ends) {
         const seal = sealOfLine(data, start, nl);
         lines += 1;
         if (seal === undefined) crc = crc32cUpdate(crc, data.subarray(start, nl + 1));
+        else if (seal.lines !== lines || closedBatchCrc(crc, data.subarray(start, seal.exportedEnd)) !== seal.crc) return false;
         else {
-          if (seal.lines !== lines || closedBatchCrc(crc, data.subarray(start, seal.exportedEnd)) !== seal.crc) return false;
           lines = 0;
           crc = 0;
         }
         start = nl + 1;
       }
-      // Copied: the next read reuses `chunk`, which `data` may point into.
-      carry = Buffer.from(data.subarray(start));
+      read = offset + start;
     }
-    return carry.length === 0 && lines === 0;
   } finally {
-    closeSync(fd);
+    chunks.return(0);
   }
 }
 
