@@ -57,13 +57,17 @@ const setup: fc.Arbitrary<Setup> = fc.record({
   start: fc.oneof(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 2_000_000 }), fc.integer({ min: 1, max: 9_000_000_000 })),
 });
 
-/** Unit counts from 1 to past the safe-integer products, sometimes with a fraction. */
+/**
+ * Unit counts from 1 to past the safe-integer products, sometimes with a fraction. Where fractions
+ * may come, half the counts are still whole: a fraction in one in a hundred left sessions on whole
+ * units so rare that the check that both kinds of side occur failed for most random seeds.
+ */
 const unitsText = (fractional: boolean): fc.Arbitrary<string> =>
   fc
     .tuple(
       fc.oneof(fc.integer({ min: 1, max: 1_000 }), fc.integer({ min: 1, max: 100_000_000 }), fc.constantFrom(1, 99_999_999, 100_000_000)),
       fc.boolean(),
-      fractional ? fc.integer({ min: 0, max: 99 }) : fc.constant(0),
+      fractional ? fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 99 })) : fc.constant(0),
     )
     .map(([n, sell, frac]) => `${sell ? '-' : ''}${n}${frac === 0 ? '' : `.${String(frac).padStart(2, '0')}`}`);
 
