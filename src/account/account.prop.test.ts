@@ -428,6 +428,7 @@ interface Target {
   execute(command: AccountCommand, now: Micros): void;
   quote(tick: Tick): void;
   advance(now: Micros): void;
+  /** The account's transactions so far, read before each step: commands pick their order and trade IDs from it. */
   readonly log: readonly Transaction[];
 }
 
@@ -632,7 +633,9 @@ function runSession(s: Session, afterStep?: (account: Account, i: number) => voi
     execute: (command, now) => void account.execute(command, now),
     quote: (tick) => account.onQuote(tick),
     advance: (now) => account.advance(now),
-    log: account.log.slice(),
+    get log() {
+      return account.log.slice();
+    },
   };
   const { now, lastTicks } = play(target, s.steps, afterStep === undefined ? undefined : (i) => afterStep(account, i));
   return { account, batches, journal, now, lastTicks };
@@ -999,7 +1002,9 @@ describe('determinism through the engine', () => {
           },
           quote: (tick) => engine.pushTick({ ...tick, time: Math.max(tick.time, engine.now) }),
           advance: (now) => engine.advanceTo(Math.max(now, engine.now)),
-          log: account.log.slice(),
+          get log() {
+            return account.log.slice();
+          },
         };
         play(target, steps);
       }
