@@ -399,7 +399,9 @@ const richStep: fc.Arbitrary<RichStep> = fc.oneof(
       pick: fc.nat(),
       tp: setArg,
       sl: setArg,
-      tsl: fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer({ min: 40, max: 200 })),
+      // Under 50 points a trailing stop is refused (minimumTrailingStopDistance): beside a take
+      // profit or stop loss in the same request, it tests that a refused request makes no part.
+      tsl: fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer({ min: 20, max: 200 })),
     }),
   },
 );
@@ -946,6 +948,39 @@ describe('Account invariants over random sessions', () => {
       }),
       RUNS,
     );
+  });
+
+  it('a refused command changes nothing: its transactions are rejects, and every order, trade and position is as before', () => {
+    // What a reject leaves different: the transaction ID it took (shown in the account and its changes state).
+    const withoutLastID = (view: unknown): unknown => {
+      const v = view as { account: Record<string, unknown>; changes: Record<string, unknown> };
+      return { ...v, account: { ...v.account, lastTransactionID: undefined }, changes: undefined };
+    };
+    let refused = 0;
+    fc.assert(
+      fc.property(session, (s) => {
+        const account = Account.open(configOf(s.hedging), CATALOGUE, T0, () => undefined);
+        const target: Target = {
+          execute: (command, now) => {
+            account.advance(now);
+            const before = withoutLastID(fullView(account));
+            const outcome = account.execute(command, now);
+            if (outcome.reject === undefined) return;
+            refused += 1;
+            expect(outcome.transactions.map((tx) => tx.type).filter((type) => !type.endsWith('_REJECT'))).toEqual([]);
+            expect(withoutLastID(fullView(account)), `${command.type} refused ${outcome.reject.errorCode}`).toEqual(before);
+          },
+          quote: (tick) => account.onQuote(tick),
+          advance: (now) => account.advance(now),
+          get log() {
+            return account.log.slice();
+          },
+        };
+        play(target, s.steps);
+      }),
+      { numRuns: 60 },
+    );
+    expect(refused).toBeGreaterThan(0);
   });
 
   it('replay: folding the JSON round-tripped journal gives the live account, trailing stops and trigger index included', () => {

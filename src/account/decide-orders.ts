@@ -1,4 +1,3 @@
-import { LIMITS } from '../domain/limits.js';
 import { formatPriceInt } from '../domain/price.js';
 import type { Micros } from '../domain/time.js';
 import { rejectMessage } from '../domain/reject-reasons.js';
@@ -11,23 +10,19 @@ import type {
 import { watchedSource, watchedValue2, type TriggerCondition } from '../matching/fill-rules.js';
 import { shaped } from '../domain/transaction-json.js';
 import { ENTRY_ORDER_JSON } from '../domain/transaction-shapes.js';
-import { isOrderType, ORDER_TYPE_RULES, type DependentOrderType, type OrderType } from '../domain/order-types.js';
+import { ORDER_TYPE_RULES, type OrderType } from '../domain/order-types.js';
 import { checkClientExtensions } from '../orders/client-extensions.js';
-import { OPEN_ONLY_REJECT_REASON, openOnlyAgainstPosition } from '../orders/position-fill.js';
-import { checkOrderRequest, sentEcho, type CheckedOrder, type OrderRequest } from '../orders/request.js';
+import { checkOrderRequest, type CheckedOrder, type OrderRequest } from '../orders/request.js';
+import { checkCreateOrder, isDependent, openTradeOf, type OrderRefusal } from './check-order.js';
 import type { Batch } from './batch.js';
 import type { Outcome } from './commands.js';
 import { canConvertToHome } from './home-currency.js';
 import { cancelOrder, type FillResult } from './fill.js';
-import { isCrossedNow, stopLossPriceFromQuote, stopLossPriceIntFromQuote, TRADE_SLOT } from './placement.js';
-import { findOrder, findTrade } from './specifiers.js';
+import { isCrossedNow, stopLossPriceFromQuote } from './placement.js';
+import { findOrder } from './specifiers.js';
 import { instrumentSpec, isTradeableAt, type AccountState, type OrderRecord, type PriceSlot, type TradeRecord } from './state.js';
-import { isTerminalAccount, terminalModifyRefusal, terminalOrderRefusal } from './third-party-terminal.js';
-import { executeTriggered, holdsOpposite } from './trigger.js';
-
-function isDependent(type: OrderType): type is DependentOrderType {
-  return ORDER_TYPE_RULES[type].kind === 'DEPENDENT';
-}
+import { isTerminalAccount, terminalModifyRefusal } from './third-party-terminal.js';
+import { executeTriggered } from './trigger.js';
 
 /** A client can reach the order (cancel, replace, modify): pending and of a cancellable type. */
 function isClientPending(order: OrderRecord | undefined): order is OrderRecord {
@@ -58,55 +53,6 @@ function addFillResult(response: Record<string, Transaction>, result: FillResult
   const reissue = result.reissue;
   if (reissue?.reissued !== undefined) response['orderReissueTransaction'] = reissue.reissued;
   if (reissue?.rejected !== undefined) response['orderReissueRejectTransaction'] = reissue.rejected;
-}
-
-/** Account-level checks an otherwise valid order must pass; a reason string refuses it. */
-function accountRefusal(
-  b: Batch,
-  type: OrderType,
-  clientOrderId: string | undefined,
-  clientTradeId: string | undefined,
-  tradeId: number | undefined,
-  replaces: OrderRecord | undefined,
-): string | null {
-  const state = b.state;
-  if (clientOrderId !== undefined) {
-    const holder = state.clientOrderIds.get(clientOrderId);
-    if (holder !== undefined && holder !== replaces?.id) return 'CLIENT_ORDER_ID_ALREADY_EXISTS';
-  }
-  if (clientTradeId !== undefined && state.clientTradeIds.has(clientTradeId)) return 'CLIENT_TRADE_ID_ALREADY_EXISTS';
-  if (ORDER_TYPE_RULES[type].trigger !== null && replaces === undefined && state.pendingCount >= LIMITS.pendingOrdersPerAccount)
-    return 'PENDING_ORDERS_ALLOWED_EXCEEDED';
-  if (tradeId !== undefined && isDependent(type)) {
-    const trade = state.trades.get(tradeId);
-    if (trade === undefined || trade.state !== 'OPEN') return 'TRADE_DOESNT_EXIST';
-    const existing = trade[TRADE_SLOT[type]];
-    if (existing !== undefined && existing !== replaces?.id) return `${type}_ORDER_ALREADY_EXISTS`;
-  }
-  if (replaces !== undefined && replaces.tradeId !== undefined && tradeId !== replaces.tradeId) return 'REPLACING_TRADE_ID_INVALID';
-  return null;
-}
-
-/** An OPEN_ONLY entry order against the side a netting account holds (orders/position-fill.ts). */
-function openOnlyAgainst(state: AccountState, order: CheckedOrder): boolean {
-  if (order.positionFill !== 'OPEN_ONLY' || order.instrument === undefined || order.units === undefined) return false;
-  return openOnlyAgainstPosition(
-    order.positionFill,
-    state.hedgingEnabled,
-    holdsOpposite(state, order.instrument, order.units.isPositive()),
-  );
-}
-
-/** The open trade a dependent order names by tradeID or clientTradeID, if there is one. */
-function openTradeOf(state: AccountState, request: OrderRequest): TradeRecord | undefined {
-  const spec =
-    typeof request.tradeID === 'string'
-      ? request.tradeID
-      : typeof request.clientTradeID === 'string'
-        ? `@${request.clientTradeID}`
-        : undefined;
-  const trade = spec === undefined ? undefined : findTrade(state, spec);
-  return trade !== undefined && trade.state === 'OPEN' ? trade : undefined;
 }
 
 /**
@@ -161,24 +107,6 @@ function creationBody(
 }
 
 /**
- * Checks that need the current price, made before a replaced order is cancelled (so a refused
- * replacement changes nothing): an MIT needs a market to touch from and a stop loss by distance a
- * current price to measure from (INSTRUMENT_PRICE_UNKNOWN), and that price less the distance must
- * stay above zero (PRICE_DISTANCE_MAXIMUM_EXCEEDED; v20's on-fill twin of the reason is for a
- * price that "would be zero or negative due to the specified distance").
- */
-function priceRefusal(state: AccountState, type: OrderType, order: CheckedOrder, trade: TradeRecord | undefined): string | null {
-  const rule = ORDER_TYPE_RULES[type];
-  const byDistance = rule.threshold === 'PRICE_OR_DISTANCE' && order.distanceInt !== undefined;
-  if (rule.trigger !== 'TOUCHED' && !byDistance) return null;
-  const slot = state.prices.get(trade?.instrument ?? (order.instrument as string));
-  if (slot === undefined || !slot.known) return 'INSTRUMENT_PRICE_UNKNOWN';
-  if (byDistance && trade !== undefined && stopLossPriceIntFromQuote(trade, order.distanceInt as number, slot) <= 0)
-    return 'PRICE_DISTANCE_MAXIMUM_EXCEEDED';
-  return null;
-}
-
-/**
  * The reject transaction of a refused creation (or replacement). A module function rather than a
  * closure per request: every order creation would allocate one (and, under tsx, call __name).
  */
@@ -202,34 +130,27 @@ function rejectWith(
  * a rule, otherwise the creation transaction, then an immediate fill or cancel where the order
  * cannot rest (MARKET, a marketable pending order, FOK/IOC).
  */
+/** The reject transaction of a refused request (under `orderRejectTransaction`). */
+export function refuseOrder(
+  b: Batch,
+  response: Record<string, Transaction>,
+  replaces: OrderRecord | undefined,
+  refused: OrderRefusal,
+): Outcome {
+  return rejectWith(b, response, replaces, refused.refusal, refused.echo);
+}
+
 export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: OrderRecord): Outcome {
   const state = b.state;
   const response: Record<string, Transaction> = {};
-  if (request === null || typeof request !== 'object' || !isOrderType(request.type)) {
-    return { transactions: [], response, invalid: { errorMessage: "Invalid value specified for 'order.type'" } };
-  }
-  const type = request.type;
+  const checked = checkCreateOrder(b, request, replaces);
+  if ('invalid' in checked) return { transactions: [], response, invalid: checked.invalid };
+  if ('refusal' in checked) return rejectWith(b, response, replaces, checked.refusal, checked.echo);
+  const order = checked;
+  const type = order.type;
   const dependent = isDependent(type);
-  const trade = dependent ? openTradeOf(state, request) : undefined;
-  const tradeId = trade?.id;
-  const checked = checkOrderRequest(type, request, state.instruments, trade?.instrument, b.now, state.memo.decimals);
-  if (!checked.ok) return rejectWith(b, response, replaces, checked.rejectReason, checked.echo);
-  const order = checked.order;
-  // A terminal (MT4) account takes no client extensions: refused before anything else of the account's.
-  const terminal = terminalOrderRefusal(state, order);
-  if (terminal !== null) return rejectWith(b, response, replaces, terminal, sentEcho(order));
-  if (dependent && tradeId === undefined) return rejectWith(b, response, replaces, 'TRADE_DOESNT_EXIST', sentEcho(order));
-  const refusal = accountRefusal(b, type, order.clientExtensions?.id, order.tradeClientExtensions?.id, tradeId, replaces);
-  if (refusal !== null) return rejectWith(b, response, replaces, refusal, sentEcho(order));
-  if (openOnlyAgainst(state, order)) return rejectWith(b, response, replaces, OPEN_ONLY_REJECT_REASON, sentEcho(order));
+  const tradeId = dependent ? openTradeOf(state, request)?.id : undefined;
   const rule = ORDER_TYPE_RULES[type];
-  const unpriced = priceRefusal(state, type, order, trade);
-  if (unpriced !== null) return rejectWith(b, response, replaces, unpriced, sentEcho(order));
-  // A price, but no chain of quoted pairs converts it to the account currency: v20 has no rate to
-  // value a MARKET fill with (INSTRUMENT_PRICE_UNKNOWN, TransactionRejectReason); a resting order waits.
-  const instrument = trade?.instrument ?? (order.instrument as string);
-  if (rule.trigger === null && state.prices.get(instrument)?.known === true && !canConvertToHome(state, instrument))
-    return rejectWith(b, response, replaces, 'INSTRUMENT_PRICE_UNKNOWN', sentEcho(order));
 
   const created = inheritedExtensions(state, type, request, replaces, b.now) ?? order;
   let cancellingTransactionID: string | undefined;

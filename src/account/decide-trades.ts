@@ -6,13 +6,15 @@ import { shaped } from '../domain/transaction-json.js';
 import { LONG_CLOSEOUT_ORDER_JSON, SHORT_CLOSEOUT_ORDER_JSON, TRADE_CLOSE_ORDER_JSON } from '../domain/transaction-shapes.js';
 import type { Batch } from './batch.js';
 import type { Outcome } from './commands.js';
-import { decideCreateOrder, accepted, rejected } from './decide-orders.js';
+import { checkCreateOrder, type OrderRefusal } from './check-order.js';
+import { decideCreateOrder, accepted, refuseOrder, rejected } from './decide-orders.js';
 import { TRADE_SLOT } from './placement.js';
 import { isEntryType, ORDER_TYPES, type DependentOrderType } from '../domain/order-types.js';
 import { cancelOrder, fillOrCancel } from './fill.js';
 import { findTrade } from './specifiers.js';
 import { isTerminalAccount, terminalModifyRefusal } from './third-party-terminal.js';
-import type { OrderRecord, PositionSideRecord, TradeRecord } from './state.js';
+import type { AccountState, OrderRecord, PositionSideRecord, TradeRecord } from './state.js';
+import type { OrderRequest } from '../orders/request.js';
 import { sideUnits } from './side-sums.js';
 
 function marketRejectBody(fields: Record<string, unknown>, reason: string): Record<string, unknown> {
@@ -262,10 +264,59 @@ const DEPENDENT_KINDS = ORDER_TYPES.filter((t): t is DependentOrderType => !isEn
   field: TRADE_SLOT[type],
 }));
 
+/** The trade's pending dependent order of a kind, the one a new order of that kind replaces. */
+function pendingDependent(
+  state: AccountState,
+  trade: TradeRecord,
+  field: (typeof DEPENDENT_KINDS)[number]['field'],
+): OrderRecord | undefined {
+  const id = trade[field];
+  const order = id === undefined ? undefined : state.orders.get(id);
+  return order?.state === 'PENDING' ? order : undefined;
+}
+
+/** The request that makes a kind's order: its details, of that type, for the trade. */
+function kindRequest(kind: (typeof DEPENDENT_KINDS)[number], value: unknown, trade: TradeRecord): OrderRequest {
+  const details = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  return { ...details, type: kind.type, tradeID: String(trade.id) } as OrderRequest;
+}
+
+/** The first kind of a PUT trades/{id}/orders that would be refused, checked as decided in turn; undefined when none is. */
+function firstRefusedKind(
+  b: Batch,
+  trade: TradeRecord,
+  args: { takeProfit?: unknown; stopLoss?: unknown; trailingStopLoss?: unknown },
+): { key: DependentKey; replaces: OrderRecord | undefined; refusal: OrderRefusal } | undefined {
+  const clientOrderIds = new Set<string>();
+  let pendingDelta = 0;
+  for (const kind of DEPENDENT_KINDS) {
+    const value = args[kind.key];
+    if (value === undefined) continue;
+    const existing = pendingDependent(b.state, trade, kind.field);
+    if (value === null) {
+      if (existing !== undefined) pendingDelta -= 1;
+      continue;
+    }
+    const checked = checkCreateOrder(b, kindRequest(kind, value, trade), existing, { clientOrderIds, pendingDelta });
+    if ('refusal' in checked) return { key: kind.key, replaces: existing, refusal: checked };
+    if ('invalid' in checked) continue;
+    if (existing === undefined) pendingDelta += 1;
+    // A replacement that names no client extensions keeps the replaced order's: its ID stays taken.
+    const clientOrderId = checked.clientExtensions?.id;
+    if (clientOrderId !== undefined) clientOrderIds.add(clientOrderId);
+  }
+  return undefined;
+}
+
 /**
  * PUT trades/{id}/orders: for each kind sent, an object creates or replaces the trade's dependent
  * order and null cancels it; kinds not sent are left alone. Each kind goes through the same
- * creation rules as a standalone TP/SL/TSL order.
+ * creation rules as a standalone TP/SL/TSL order, and the request changes all of them or none:
+ * v20's 400 answer to it holds reject transactions only ("The Trade's dependent Orders cannot be
+ * modified as requested", oanda-v20-openapi.json), so a refused kind must not leave an earlier
+ * kind replaced or cancelled. Every kind is checked first, as it will be decided after the ones
+ * before it (their new client order IDs taken, their pending orders counted); the first refused
+ * one is the only transaction.
  */
 export function decideSetTradeOrders(
   b: Batch,
@@ -282,20 +333,21 @@ export function decideSetTradeOrders(
     response[`${kind.key}OrderRejectTransaction`] = b.emit<OrderTransaction>(body as never);
     return rejected(b, response, 'TRADE_DOESNT_EXIST');
   }
+  const refused = firstRefusedKind(b, trade, args);
+  if (refused !== undefined) {
+    const outcome = refuseOrder(b, {}, refused.replaces, refused.refusal);
+    response[`${refused.key}OrderRejectTransaction`] = outcome.response['orderRejectTransaction'] as Transaction;
+    return rejected(b, response, refused.refusal.refusal);
+  }
   for (const kind of DEPENDENT_KINDS) {
     const value = args[kind.key];
     if (value === undefined) continue;
-    const existingId = trade[kind.field];
-    const existing = existingId === undefined ? undefined : state.orders.get(existingId);
+    const existing = pendingDependent(state, trade, kind.field);
     if (value === null) {
-      if (existing !== undefined && existing.state === 'PENDING') {
-        response[`${kind.key}OrderCancelTransaction`] = cancelOrder(b, existing, 'CLIENT_REQUEST');
-      }
+      if (existing !== undefined) response[`${kind.key}OrderCancelTransaction`] = cancelOrder(b, existing, 'CLIENT_REQUEST');
       continue;
     }
-    const details = typeof value === 'object' ? (value as Record<string, unknown>) : {};
-    const request = { ...details, type: kind.type, tradeID: String(trade.id) };
-    const outcome = decideCreateOrder(b, request, existing?.state === 'PENDING' ? existing : undefined);
+    const outcome = decideCreateOrder(b, kindRequest(kind, value, trade), existing);
     const r = outcome.response;
     if (outcome.reject !== undefined) {
       if (r['orderRejectTransaction'] !== undefined) response[`${kind.key}OrderRejectTransaction`] = r['orderRejectTransaction'];

@@ -471,6 +471,65 @@ describe('SET_TRADE_ORDERS', () => {
     expect(out.reject?.errorCode).toBe('PRICE_PRECISION_EXCEEDED');
   });
 
+  it('a refused kind leaves the others as they were: the request changes all of them or none', () => {
+    const sim = threeLongs();
+    sim.exec({ type: 'SET_TRADE_ORDERS', tradeSpecifier: '4', takeProfit: { price: '1.10500' }, stopLoss: { price: '1.09000' } }); // 9, 10
+    const before = sim.account.state.lastTransactionID;
+    // The take profit alone would be replaced and the trailing stop made; the stop loss is refused.
+    const out = sim.exec({
+      type: 'SET_TRADE_ORDERS',
+      tradeSpecifier: '4',
+      takeProfit: { price: '1.10600' },
+      stopLoss: { price: '1.0900001' },
+      trailingStopLoss: { distance: '0.00500' },
+    });
+    expect(shape(out.transactions)).toEqual(['STOP_LOSS_ORDER_REJECT:PRICE_PRECISION_EXCEEDED']);
+    expect(out.transactions[0]).toMatchObject({ id: String(before + 1), reason: 'REPLACEMENT', intendedReplacesOrderID: '10' });
+    expect(Object.keys(out.response)).toEqual(['stopLossOrderRejectTransaction']);
+    expect(out.reject?.errorCode).toBe('PRICE_PRECISION_EXCEEDED');
+    const state = sim.account.state;
+    expect(state.trades.get(4)).toMatchObject({ takeProfitOrderID: 9, stopLossOrderID: 10 });
+    expect(state.trades.get(4)?.trailingStopLossOrderID).toBeUndefined();
+    expect([state.orders.get(9)?.state, state.orders.get(10)?.state]).toEqual(['PENDING', 'PENDING']);
+    expect(state.pendingCount).toBe(2);
+  });
+
+  it('a cancel in a refused request is not made either', () => {
+    const sim = threeLongs();
+    sim.exec({ type: 'SET_TRADE_ORDERS', tradeSpecifier: '4', takeProfit: { price: '1.10500' } }); // 9
+    const out = sim.exec({ type: 'SET_TRADE_ORDERS', tradeSpecifier: '4', takeProfit: null, trailingStopLoss: { distance: '-1' } });
+    expect(shape(out.transactions)).toEqual([`TRAILING_STOP_LOSS_ORDER_REJECT:${out.reject?.errorCode}`]);
+    expect(sim.account.state.orders.get(9)?.state).toBe('PENDING');
+    expect(sim.account.state.trades.get(4)?.takeProfitOrderID).toBe(9);
+  });
+
+  it('a kind is checked after the kinds before it: two new orders cannot share a client order ID', () => {
+    const sim = threeLongs();
+    const out = sim.exec({
+      type: 'SET_TRADE_ORDERS',
+      tradeSpecifier: '4',
+      takeProfit: { price: '1.10500', clientExtensions: { id: 'same' } },
+      stopLoss: { price: '1.09000', clientExtensions: { id: 'same' } },
+    });
+    expect(shape(out.transactions)).toEqual(['STOP_LOSS_ORDER_REJECT:CLIENT_ORDER_ID_ALREADY_EXISTS']);
+    expect(Object.keys(out.response)).toEqual(['stopLossOrderRejectTransaction']);
+    expect(sim.account.state.trades.get(4)?.takeProfitOrderID).toBeUndefined();
+    expect(sim.account.state.clientOrderIds.has('same')).toBe(false);
+    // Each alone is made, as the rule for a single order has it.
+    const tp = sim.exec({
+      type: 'SET_TRADE_ORDERS',
+      tradeSpecifier: '4',
+      takeProfit: { price: '1.10500', clientExtensions: { id: 'same' } },
+    });
+    expect(tp.reject).toBeUndefined();
+    const sl = sim.exec({
+      type: 'SET_TRADE_ORDERS',
+      tradeSpecifier: '4',
+      stopLoss: { price: '1.09000', clientExtensions: { id: 'same' } },
+    });
+    expect(shape(sl.transactions)).toEqual(['STOP_LOSS_ORDER_REJECT:CLIENT_ORDER_ID_ALREADY_EXISTS']);
+  });
+
   it('a take profit already in the money fills at once and closes the trade', () => {
     const sim = threeLongs();
     const out = sim.exec({
