@@ -170,29 +170,17 @@ function withRawValue(base: Record<string, unknown>, path: string[], raw: string
   return JSON.stringify(copy).replace(JSON.stringify(PLACEHOLDER), raw);
 }
 
-const ENUM_FIELDS = new Set(['type', 'timeInForce', 'positionFill', 'triggerCondition']);
 const DECIMAL_FIELDS = new Set(['units', 'price', 'distance', 'priceBound']);
-const VALID_ENUMS = new Set([
-  'MARKET',
-  'LIMIT',
-  'STOP',
-  'MARKET_IF_TOUCHED',
-  'TAKE_PROFIT',
-  'STOP_LOSS',
-  'TRAILING_STOP_LOSS',
-  'GTC',
-  'GTD',
-  'GFD',
-  'FOK',
-  'IOC',
-  'DEFAULT',
-  'OPEN_ONLY',
-  'REDUCE_FIRST',
-  'REDUCE_ONLY',
-  'INVERSE',
-  'BID',
-  'ASK',
-  'MID',
+/**
+ * The values each enumerated field of an OrderRequest takes (written out here, not imported: the
+ * test says what v20 accepts). positionFill and triggerCondition also take the Order resource's
+ * spellings of DEFAULT, so a client may send back what it read (domain/enum-spelling.ts).
+ */
+const VALID_ENUMS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['type', new Set(['MARKET', 'LIMIT', 'STOP', 'MARKET_IF_TOUCHED', 'TAKE_PROFIT', 'STOP_LOSS', 'TRAILING_STOP_LOSS'])],
+  ['timeInForce', new Set(['GTC', 'GTD', 'GFD', 'FOK', 'IOC'])],
+  ['positionFill', new Set(['DEFAULT', 'OPEN_ONLY', 'REDUCE_FIRST', 'REDUCE_ONLY', 'POSITION_DEFAULT'])],
+  ['triggerCondition', new Set(['DEFAULT', 'INVERSE', 'BID', 'ASK', 'MID', 'TRIGGER_DEFAULT'])],
 ]);
 
 /** Whether the value put at `path` is malformed beyond doubt (wrong JSON type, bad enum, bad decimal). */
@@ -213,7 +201,8 @@ function isMalformed(base: Record<string, unknown>, path: string[], raw: string)
   // as real v20 accepts "units": 100: judged as that string.
   if (typeof value === 'number') value = raw.trim();
   if (typeof value !== 'string') return true;
-  if (path[0] === 'order' && path.length === 2 && ENUM_FIELDS.has(name)) return !VALID_ENUMS.has(value);
+  const valid = VALID_ENUMS.get(name);
+  if (path[0] === 'order' && path.length === 2 && valid !== undefined) return !valid.has(value);
   if (DECIMAL_FIELDS.has(name)) return !/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value) && !['ALL', 'NONE'].includes(value);
   return false;
 }
