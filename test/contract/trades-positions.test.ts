@@ -208,6 +208,26 @@ describe('PUT /v3/accounts/{accountID}/trades/{tradeSpecifier}/orders', () => {
       400,
     );
     expect(reject['errorCode']).toBeTypeOf('string');
+    // A valid take profit beside the refused stop loss: the 400 holds the reject alone, and the
+    // take profit the trade has is still the one the 200 above made.
+    const before = expectV20(await send(api.app, 'GET', url(`/trades/${tradeIDs[3]}`, HEDGED)), 'GET', TRADE, 200);
+    const mixed = expectV20(
+      await send(api.app, 'PUT', url(`/trades/${tradeIDs[3]}/orders`, HEDGED), {
+        payload: { takeProfit: { price: '1.30000' }, stopLoss: { price: '1.0000001' } },
+      }),
+      'PUT',
+      T,
+      400,
+    );
+    expect(Object.keys(mixed).sort()).toEqual([
+      'errorCode',
+      'errorMessage',
+      'lastTransactionID',
+      'relatedTransactionIDs',
+      'stopLossOrderRejectTransaction',
+    ]);
+    const after = expectV20(await send(api.app, 'GET', url(`/trades/${tradeIDs[3]}`, HEDGED)), 'GET', TRADE, 200);
+    expect(field(after, 'trade', 'takeProfitOrder')).toEqual(field(before, 'trade', 'takeProfitOrder'));
     expectV20(
       await send(api.app, 'PUT', url('/trades/999999/orders', HEDGED), { payload: { takeProfit: { price: '1.20000' } } }),
       'PUT',
