@@ -125,11 +125,6 @@ function rejectWith(
   return rejected(b, response, reason);
 }
 
-/**
- * Creates an order (or the replacement of `replaces`): a reject transaction if the request breaks
- * a rule, otherwise the creation transaction, then an immediate fill or cancel where the order
- * cannot rest (MARKET, a marketable pending order, FOK/IOC).
- */
 /** The reject transaction of a refused request (under `orderRejectTransaction`). */
 export function refuseOrder(
   b: Batch,
@@ -140,6 +135,11 @@ export function refuseOrder(
   return rejectWith(b, response, replaces, refused.refusal, refused.echo);
 }
 
+/**
+ * Creates an order (or the replacement of `replaces`): a reject transaction if the request breaks
+ * a rule, otherwise the creation transaction, then an immediate fill or cancel where the order
+ * cannot rest (MARKET, a marketable pending order, FOK/IOC).
+ */
 export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: OrderRecord): Outcome {
   const state = b.state;
   const response: Record<string, Transaction> = {};
