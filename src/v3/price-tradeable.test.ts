@@ -7,9 +7,11 @@ import { accountQuote, clientPrice } from './price.js';
 const at = (text: string): Micros => parseDateTime(text) as Micros;
 
 describe('ClientPrice.tradeable and the market hours', () => {
-  const account = Account.open({ id: '101-004-1234567-001', currency: 'USD' }, buildCatalogue(), at('2024-01-05T12:00:00Z'));
+  // An account per test: quotes may not go back in time, whichever test runs first.
+  const open = (): Account => Account.open({ id: '101-004-1234567-001', currency: 'USD' }, buildCatalogue(), at('2024-01-05T12:00:00Z'));
 
   it('is tradeable in the session it was quoted in, and no longer once the market has closed', () => {
+    const account = open();
     account.onQuote({ instrument: 'EUR_USD', time: at('2024-01-05T21:59:00Z'), bid: 1.1, ask: 1.1002 });
     const friday = accountQuote(account.state, 'EUR_USD');
     if (friday === undefined) throw new Error('no quote');
@@ -19,6 +21,7 @@ describe('ClientPrice.tradeable and the market hours', () => {
   });
 
   it('is not tradeable when quoted in closed hours, though it is the price shown', () => {
+    const account = open();
     account.onQuote({ instrument: 'EUR_USD', time: at('2024-01-06T12:00:00Z'), bid: 1.09, ask: 1.0902 });
     const saturday = accountQuote(account.state, 'EUR_USD');
     if (saturday === undefined) throw new Error('no quote');
