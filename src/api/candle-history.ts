@@ -30,9 +30,13 @@ export class CandleHistory {
 
   /** Adds a quote; ticks come in time order, as the engine's do; other instruments' are ignored, as the accounts ignore them. */
   add(tick: Tick): void {
-    this.candlesOf(tick.instrument)?.addTick(tick);
+    const candles = this.candlesOf(tick.instrument);
+    if (candles === undefined) return;
+    candles.addTick(tick);
+    this.count += 1;
   }
 
+  /** An instrument's candles, made at its first quote; undefined for an instrument the server does not know. */
   private candlesOf(instrument: string): InstrumentCandles | undefined {
     let candles = this.candles.get(instrument);
     if (candles === undefined) {
@@ -41,7 +45,6 @@ export class CandleHistory {
       candles = new InstrumentCandles(STORED_GRANULARITIES, spec.displayPrecision, this.candlesPerSeriesMax);
       this.candles.set(instrument, candles);
     }
-    this.count += 1;
     return candles;
   }
 
@@ -50,8 +53,14 @@ export class CandleHistory {
     const source = this.source;
     if (source !== undefined && !this.sourced.has(instrument)) {
       this.sourced.add(instrument);
-      for (const tick of source.quotes(instrument))
-        if (tick.instrument === instrument) this.candlesOf(instrument)?.addTickFrom(tick, source.shortest);
+      let candles: InstrumentCandles | undefined;
+      for (const tick of source.quotes(instrument)) {
+        if (tick.instrument !== instrument) continue;
+        candles ??= this.candlesOf(instrument);
+        if (candles === undefined) break;
+        candles.addTickFrom(tick, source.shortest);
+        this.count += 1;
+      }
     }
     return this.candles.get(instrument);
   }
