@@ -622,6 +622,18 @@ interface SessionRun {
   readonly lastTicks: Tick[];
 }
 
+/** A session's target: a bare Account, each command through `execute` (the account's own unless given). */
+function accountTarget(account: Account, execute: Target['execute'] = (command, now) => void account.execute(command, now)): Target {
+  return {
+    execute,
+    quote: (tick) => account.onQuote(tick),
+    advance: (now) => account.advance(now),
+    get log() {
+      return account.log.slice();
+    },
+  };
+}
+
 /** A session against a bare Account; every batch and journal entry the account writes is captured. */
 function runSession(s: Session, afterStep?: (account: Account, i: number) => void): SessionRun {
   const batches: Transaction[][] = [];
@@ -631,15 +643,7 @@ function runSession(s: Session, afterStep?: (account: Account, i: number) => voi
     const transactions = entries.filter(isTransaction);
     if (transactions.length > 0) batches.push(transactions);
   });
-  const target: Target = {
-    execute: (command, now) => void account.execute(command, now),
-    quote: (tick) => account.onQuote(tick),
-    advance: (now) => account.advance(now),
-    get log() {
-      return account.log.slice();
-    },
-  };
-  const { now, lastTicks } = play(target, s.steps, afterStep === undefined ? undefined : (i) => afterStep(account, i));
+  const { now, lastTicks } = play(accountTarget(account), s.steps, afterStep === undefined ? undefined : (i) => afterStep(account, i));
   return { account, batches, journal, now, lastTicks };
 }
 
@@ -960,22 +964,15 @@ describe('Account invariants over random sessions', () => {
     fc.assert(
       fc.property(session, (s) => {
         const account = Account.open(configOf(s.hedging), CATALOGUE, T0, () => undefined);
-        const target: Target = {
-          execute: (command, now) => {
-            account.advance(now);
-            const before = withoutLastID(fullView(account));
-            const outcome = account.execute(command, now);
-            if (outcome.reject === undefined) return;
-            refused += 1;
-            expect(outcome.transactions.map((tx) => tx.type).filter((type) => !type.endsWith('_REJECT'))).toEqual([]);
-            expect(withoutLastID(fullView(account)), `${command.type} refused ${outcome.reject.errorCode}`).toEqual(before);
-          },
-          quote: (tick) => account.onQuote(tick),
-          advance: (now) => account.advance(now),
-          get log() {
-            return account.log.slice();
-          },
-        };
+        const target = accountTarget(account, (command, now) => {
+          account.advance(now);
+          const before = withoutLastID(fullView(account));
+          const outcome = account.execute(command, now);
+          if (outcome.reject === undefined) return;
+          refused += 1;
+          expect(outcome.transactions.map((tx) => tx.type).filter((type) => !type.endsWith('_REJECT'))).toEqual([]);
+          expect(withoutLastID(fullView(account)), `${command.type} refused ${outcome.reject.errorCode}`).toEqual(before);
+        });
         play(target, s.steps);
       }),
       { numRuns: 60 },
