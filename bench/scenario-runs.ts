@@ -5,7 +5,7 @@
  * the same files copied COPIES times into a temporary directory (1,568 files, where it starts
  * workers on two cores or more): what the default's workers gain where it starts them.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_PATTERNS, expandScenarioPaths } from '../src/scenario/files.js';
@@ -65,7 +65,12 @@ async function setRows(id: string, label: string, paths: readonly string[], thre
 
 export async function scenarioRows(): Promise<Row[]> {
   const bundled = path.join(ROOT, 'scenarios');
-  const copies = mkdtempSync(path.join(os.tmpdir(), 'v20sim-bench-scenarios-'));
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'v20sim-bench-scenarios-'));
+  const copies = path.join(scratch, 'copies');
+  mkdirSync(copies);
+  // scenarios/real names its tick files as ../../../shared/...; the same link beside the copies
+  // keeps that path true for copy-N/real, where a bare temporary directory has no shared/.
+  symlinkSync(path.resolve(ROOT, '..', 'shared'), path.join(scratch, 'shared'));
   try {
     for (let i = 1; i <= COPIES; i += 1) cpSync(bundled, path.join(copies, `copy-${i}`), { recursive: true });
     // The threads the default takes, as the command works them out for the same paths.
@@ -76,6 +81,6 @@ export async function scenarioRows(): Promise<Row[]> {
       ...(await setRows('scenario.runCopies', `scenarios/ x ${COPIES}`, [copies], threadsFor([copies]))),
     ];
   } finally {
-    rmSync(copies, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
