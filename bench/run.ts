@@ -80,6 +80,39 @@ function goals(rows: readonly Row[]): Goal[] {
     // A long-running server lists what is live, not its history (a walk of it took 0.2-1.2 ms here).
     check('<= 10 µs: GET pendingOrders after 20,000 round trips (10 pending)', 'history.pending.us', 'µs', (v) => v <= 10),
     check('<= 10 µs: GET openTrades after 20,000 round trips (1 open)', 'history.open.us', 'µs', (v) => v <= 10),
+    ...httpRatioGoals(check),
+    ...parallelismGoals(check),
+  ];
+}
+
+/** The HTTP path against a bare Fastify route of the same run (each ratio taken within a round, api.bench.ts). */
+function httpRatioGoals(check: (goal: string, id: string, unit: string, ok: (v: number) => boolean) => Goal): Goal[] {
+  return [
+    check('>= 0.8x the bare GET route: GET summary', 'api.get.summary.ratio', 'x', (v) => v >= 0.8),
+    check('>= 0.6x the bare POST route: POST a resting LIMIT', 'api.post.limit.ratioPost', 'x', (v) => v >= 0.6),
+    check('>= 0.6x the bare POST route: POST a MARKET that fills', 'api.post.market.ratioPost', 'x', (v) => v >= 0.6),
+  ];
+}
+
+/** One process's default against one thread, pass by pass: a few percent either way is the noise of a pass here. */
+const NEVER_SLOWER = 0.95;
+
+/** Sweeps and scenario runs on the threads they choose, against one thread. */
+function parallelismGoals(check: (goal: string, id: string, unit: string, ok: (v: number) => boolean) => Goal): Goal[] {
+  return [
+    check(
+      '>= 1.6x: a sweep of 16 backtests on 2 threads over 1 (warm worker; on a quiet machine, see the two-thread arithmetic row)',
+      'backtest.sweep.speedup',
+      'x',
+      (v) => v >= 1.6,
+    ),
+    ...(
+      [
+        ['`v20sim backtest` sweep, default threads vs --workers 1', 'backtest.cliSweep.speedup'],
+        ['`v20sim scenario run` scenarios/, default vs -j 1', 'scenario.run.speedup'],
+        ['`v20sim scenario run` scenarios/ x 32, default vs -j 1', 'scenario.runCopies.speedup'],
+      ] as const
+    ).map(([label, id]) => check(`never slower than one thread (met at >= ${NEVER_SLOWER}): ${label}`, id, 'x', (v) => v >= NEVER_SLOWER)),
   ];
 }
 
