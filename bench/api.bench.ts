@@ -62,7 +62,7 @@ export const ROUNDS = 5;
 export const DURATION_S = 3;
 const WARMUP_S = 1;
 
-/** The goals of the issue. */
+/** The HTTP API's speed goals. */
 export const POST_GOAL = 15_000;
 export const GET_GOAL = 25_000;
 export const P99_GOAL_MS = 5;

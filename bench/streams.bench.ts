@@ -56,7 +56,7 @@ const STREAM_BUFFER_MAX = 64 * 1024 * 1024;
 /** Waits longer than this (connecting, delivering) end the case with what arrived. */
 const GUARD_MS = 60_000;
 
-/** The goal of the issue. */
+/** The transaction stream's fan-out goal. */
 export const DELIVERY_GOAL = 1_000_000;
 
 const px = (points: number): string => (points / 100_000).toFixed(5);

@@ -1,5 +1,5 @@
 /**
- * Forged Host headers and origins (issue: hardening, item 7): a Host that is not a name of the
+ * Forged Host headers and origins: a Host that is not a name of the
  * server is refused (DNS rebinding), URLs never echo an unchecked Host, CORS is open on /v3 and
  * closed on /sim, and absolute-form request lines route as path-form ones.
  */

@@ -1,5 +1,5 @@
 /**
- * An idle-socket flood (issue: hardening, item 5): 1,100 sockets that connect and send nothing
+ * An idle-socket flood: 1,100 sockets that connect and send nothing
  * must not starve a real client. The connection cap turns the ones beyond it away at once, the
  * headers timeout closes the rest, and a real request then gets through. Short timeouts are
  * configured so the test ends quickly; nothing here asserts how long anything took.

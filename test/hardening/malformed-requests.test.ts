@@ -1,6 +1,6 @@
 /**
  * What Node and the router refuse before any route, answered as v20 does: a JSON body with an
- * errorMessage, never Node's bare text or a status v20 never gives (issue: hardening, item 8).
+ * errorMessage, never Node's bare text or a status v20 never gives.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACCOUNT, TOKEN, type TestApi } from '../support/api/harness.js';

@@ -1,5 +1,5 @@
 /**
- * Rate-limit bursts (issue: hardening, item 5; OANDA's best-practices page,
+ * Rate-limit bursts (OANDA's best-practices page,
  * https://developer.oanda.com/rest-live-v20/best-practices/): requests per connection and new
  * connections per client address, answered 429 with a v20 body and Retry-After. Off unless asked.
  */

@@ -1,6 +1,6 @@
 /**
  * The limits and the Host rules as `serve` configures them: on by default, off with --no-limits or
- * `"limits": false`, each overridable by a flag or a config key (issue: hardening, items 5 and 7).
+ * `"limits": false`, each overridable by a flag or a config key.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { SERVE_LIMITS } from '../../src/api/limits.js';

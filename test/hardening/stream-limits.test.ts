@@ -1,5 +1,5 @@
 /**
- * Streams per account (issue: hardening, item 5): OANDA allows 20 active streams (facts sheet,
+ * Streams per account: OANDA allows 20 active streams (facts sheet,
  * rate limits); one token can no longer take every stream of the server. Pricing and transaction
  * streams count together; other accounts keep theirs; a closed stream frees its place.
  */
