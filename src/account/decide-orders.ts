@@ -110,29 +110,13 @@ function creationBody(
  * The reject transaction of a refused creation (or replacement). A module function rather than a
  * closure per request: every order creation would allocate one (and, under tsx, call __name).
  */
-function rejectWith(
-  b: Batch,
-  response: Record<string, Transaction>,
-  replaces: OrderRecord | undefined,
-  reason: string,
-  echo: Record<string, unknown>,
-): Outcome {
+export function rejectTransaction(b: Batch, replaces: OrderRecord | undefined, refused: OrderRefusal): OrderTransaction {
+  const echo = refused.echo;
   const body: Record<string, unknown> = { ...echo, type: `${echo['type'] as string}_REJECT` };
   body['reason'] = replaces === undefined ? 'CLIENT_ORDER' : 'REPLACEMENT';
   if (replaces !== undefined) body['intendedReplacesOrderID'] = String(replaces.id);
-  body['rejectReason'] = reason;
-  response['orderRejectTransaction'] = b.emit<OrderTransaction>(body as never);
-  return rejected(b, response, reason);
-}
-
-/** The reject transaction of a refused request (under `orderRejectTransaction`). */
-export function refuseOrder(
-  b: Batch,
-  response: Record<string, Transaction>,
-  replaces: OrderRecord | undefined,
-  refused: OrderRefusal,
-): Outcome {
-  return rejectWith(b, response, replaces, refused.refusal, refused.echo);
+  body['rejectReason'] = refused.refusal;
+  return b.emit<OrderTransaction>(body as never);
 }
 
 /**
@@ -145,7 +129,10 @@ export function decideCreateOrder(b: Batch, request: OrderRequest, replaces?: Or
   const response: Record<string, Transaction> = {};
   const checked = checkCreateOrder(b, request, replaces);
   if ('invalid' in checked) return { transactions: [], response, invalid: checked.invalid };
-  if ('refusal' in checked) return rejectWith(b, response, replaces, checked.refusal, checked.echo);
+  if ('refusal' in checked) {
+    response['orderRejectTransaction'] = rejectTransaction(b, replaces, checked);
+    return rejected(b, response, checked.refusal);
+  }
   const order = checked;
   const type = order.type;
   const dependent = isDependent(type);

@@ -7,7 +7,7 @@ import { LONG_CLOSEOUT_ORDER_JSON, SHORT_CLOSEOUT_ORDER_JSON, TRADE_CLOSE_ORDER_
 import type { Batch } from './batch.js';
 import type { Outcome } from './commands.js';
 import { checkCreateOrder, type OrderRefusal } from './check-order.js';
-import { decideCreateOrder, accepted, refuseOrder, rejected } from './decide-orders.js';
+import { decideCreateOrder, accepted, rejected, rejectTransaction } from './decide-orders.js';
 import { TRADE_SLOT } from './placement.js';
 import { isEntryType, ORDER_TYPES, type DependentOrderType } from '../domain/order-types.js';
 import { cancelOrder, fillOrCancel } from './fill.js';
@@ -335,8 +335,7 @@ export function decideSetTradeOrders(
   }
   const refused = firstRefusedKind(b, trade, args);
   if (refused !== undefined) {
-    const outcome = refuseOrder(b, {}, refused.replaces, refused.refusal);
-    response[`${refused.key}OrderRejectTransaction`] = outcome.response['orderRejectTransaction'] as Transaction;
+    response[`${refused.key}OrderRejectTransaction`] = rejectTransaction(b, refused.replaces, refused.refusal);
     return rejected(b, response, refused.refusal.refusal);
   }
   for (const kind of DEPENDENT_KINDS) {
