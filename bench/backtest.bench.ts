@@ -75,19 +75,11 @@ async function timeSweep(
   return { seconds: secondsSince(start), startup };
 }
 
-async function sweepRows(files: readonly string[], ticksPerPass: number): Promise<Row[]> {
-  const ma = await loadStrategy(STRATEGIES[0].file);
-  const spec: SweepSpec = {
-    strategyFile: path.resolve(STRATEGIES[0].file),
-    tickFiles: files,
-    account: {},
-    equityIntervalMicros: 60_000_000,
-  };
-  const jobs = sweepJobs(ma);
-  const built = builtModule(new URL('../src/backtest/sweep-worker.ts', import.meta.url)) !== undefined;
-  process.stdout.write(
-    `backtest sweep: ${jobs.length} runs of ${ma.name} (fast ${SWEEP_GRID.fast.join(',')} x slow ${SWEEP_GRID.slow.join(',')}), ${SWEEP_PASSES} interleaved passes; worker from ${built ? 'dist/' : 'the sources (tsx)'}\n`,
-  );
+/** The interleaved passes: each pair's 1-thread and 2-thread times, the warm-up after the first pair. */
+async function sweepPasses(
+  spec: SweepSpec,
+  jobs: ReturnType<typeof sweepJobs>,
+): Promise<{ serial: number[]; parallel: { seconds: number; startup: number }[] }> {
   const serial: number[] = [];
   const parallel: { seconds: number; startup: number }[] = [];
   for (let pass = 0; pass < SWEEP_PASSES; pass += 1) {
@@ -101,6 +93,23 @@ async function sweepRows(files: readonly string[], ticksPerPass: number): Promis
     for (let w = 0; w < SWEEP_WARMUP_PASSES; w += 1) warmup.push((await timeSweep(spec, jobs, 2)).seconds);
     process.stdout.write(`  warm-up, 2 threads (not counted): ${warmup.map((s) => `${s.toFixed(2)} s`).join(', ')}\n`);
   }
+  return { serial, parallel };
+}
+
+async function sweepRows(files: readonly string[], ticksPerPass: number): Promise<Row[]> {
+  const ma = await loadStrategy(STRATEGIES[0].file);
+  const spec: SweepSpec = {
+    strategyFile: path.resolve(STRATEGIES[0].file),
+    tickFiles: files,
+    account: {},
+    equityIntervalMicros: 60_000_000,
+  };
+  const jobs = sweepJobs(ma);
+  const built = builtModule(new URL('../src/backtest/sweep-worker.ts', import.meta.url)) !== undefined;
+  process.stdout.write(
+    `backtest sweep: ${jobs.length} runs of ${ma.name} (fast ${SWEEP_GRID.fast.join(',')} x slow ${SWEEP_GRID.slow.join(',')}), ${SWEEP_PASSES} interleaved passes; worker from ${built ? 'dist/' : 'the sources (tsx)'}\n`,
+  );
+  const { serial, parallel } = await sweepPasses(spec, jobs);
   const best = Math.min(...serial);
   const cold = parallel[0] as { seconds: number; startup: number };
   const warm = Math.min(...parallel.slice(1).map((p) => p.seconds));
