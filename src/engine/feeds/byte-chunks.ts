@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import { gunzipSync, inflateRawSync } from 'node:zlib';
+import { constants as zlibConstants, gunzipSync, inflateRawSync } from 'node:zlib';
 import { Gunzip, Inflate } from 'fflate';
 import { DEFAULT_CHUNK_SIZE, readExact, readFileRange } from './file-chunks.js';
 import { findSingleZipEntry } from './zip-entry.js';
@@ -64,15 +64,32 @@ function* inflateWhole(input: Uint8Array, inflate: (data: Uint8Array) => Buffer,
   for (let at = 0; at < data.length; at += chunkSize) yield data.subarray(at, at + chunkSize);
 }
 
+/** The largest output buffer allocated at once: a directory saying more cannot make zlib allocate more up front. */
+const WHOLE_OUTPUT_MAX = 128 << 20;
+
+/**
+ * zlib's output buffer for an entry the directory says inflates to `size` bytes: the whole of it
+ * and one byte more, so the entry inflates into one buffer. With zlib's default 16 KiB chunks a
+ * 2 MB entry went through some 120 buffers and a copy of them all into one (what that cost the
+ * 13 LEAN zips: bench/RESULTS.md). One byte more, as zlib takes a full output buffer to mean that
+ * more may follow and allocates another. A directory that says a wrong size still inflates (into
+ * more buffers, or one too large) and is refused after by zipEntryChunks's check.
+ */
+function outputChunk(size: number): number {
+  return Math.min(Math.max(size + 1, zlibConstants.Z_MIN_CHUNK), WHOLE_OUTPUT_MAX);
+}
+
 function inflateEntry(
   fd: number,
   offset: number,
   length: number,
+  size: number,
   what: string,
   chunkSize: number,
   wholeLimit: number,
 ): Iterable<Uint8Array> {
-  if (length <= wholeLimit) return inflateWhole(readExact(fd, offset, length), (data) => inflateRawSync(data), what, chunkSize);
+  if (length <= wholeLimit)
+    return inflateWhole(readExact(fd, offset, length), (data) => inflateRawSync(data, { chunkSize: outputChunk(size) }), what, chunkSize);
   return decompress(readFileRange(fd, offset, length, chunkSize), (sink) => new Inflate((chunk) => sink(chunk)), what);
 }
 
@@ -82,7 +99,7 @@ function* zipEntryChunks(fd: number, size: number, file: string, chunkSize: numb
   const data =
     entry.method === 0
       ? readFileRange(fd, entry.dataOffset, entry.compressedSize, chunkSize)
-      : inflateEntry(fd, entry.dataOffset, entry.compressedSize, what, chunkSize, wholeLimit);
+      : inflateEntry(fd, entry.dataOffset, entry.compressedSize, entry.uncompressedSize, what, chunkSize, wholeLimit);
   let total = 0;
   for (const chunk of data) {
     total += chunk.length;

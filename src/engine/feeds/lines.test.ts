@@ -167,6 +167,21 @@ describe('readByteChunks', () => {
     }
   });
 
+  it("reads a deflated zip entry whole with its directory's size as zlib's buffer, and refuses a directory that says another", () => {
+    const body = Array.from({ length: 20_000 }, (_, i) => `${i},1.${String(i).padStart(5, '0')},2`).join('\n');
+    const zip = zipSync({ 'a.csv': strToU8(body) });
+    expect(text(readByteChunks(write('sized.zip', zip), 4096))).toBe(body);
+    // The uncompressed size in the central directory entry (signature PK 1 2, the field at +24).
+    const central = Buffer.from(zip).indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    for (const said of [body.length - 1, body.length + 1, 10, body.length * 3]) {
+      const lying = Uint8Array.from(zip);
+      new DataView(lying.buffer).setUint32(central + 24, said, true);
+      expect(() => text(readByteChunks(write(`said-${said}.zip`, lying), 4096))).toThrow(
+        new RegExp(`entry is ${body.length} bytes, directory says ${said}`),
+      );
+    }
+  });
+
   it('reports corrupt data on the streaming path too', () => {
     const gz = gzipSync(strToU8('a\nb\n'.repeat(1000)));
     const truncated = write('cut-stream.gz', gz.subarray(0, gz.length - 20));
