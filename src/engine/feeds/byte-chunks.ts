@@ -110,6 +110,14 @@ function* zipEntryChunks(fd: number, size: number, file: string, chunkSize: numb
 }
 
 /**
+ * A gzip file's size inflated as its trailer gives it (of its last member, modulo 4 GiB): exact for
+ * the usual one-member file; for any other, zlib's buffer is too small or too large, not wrong.
+ */
+function gzipSize(data: Uint8Array): number {
+  return data.length >= 18 ? new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(data.length - 4, true) : 0;
+}
+
+/**
  * How many bytes readByteChunks yields for the file, without decompressing it: its size; a zip
  * entry's size from the central directory; a gzip file's from its trailer (of the last member, so
  * an estimate for a multi-member file or one over 4 GiB). For progress displays.
@@ -145,7 +153,7 @@ export function* readByteChunks(
       yield* zipEntryChunks(fd, size, file, chunkSize, wholeLimit);
     } else if (compression === 'gzip') {
       yield* size <= wholeLimit
-        ? inflateWhole(readExact(fd, 0, size), (data) => gunzipSync(data), file, chunkSize)
+        ? inflateWhole(readExact(fd, 0, size), (data) => gunzipSync(data, { chunkSize: outputChunk(gzipSize(data)) }), file, chunkSize)
         : decompress(readFileRange(fd, 0, size, chunkSize), (sink) => new Gunzip((chunk) => sink(chunk)), file);
     } else {
       yield* readFileRange(fd, 0, Number.POSITIVE_INFINITY, chunkSize);

@@ -171,6 +171,11 @@ describe('readByteChunks', () => {
     const body = Array.from({ length: 20_000 }, (_, i) => `${i},1.${String(i).padStart(5, '0')},2`).join('\n');
     const zip = zipSync({ 'a.csv': strToU8(body) });
     expect(text(readByteChunks(write('sized.zip', zip), 4096))).toBe(body);
+    // gzip: its trailer's size, exact for one member, the last member's for several.
+    expect(text(readByteChunks(write('sized.gz', gzipSync(strToU8(body))), 4096))).toBe(body);
+    const half = body.length >> 1;
+    const members = concat(gzipSync(strToU8(body.slice(0, half))), gzipSync(strToU8(body.slice(half))));
+    expect(text(readByteChunks(write('members.gz', members), 4096))).toBe(body);
     // The uncompressed size in the central directory entry (signature PK 1 2, the field at +24).
     const central = Buffer.from(zip).indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
     for (const said of [body.length - 1, body.length + 1, 10, body.length * 3]) {
