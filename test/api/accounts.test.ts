@@ -5,8 +5,12 @@ import { buildApp } from '../../src/api/app.js';
 import { createEngine } from '../../src/engine/engine.js';
 import { ACCOUNT, SECOND_ACCOUNT as OTHER, T0, harness, type Harness } from '../support/api/harness.js';
 
-let h: Harness;
-afterEach(async () => h.app.close());
+let h: Harness | undefined;
+// Each test that makes a harness closes it here; one that starts its own server closes that itself.
+afterEach(async () => {
+  await h?.app.close();
+  h = undefined;
+});
 
 describe('accounts', () => {
   it('lists the accounts a token may use', async () => {

@@ -157,22 +157,30 @@ describe('v20sim record', () => {
   }, 60_000);
 
   it('continues a .partial left by a killed run after its last line', async () => {
+    // What the killed run had written: a recording of its own.
+    const earlierFile = path.join(dir, 'earlier.ndjson');
+    const recorded = nextQuotes(4);
+    const first = record(common(serve.url, earlierFile, '--count', String(2 + recorded.length)));
+    await waitUntil(() => lineCount(`${earlierFile}.partial`) === 2, 'the opening prices');
+    await serve.push(recorded);
+    expect(await first.done).toBe(0);
+    const earlier = readFileSync(earlierFile, 'utf8');
+    // Quotes while no run is recording: the next run opens with the last of them, newer than
+    // the file's last line, so they are written too.
+    await serve.push(nextQuotes(2));
     const file = path.join(dir, 'continued.ndjson');
-    const earlier = readFileSync(path.join(dir, 'ticks.ndjson'), 'utf8');
     // A killed run: whole lines, then one cut short.
     writeFileSync(`${file}.partial`, `${earlier}{"instrument":"EUR_US`);
     const pushed = nextQuotes(3);
-    // The opening prices (the last ones pushed by the test before) are newer than the file's
-    // last line, so they are written too.
     const run = record(common(serve.url, file, '--count', String(2 + pushed.length)));
     await waitUntil(() => run.stderr.join('').includes('continuing'), 'the resume');
-    await waitUntil(() => lineCount(`${file}.partial`) === lineCount(path.join(dir, 'ticks.ndjson')) + 2, 'the opening prices');
+    await waitUntil(() => lineCount(`${file}.partial`) === lineCount(earlierFile) + 2, 'the opening prices');
     await serve.push(pushed);
     expect(await run.done).toBe(0);
     const text = readFileSync(file, 'utf8');
     expect(text.startsWith(earlier)).toBe(true);
     const all = replayed(file);
-    const before = replayed(path.join(dir, 'ticks.ndjson'));
+    const before = replayed(earlierFile);
     expect(all.slice(0, before.length)).toEqual(before);
     expect(all.slice(-pushed.length)).toEqual(expected(pushed));
     expect(all.length).toBe(before.length + 2 + pushed.length);

@@ -138,7 +138,43 @@ function instanceOf(value: unknown, module: Record<string, new (...args: unknown
   expect(value, `${name}: ${JSON.stringify(value)?.slice(0, 300)}`).toBeInstanceOf(cls);
 }
 
-const ids: Record<string, string> = {};
+let seq = 0;
+/** A client ID no other test uses. */
+const unique = (prefix: string): string => `${prefix}-${(seq += 1)}`;
+
+/**
+ * A long EUR_USD trade of 1000 units (with a take profit unless asked) under a client ID of its
+ * own: each test that reads or changes a trade makes its own. The account nets, and every EUR_USD
+ * order of this file that fills buys, so each fill opens a trade whichever tests ran before.
+ */
+async function openTrade(takeProfit = true): Promise<{ id: string; clientID: string }> {
+  const clientID = unique('client-trade');
+  const body = ok(
+    await v20('order', 'market', ACCOUNT, {
+      instrument: 'EUR_USD',
+      units: '1000',
+      tradeClientExtensions: { id: clientID },
+      ...(takeProfit ? { takeProfitOnFill: { price: '1.20000' } } : {}),
+    }),
+    '201',
+  );
+  return { id: field<string>(body, 'orderFillTransaction', 'tradeOpened', 'tradeID'), clientID };
+}
+
+/** A EUR_USD LIMIT resting below the market under a client ID of its own (tag strategy-a). */
+async function restingLimit(): Promise<{ id: string; clientID: string }> {
+  const clientID = unique('client-limit');
+  const body = ok(
+    await v20('order', 'limit', ACCOUNT, {
+      instrument: 'EUR_USD',
+      units: '100',
+      price: '1.05000',
+      clientExtensions: { id: clientID, tag: 'strategy-a' },
+    }),
+    '201',
+  );
+  return { id: field<string>(body, 'orderCreateTransaction', 'id'), clientID };
+}
 
 /** The client's class for each Order type (they do not share a base class). */
 const ORDER_CLASSES: Record<string, string> = {
@@ -160,14 +196,15 @@ describe('accounts through the official client', () => {
   });
 
   it('account.get and account.summary', async () => {
-    const full = ok(await v20('account', 'get', ACCOUNT));
+    // The EUR account: no test trades it, so its figures are the opening ones whatever ran before.
+    const full = ok(await v20('account', 'get', OTHER));
     instanceOf(full['account'], accountModule, 'Account');
-    expect(field(full, 'account', 'balance')).toBe('100000.0000');
+    expect(field(full, 'account', 'balance')).toBe('50000.0000');
     expect(field(full, 'account', 'hedgingEnabled')).toBe(false);
     expect(full['lastTransactionID']).toMatch(/^\d+$/);
-    const summary = ok(await v20('account', 'summary', ACCOUNT));
+    const summary = ok(await v20('account', 'summary', OTHER));
     instanceOf(summary['account'], accountModule, 'AccountSummary');
-    expect(field(summary, 'account', 'NAV')).toBe('100000.0000');
+    expect(field(summary, 'account', 'NAV')).toBe('50000.0000');
   });
 
   it('account.instruments', async () => {
@@ -188,54 +225,61 @@ describe('accounts through the official client', () => {
   });
 
   it('account.changes', async () => {
+    ok(await v20('account', 'configure', ACCOUNT, { alias: 'polled' }));
     const before = ok(await v20('account', 'changes', ACCOUNT, { sinceTransactionID: '1' }));
     instanceOf(before['changes'], accountModule, 'AccountChanges');
     instanceOf(before['state'], accountModule, 'AccountChangesState');
     const types = field<unknown[]>(before, 'changes', 'transactions').map((t) => field(t, 'type'));
     expect(types).toContain('CLIENT_CONFIGURE');
-    ids['changesFrom'] = String(before['lastTransactionID']);
   });
 });
 
 describe('orders through the official client', () => {
   it('order.market fills and opens a trade', async () => {
     const body = ok(
-      await v20('order', 'market', ACCOUNT, { instrument: 'EUR_USD', units: '1000', tradeClientExtensions: { id: 'client-trade' } }),
+      await v20('order', 'market', ACCOUNT, {
+        instrument: 'EUR_USD',
+        units: '1000',
+        tradeClientExtensions: { id: unique('client-trade') },
+      }),
       '201',
     );
     instanceOf(body['orderCreateTransaction'], transactionModule, 'MarketOrderTransaction');
     instanceOf(body['orderFillTransaction'], transactionModule, 'OrderFillTransaction');
     instanceOf(field(body, 'orderFillTransaction', 'tradeOpened'), transactionModule, 'TradeOpen');
-    ids['trade'] = field<string>(body, 'orderFillTransaction', 'tradeOpened', 'tradeID');
     expect(field(body, 'orderFillTransaction', 'price')).toBe('1.10020');
   });
 
   it('order.create of every pending type', async () => {
+    await createEveryPendingType();
+  });
+
+  /** One pending order of each type, made through the client's own calls, each checked as it is made. */
+  async function createEveryPendingType(): Promise<void> {
+    const trade = await openTrade(false);
     const limit = ok(
       await v20('order', 'limit', ACCOUNT, {
         instrument: 'EUR_USD',
         units: '100',
         price: '1.05000',
-        clientExtensions: { id: 'client-limit', tag: 'strategy-a' },
+        clientExtensions: { id: unique('client-limit'), tag: 'strategy-a' },
       }),
       '201',
     );
     instanceOf(limit['orderCreateTransaction'], transactionModule, 'LimitOrderTransaction');
-    ids['limit'] = field<string>(limit, 'orderCreateTransaction', 'id');
     const stop = ok(await v20('order', 'stop', ACCOUNT, { instrument: 'EUR_USD', units: '-100', price: '1.05000' }), '201');
     instanceOf(stop['orderCreateTransaction'], transactionModule, 'StopOrderTransaction');
-    ids['stop'] = field<string>(stop, 'orderCreateTransaction', 'id');
     const mit = ok(await v20('order', 'marketIfTouched', ACCOUNT, { instrument: 'USD_JPY', units: '100', price: '149.000' }), '201');
     instanceOf(mit['orderCreateTransaction'], transactionModule, 'MarketIfTouchedOrderTransaction');
-    const tp = ok(await v20('order', 'takeProfit', ACCOUNT, { tradeID: ids['trade'], price: '1.20000' }), '201');
+    const tp = ok(await v20('order', 'takeProfit', ACCOUNT, { tradeID: trade.id, price: '1.20000' }), '201');
     instanceOf(tp['orderCreateTransaction'], transactionModule, 'TakeProfitOrderTransaction');
-    const sl = ok(await v20('order', 'stopLoss', ACCOUNT, { tradeID: ids['trade'], price: '1.00000' }), '201');
+    const sl = ok(await v20('order', 'stopLoss', ACCOUNT, { tradeID: trade.id, price: '1.00000' }), '201');
     instanceOf(sl['orderCreateTransaction'], transactionModule, 'StopLossOrderTransaction');
     // order.trailingStopLoss(...) of the client builds a StopLossOrder (a client bug), so the
     // trailing stop goes through order.create with the client's TrailingStopLossOrder class.
     const TrailingStopLossOrder = field<new (spec: unknown) => unknown>(ctx['order'], 'TrailingStopLossOrder');
     const tsl = ok(
-      await v20('order', 'create', ACCOUNT, { order: new TrailingStopLossOrder({ tradeID: ids['trade'], distance: '0.01000' }) }),
+      await v20('order', 'create', ACCOUNT, { order: new TrailingStopLossOrder({ tradeID: trade.id, distance: '0.01000' }) }),
       '201',
     );
     instanceOf(tsl['orderCreateTransaction'], transactionModule, 'TrailingStopLossOrderTransaction');
@@ -247,7 +291,7 @@ describe('orders through the official client', () => {
       '201',
     );
     expect(field(plain, 'orderCreateTransaction', 'type')).toBe('LIMIT_ORDER');
-  });
+  }
 
   it('order.create business reject arrives as orderRejectTransaction with errorCode', async () => {
     const res = await v20('order', 'market', ACCOUNT, { instrument: 'EUR_USD', units: '0' });
@@ -258,6 +302,7 @@ describe('orders through the official client', () => {
   });
 
   it('order.list, order.listPending', async () => {
+    await createEveryPendingType();
     const all = ok(await v20('order', 'list', ACCOUNT, { state: 'ALL', count: 100 }));
     const orders = field<unknown[]>(all, 'orders');
     for (const o of orders) instanceOf(o, orderModule, ORDER_CLASSES[field<string>(o, 'type')] ?? 'Order');
@@ -273,41 +318,45 @@ describe('orders through the official client', () => {
   });
 
   it('order.get by ID and by @clientID', async () => {
-    const byId = ok(await v20('order', 'get', ACCOUNT, ids['limit']));
+    const limit = await restingLimit();
+    const byId = ok(await v20('order', 'get', ACCOUNT, limit.id));
     instanceOf(byId['order'], orderModule, 'LimitOrder');
-    const byClient = ok(await v20('order', 'get', ACCOUNT, '@client-limit'));
-    expect(field(byClient, 'order', 'id')).toBe(ids['limit']);
+    const byClient = ok(await v20('order', 'get', ACCOUNT, `@${limit.clientID}`));
+    expect(field(byClient, 'order', 'id')).toBe(limit.id);
     expect(field(byClient, 'order', 'clientExtensions', 'tag')).toBe('strategy-a');
     const missing = await v20('order', 'get', ACCOUNT, '999999');
     expect(missing.statusCode).toBe('404');
   });
 
   it('order.replace (limitReplace)', async () => {
+    const limit = await restingLimit();
     const body = ok(
-      await v20('order', 'limitReplace', ACCOUNT, '@client-limit', {
+      await v20('order', 'limitReplace', ACCOUNT, `@${limit.clientID}`, {
         instrument: 'EUR_USD',
         units: '150',
         price: '1.04000',
-        clientExtensions: { id: 'client-limit-2' },
+        clientExtensions: { id: unique('client-limit') },
       }),
       '201',
     );
     instanceOf(body['orderCancelTransaction'], transactionModule, 'OrderCancelTransaction');
     instanceOf(body['orderCreateTransaction'], transactionModule, 'LimitOrderTransaction');
-    expect(field(body, 'orderCreateTransaction', 'replacesOrderID')).toBe(ids['limit']);
-    ids['limit'] = field<string>(body, 'orderCreateTransaction', 'id');
+    expect(field(body, 'orderCreateTransaction', 'replacesOrderID')).toBe(limit.id);
   });
 
   it('order.setClientExtensions', async () => {
-    const body = ok(await v20('order', 'setClientExtensions', ACCOUNT, ids['limit'], { clientExtensions: { comment: 'replaced once' } }));
+    const limit = await restingLimit();
+    const body = ok(await v20('order', 'setClientExtensions', ACCOUNT, limit.id, { clientExtensions: { comment: 'changed once' } }));
     instanceOf(body['orderClientExtensionsModifyTransaction'], transactionModule, 'OrderClientExtensionsModifyTransaction');
   });
 
   it('order.cancel (the client sends Content-Type: application/json and no body)', async () => {
-    const body = ok(await v20('order', 'cancel', ACCOUNT, ids['stop']));
+    const stop = ok(await v20('order', 'stop', ACCOUNT, { instrument: 'EUR_USD', units: '-100', price: '1.05000' }), '201');
+    const stopID = field<string>(stop, 'orderCreateTransaction', 'id');
+    const body = ok(await v20('order', 'cancel', ACCOUNT, stopID));
     instanceOf(body['orderCancelTransaction'], transactionModule, 'OrderCancelTransaction');
-    expect(field(body, 'orderCancelTransaction', 'orderID')).toBe(ids['stop']);
-    const again = await v20('order', 'cancel', ACCOUNT, ids['stop']);
+    expect(field(body, 'orderCancelTransaction', 'orderID')).toBe(stopID);
+    const again = await v20('order', 'cancel', ACCOUNT, stopID);
     expect(again.statusCode).toBe('404');
     instanceOf(field(again.body, 'orderCancelRejectTransaction'), transactionModule, 'OrderCancelRejectTransaction');
   });
@@ -315,24 +364,29 @@ describe('orders through the official client', () => {
 
 describe('trades through the official client', () => {
   it('trade.list, trade.listOpen, trade.get', async () => {
+    const trade = await openTrade();
     const list = ok(await v20('trade', 'list', ACCOUNT, { state: 'ALL' }));
     for (const t of field<unknown[]>(list, 'trades')) instanceOf(t, tradeModule, 'Trade');
     const open = ok(await v20('trade', 'listOpen', ACCOUNT));
-    expect(field<unknown[]>(open, 'trades').map((t) => field(t, 'id'))).toEqual([ids['trade']]);
-    const one = ok(await v20('trade', 'get', ACCOUNT, '@client-trade'));
+    const openIDs = field<unknown[]>(open, 'trades').map((t) => field(t, 'id'));
+    // Newest first: the one just opened leads.
+    expect(openIDs[0]).toBe(trade.id);
+    const one = ok(await v20('trade', 'get', ACCOUNT, `@${trade.clientID}`));
     instanceOf(one['trade'], tradeModule, 'Trade');
     expect(field(one, 'trade', 'currentUnits')).toBe('1000');
     instanceOf(field(one, 'trade', 'takeProfitOrder'), orderModule, 'TakeProfitOrder');
   });
 
   it('trade.setClientExtensions', async () => {
-    const body = ok(await v20('trade', 'setClientExtensions', ACCOUNT, ids['trade'], { clientExtensions: { comment: 'held' } }));
+    const trade = await openTrade();
+    const body = ok(await v20('trade', 'setClientExtensions', ACCOUNT, trade.id, { clientExtensions: { comment: 'held' } }));
     instanceOf(body['tradeClientExtensionsModifyTransaction'], transactionModule, 'TradeClientExtensionsModifyTransaction');
   });
 
   it('trade.setDependentOrders replaces take profit and stop loss', async () => {
+    const trade = await openTrade();
     const body = ok(
-      await v20('trade', 'setDependentOrders', ACCOUNT, ids['trade'], { takeProfit: { price: '1.25000' }, stopLoss: { price: '1.01000' } }),
+      await v20('trade', 'setDependentOrders', ACCOUNT, trade.id, { takeProfit: { price: '1.25000' }, stopLoss: { price: '1.01000' } }),
     );
     instanceOf(body['takeProfitOrderTransaction'], transactionModule, 'TakeProfitOrderTransaction');
     instanceOf(body['takeProfitOrderCancelTransaction'], transactionModule, 'OrderCancelTransaction');
@@ -340,13 +394,14 @@ describe('trades through the official client', () => {
   });
 
   it('trade.close partly, then fully', async () => {
-    const partial = ok(await v20('trade', 'close', ACCOUNT, ids['trade'], { units: '400' }));
+    const trade = await openTrade();
+    const partial = ok(await v20('trade', 'close', ACCOUNT, trade.id, { units: '400' }));
     instanceOf(partial['orderCreateTransaction'], transactionModule, 'MarketOrderTransaction');
     instanceOf(partial['orderFillTransaction'], transactionModule, 'OrderFillTransaction');
     instanceOf(field(partial, 'orderFillTransaction', 'tradeReduced'), transactionModule, 'TradeReduce');
-    const rest = ok(await v20('trade', 'close', ACCOUNT, '@client-trade', { units: 'ALL' }));
-    expect(field(rest, 'orderFillTransaction', 'tradesClosed', 0, 'tradeID')).toBe(ids['trade']);
-    const again = await v20('trade', 'close', ACCOUNT, ids['trade'], { units: 'ALL' });
+    const rest = ok(await v20('trade', 'close', ACCOUNT, `@${trade.clientID}`, { units: 'ALL' }));
+    expect(field(rest, 'orderFillTransaction', 'tradesClosed', 0, 'tradeID')).toBe(trade.id);
+    const again = await v20('trade', 'close', ACCOUNT, trade.id, { units: 'ALL' });
     expect(['400', '404']).toContain(again.statusCode);
   });
 });
@@ -375,6 +430,7 @@ describe('positions through the official client', () => {
 
 describe('transactions through the official client', () => {
   it('transaction.list returns page URLs; range and since return Transaction objects', async () => {
+    await openTrade();
     const list = ok(await v20('transaction', 'list', ACCOUNT, { pageSize: 5 }));
     const last = Number(list['lastTransactionID']);
     expect(list['count']).toBe(last);
@@ -401,7 +457,11 @@ describe('transactions through the official client', () => {
   });
 
   it('account.changes since an earlier poll reports the orders and trades', async () => {
-    const body = ok(await v20('account', 'changes', ACCOUNT, { sinceTransactionID: ids['changesFrom'] }));
+    const polled = String(ok(await v20('account', 'summary', ACCOUNT))['lastTransactionID']);
+    const trade = await openTrade();
+    ok(await v20('trade', 'close', ACCOUNT, trade.id, { units: 'ALL' }));
+    await restingLimit();
+    const body = ok(await v20('account', 'changes', ACCOUNT, { sinceTransactionID: polled }));
     expect(field<unknown[]>(body, 'changes', 'tradesOpened').length).toBeGreaterThan(0);
     expect(field<unknown[]>(body, 'changes', 'tradesClosed').length).toBeGreaterThan(0);
     expect(field<unknown[]>(body, 'changes', 'ordersCreated').length).toBeGreaterThan(0);

@@ -20,13 +20,24 @@ async function create(order: Record<string, unknown>, status = 201): Promise<Rec
   return expectV20(res, 'POST', ORDERS, status, created === undefined ? {} : { location: LOCATION(created) });
 }
 
+let clientSeq = 0;
+
+/** A LIMIT resting far below the market under a client ID of its own: for the tests that read or change one order. */
+async function restingLimit(): Promise<{ id: string; clientID: string }> {
+  clientSeq += 1;
+  const clientID = `resting-${clientSeq}`;
+  const body = await create({ type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: '1.05000', clientExtensions: { id: clientID } });
+  return { id: field<string>(body, 'orderCreateTransaction', 'id'), clientID };
+}
+
 async function lastTransactionID(): Promise<string> {
   return field<string>((await send(api.app, 'GET', url('/summary'))).body, 'lastTransactionID');
 }
 
 describe('POST /v3/accounts/{accountID}/orders', () => {
   it('201 MARKET: create + fill (tradeOpened), Location of the order', async () => {
-    const body = await create({ type: 'MARKET', instrument: 'EUR_USD', units: '1000' });
+    // GBP_USD: the other tests only buy it, so this fill opens a trade whichever ran before.
+    const body = await create({ type: 'MARKET', instrument: 'GBP_USD', units: '1000' });
     expect(field(body, 'orderCreateTransaction', 'type')).toBe('MARKET_ORDER');
     expect(field(body, 'orderFillTransaction', 'type')).toBe('ORDER_FILL');
     expect(field(body, 'orderFillTransaction', 'tradeOpened', 'tradeID')).toBe(field(body, 'orderFillTransaction', 'id'));
@@ -142,6 +153,16 @@ describe('POST /v3/accounts/{accountID}/orders', () => {
 });
 
 describe('GET /v3/accounts/{accountID}/orders', () => {
+  // Orders of every state for the lists, whichever tests ran before: pending EUR_USD and USD_JPY
+  // entries, a filled and a cancelled GBP_USD MARKET (GBP_USD is only bought in this file).
+  beforeAll(async () => {
+    for (const price of ['1.05000', '1.04000', '1.03000', '1.02000'])
+      await create({ type: 'LIMIT', instrument: 'EUR_USD', units: '100', price });
+    await create({ type: 'MARKET_IF_TOUCHED', instrument: 'USD_JPY', units: '-100', price: '155.000' });
+    await create({ type: 'MARKET', instrument: 'GBP_USD', units: '100' });
+    await create({ type: 'MARKET', instrument: 'GBP_USD', units: '50000000' });
+  });
+
   it('200 lists pending orders newest first, all states with state=ALL', async () => {
     const pending = expectV20(await send(api.app, 'GET', url('/orders')), 'GET', ORDERS, 200);
     const ids = field<{ id: string; state: string }[]>(pending, 'orders');
@@ -196,25 +217,50 @@ describe('GET /v3/accounts/{accountID}/orders', () => {
 
 describe('GET /v3/accounts/{accountID}/pendingOrders', () => {
   it('200 with every pending order', async () => {
+    // One pending order of each kind: three entries, and a trade's take profit, stop loss and trailing stop.
+    const created = [
+      await create({ type: 'LIMIT', instrument: 'EUR_USD', units: '100', price: '1.05000' }),
+      await create({ type: 'STOP', instrument: 'EUR_USD', units: '100', price: '1.15000' }),
+      await create({ type: 'MARKET_IF_TOUCHED', instrument: 'USD_JPY', units: '-100', price: '155.000' }),
+    ].map((b) => field<string>(b, 'orderCreateTransaction', 'id'));
+    // EUR_GBP: no other test trades it, so this fill opens a trade and its dependent orders.
+    const market = await create({
+      type: 'MARKET',
+      instrument: 'EUR_GBP',
+      units: '-100',
+      takeProfitOnFill: { price: '0.85000' },
+      stopLossOnFill: { distance: '0.01000' },
+      trailingStopLossOnFill: { distance: '0.00800' },
+    });
+    // The dependent orders' creations follow the create and the fill among the related transactions.
+    created.push(...field<string[]>(market, 'relatedTransactionIDs').slice(2));
     const body = expectV20(await send(api.app, 'GET', url('/pendingOrders')), 'GET', `${A}/pendingOrders`, 200);
-    const orders = field<{ type: string; state: string }[]>(body, 'orders');
+    const orders = field<{ id: string; type: string; state: string }[]>(body, 'orders');
     expect(orders.every((o) => o.state === 'PENDING')).toBe(true);
-    expect(new Set(orders.map((o) => o.type))).toEqual(
-      new Set(['LIMIT', 'STOP', 'MARKET_IF_TOUCHED', 'TAKE_PROFIT', 'STOP_LOSS', 'TRAILING_STOP_LOSS']),
-    );
+    const listed = new Map(orders.map((o) => [o.id, o.type]));
+    expect(created.map((id) => listed.get(id))).toEqual([
+      'LIMIT',
+      'STOP',
+      'MARKET_IF_TOUCHED',
+      'TAKE_PROFIT',
+      'STOP_LOSS',
+      'TRAILING_STOP_LOSS',
+    ]);
   });
 });
 
 describe('GET /v3/accounts/{accountID}/orders/{orderSpecifier}', () => {
   it('200 by ID and by @clientID', async () => {
-    const byClient = expectV20(await send(api.app, 'GET', url('/orders/@lim-1')), 'GET', ORDER, 200);
-    expect(field(byClient, 'order', 'clientExtensions', 'id')).toBe('lim-1');
-    const id = field<string>(byClient, 'order', 'id');
+    const { id, clientID } = await restingLimit();
+    const byClient = expectV20(await send(api.app, 'GET', url(`/orders/@${clientID}`)), 'GET', ORDER, 200);
+    expect(field(byClient, 'order', 'clientExtensions', 'id')).toBe(clientID);
+    expect(field(byClient, 'order', 'id')).toBe(id);
     const byId = expectV20(await send(api.app, 'GET', url(`/orders/${id}`)), 'GET', ORDER, 200);
     expect(byId['order']).toEqual(byClient['order']);
   });
 
   it('200 for a filled order', async () => {
+    await create({ type: 'MARKET', instrument: 'EUR_USD', units: '100' });
     const all = field<{ id: string; state: string }[]>((await send(api.app, 'GET', url('/orders?state=FILLED'))).body, 'orders');
     const filled = expectV20(await send(api.app, 'GET', url(`/orders/${all[0]?.id ?? '0'}`)), 'GET', ORDER, 200);
     expect(field(filled, 'order', 'state')).toBe('FILLED');
@@ -310,9 +356,10 @@ describe('PUT /v3/accounts/{accountID}/orders/{orderSpecifier}/cancel', () => {
 describe('PUT /v3/accounts/{accountID}/orders/{orderSpecifier}/clientExtensions', () => {
   const T = `${ORDER}/clientExtensions`;
   it('200 with orderClientExtensionsModifyTransaction', async () => {
+    const { clientID } = await restingLimit();
     const body = expectV20(
-      await send(api.app, 'PUT', url('/orders/@lim-1/clientExtensions'), {
-        payload: { clientExtensions: { comment: 'new comment' }, tradeClientExtensions: { id: 'trade-of-lim-1' } },
+      await send(api.app, 'PUT', url(`/orders/@${clientID}/clientExtensions`), {
+        payload: { clientExtensions: { comment: 'new comment' }, tradeClientExtensions: { id: `trade-of-${clientID}` } },
       }),
       'PUT',
       T,

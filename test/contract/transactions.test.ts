@@ -10,7 +10,11 @@ const SINCEID = `${A}/transactions/sinceid`;
 const url = (suffix = ''): string => `/v3/accounts/${ACCOUNT}${suffix}`;
 
 let api: TestApi;
-let last = 0;
+
+/** The account's last transaction ID as it stands: read by each test, as others add transactions. */
+async function lastTransactionID(): Promise<number> {
+  return Number(field((await send(api.app, 'GET', url('/summary'))).body, 'lastTransactionID'));
+}
 
 beforeAll(async () => {
   api = await createTestApi();
@@ -49,12 +53,12 @@ beforeAll(async () => {
   api.quote('EUR_USD', 1.104, 1.1042);
   api.quote('EUR_USD', 1.099, 1.0992);
   await send(api.app, 'PUT', url(`/trades/${tradeID}/close`), { payload: { units: 'ALL' } });
-  last = Number(field((await send(api.app, 'GET', url('/summary'))).body, 'lastTransactionID'));
 });
 afterAll(async () => api.close());
 
 describe('GET /v3/accounts/{accountID}/transactions', () => {
   it('200 with page URLs (idrange) covering the whole log', async () => {
+    const last = await lastTransactionID();
     const body = expectV20(await send(api.app, 'GET', url('/transactions?pageSize=10')), 'GET', LIST, 200);
     expect(body['count']).toBe(last);
     expect(body['pageSize']).toBe(10);
@@ -96,6 +100,7 @@ describe('GET /v3/accounts/{accountID}/transactions', () => {
 
 describe('GET /v3/accounts/{accountID}/transactions/idrange', () => {
   it('200 with every transaction of the log, each valid against its own definition', async () => {
+    const last = await lastTransactionID();
     const body = expectV20(await send(api.app, 'GET', url(`/transactions/idrange?from=1&to=${last}`)), 'GET', IDRANGE, 200);
     const txs = field<{ id: string; type: string }[]>(body, 'transactions');
     expect(txs.map((t) => Number(t.id))).toEqual(Array.from({ length: last }, (_, i) => i + 1));
@@ -132,6 +137,7 @@ describe('GET /v3/accounts/{accountID}/transactions/idrange', () => {
   });
 
   it('200 with a type filter', async () => {
+    const last = await lastTransactionID();
     const body = expectV20(await send(api.app, 'GET', url(`/transactions/idrange?from=1&to=${last}&type=ORDER`)), 'GET', IDRANGE, 200);
     const types = field<{ type: string }[]>(body, 'transactions').map((t) => t.type);
     expect(types.length).toBeGreaterThan(0);
@@ -140,6 +146,7 @@ describe('GET /v3/accounts/{accountID}/transactions/idrange', () => {
   });
 
   it('400 for missing or malformed IDs; 416 for from > to or beyond the log', async () => {
+    const last = await lastTransactionID();
     for (const q of ['', 'from=1', 'to=3', 'from=a&to=3', 'from=1&to=3&type=BOGUS']) {
       expectV20(await send(api.app, 'GET', url(`/transactions/idrange?${q}`)), 'GET', IDRANGE, 400);
     }
@@ -150,6 +157,7 @@ describe('GET /v3/accounts/{accountID}/transactions/idrange', () => {
 
 describe('GET /v3/accounts/{accountID}/transactions/sinceid', () => {
   it('200 with the transactions after the ID (exclusive)', async () => {
+    const last = await lastTransactionID();
     const body = expectV20(await send(api.app, 'GET', url(`/transactions/sinceid?id=${last - 3}`)), 'GET', SINCEID, 200);
     expect(field<{ id: string }[]>(body, 'transactions').map((t) => t.id)).toEqual([last - 2, last - 1, last].map(String));
     const none = expectV20(await send(api.app, 'GET', url(`/transactions/sinceid?id=${last}`)), 'GET', SINCEID, 200);
@@ -157,6 +165,7 @@ describe('GET /v3/accounts/{accountID}/transactions/sinceid', () => {
   });
 
   it('400 without id; 416 beyond the last transaction', async () => {
+    const last = await lastTransactionID();
     expectV20(await send(api.app, 'GET', url('/transactions/sinceid')), 'GET', SINCEID, 400);
     expectV20(await send(api.app, 'GET', url('/transactions/sinceid?id=x')), 'GET', SINCEID, 400);
     expectV20(await send(api.app, 'GET', url(`/transactions/sinceid?id=${last + 1}`)), 'GET', SINCEID, 416);
@@ -165,6 +174,7 @@ describe('GET /v3/accounts/{accountID}/transactions/sinceid', () => {
 
 describe('GET /v3/accounts/{accountID}/transactions/{transactionID}', () => {
   it('200 for each transaction, under UNIX times too', async () => {
+    const last = await lastTransactionID();
     for (let id = 1; id <= last; id += 1) {
       const body = expectV20(await send(api.app, 'GET', url(`/transactions/${id}`)), 'GET', ONE, 200);
       expect(field(body, 'transaction', 'id')).toBe(String(id));
@@ -179,6 +189,7 @@ describe('GET /v3/accounts/{accountID}/transactions/{transactionID}', () => {
   });
 
   it('404 NO_SUCH_TRANSACTION for an unknown ID, 400 for a malformed one', async () => {
+    const last = await lastTransactionID();
     const body = expectV20(await send(api.app, 'GET', url(`/transactions/${last + 1}`)), 'GET', ONE, 404);
     expect(body['errorCode']).toBe('NO_SUCH_TRANSACTION');
     expectV20(await send(api.app, 'GET', url('/transactions/0')), 'GET', ONE, 400);

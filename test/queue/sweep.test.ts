@@ -15,6 +15,7 @@ import { runBacktestCommand } from '../../src/cli/backtest-command.js';
 import { ENGINE_VERSION, QUEUE_NAME } from '../../src/queue/connection.js';
 import { memoryStream, removeTempDirs, tempDir } from '../backtest/helpers.js';
 import { ROOT, killAll, runCommand, type CommandProcess } from '../support/serve-process.js';
+import { waitUntil } from '../support/manual-serve.js';
 import { closedPort } from '../support/v20-proxy.js';
 import { REDIS_SERVER, restartRedis, startRedis, stopRedis, waitForStderr, type RedisServer } from './support.js';
 
@@ -176,15 +177,19 @@ describe.skipIf(REDIS_SERVER === undefined)('sweeps across machines on Redis', (
   it('runs the cell of a worker killed mid-cell again elsewhere, with the same results', async () => {
     const args = ['--strategy', FLIP, '--param', 'every=300,400,500', '--param', 'pauseAt=400', '--param', 'pauseMs=2500'];
     const out = tempDir('v20sim-queue-');
+    // What each worker had printed before this sweep: the workers ran the other tests' sweeps too.
+    const printed = new Map(workers.map((w) => [w, w.stdout.length]));
     const sweep = queuedSweep(args, url, out);
     // The worker that took the paused cell (every=400, run 1) is killed while it runs.
     const started = /^worker: run 1 of sweep \S+ \(every=400 /;
-    const holder = await Promise.any(workers.map((w) => w.waitFor(started, 90_000).then(() => w)));
+    const since = (w: CommandProcess): string[] => w.stdout.slice(printed.get(w) ?? 0);
+    await waitUntil(() => workers.some((w) => since(w).some((l) => started.test(l))), 'a worker on the paused cell', 90_000);
+    const holder = workers.find((w) => since(w).some((l) => started.test(l))) as CommandProcess;
     holder.child.kill('SIGKILL');
     workers.splice(workers.indexOf(holder), 1);
     expect((await sweep.exited).code, sweep.stderr.join('')).toBe(0);
     const survivor = workers[0] as CommandProcess;
-    expect(survivor.stdout.filter((l) => started.test(l))).toHaveLength(1);
+    expect(since(survivor).filter((l) => started.test(l))).toHaveLength(1);
     expectSameFiles(await localSweep(args), out);
     workers.push(await startWorker(url));
   }, 180_000);
