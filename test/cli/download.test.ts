@@ -105,7 +105,6 @@ function lines(file: string): Record<string, unknown>[] {
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-
 /** A proxy that forwards the first `forwarded` requests and answers every later one with a bare 500. */
 async function failingAfter(forwarded: number): Promise<V20Proxy> {
   const proxy = await startProxy(serve.url);
