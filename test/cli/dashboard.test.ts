@@ -68,6 +68,11 @@ beforeAll(async () => {
   page.on('pageerror', (e) => consoleErrors.push(e.message));
   await page.goto(`${server.url}/?token=${TOKEN}&account=${ACCOUNT}`);
   await page.waitForSelector('#app:not([hidden])');
+  // Started: the first answers drawn (the open trade) and the price stream's first price in, the
+  // transaction stream opened beside it. Only then does "within a second" start to count.
+  await page.waitForFunction(
+    "document.querySelectorAll('#trades tr').length === 2 && (document.getElementById('clock')?.textContent ?? '').startsWith('last price')",
+  );
 }, 120_000);
 
 afterAll(async () => {
