@@ -110,11 +110,12 @@ function* zipEntryChunks(fd: number, size: number, file: string, chunkSize: numb
 }
 
 /**
- * A gzip file's size inflated as its trailer gives it (of its last member, modulo 4 GiB): exact for
- * the usual one-member file; for any other, zlib's buffer is too small or too large, not wrong.
+ * A gzip file's size inflated as its trailer gives it: of its last member, modulo 4 GiB, so exact
+ * for the usual one-member file and an estimate for any other. Undefined for a file too short to
+ * have one.
  */
-function gzipSize(data: Uint8Array): number {
-  return data.length >= 18 ? new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(data.length - 4, true) : 0;
+function gzipTrailerSize(fd: number, size: number): number | undefined {
+  return size >= 18 ? readExact(fd, size - 4, 4).readUInt32LE(0) : undefined;
 }
 
 /**
@@ -128,7 +129,7 @@ export function decompressedSize(file: string): number {
     const size = fstatSync(fd).size;
     const compression = sniff(readExact(fd, 0, 4));
     if (compression === 'zip') return findSingleZipEntry(fd, size, file).uncompressedSize;
-    if (compression === 'gzip' && size >= 18) return readExact(fd, size - 4, 4).readUInt32LE(0);
+    if (compression === 'gzip') return gzipTrailerSize(fd, size) ?? size;
     return size;
   } finally {
     closeSync(fd);
@@ -151,10 +152,12 @@ export function* readByteChunks(
     const compression = sniff(readExact(fd, 0, 4));
     if (compression === 'zip') {
       yield* zipEntryChunks(fd, size, file, chunkSize, wholeLimit);
+    } else if (compression === 'gzip' && size <= wholeLimit) {
+      // The trailer's size is zlib's buffer: too small or too large for several members, not wrong.
+      const buffer = outputChunk(gzipTrailerSize(fd, size) ?? 0);
+      yield* inflateWhole(readExact(fd, 0, size), (data) => gunzipSync(data, { chunkSize: buffer }), file, chunkSize);
     } else if (compression === 'gzip') {
-      yield* size <= wholeLimit
-        ? inflateWhole(readExact(fd, 0, size), (data) => gunzipSync(data, { chunkSize: outputChunk(gzipSize(data)) }), file, chunkSize)
-        : decompress(readFileRange(fd, 0, size, chunkSize), (sink) => new Gunzip((chunk) => sink(chunk)), file);
+      yield* decompress(readFileRange(fd, 0, size, chunkSize), (sink) => new Gunzip((chunk) => sink(chunk)), file);
     } else {
       yield* readFileRange(fd, 0, Number.POSITIVE_INFINITY, chunkSize);
     }
