@@ -183,8 +183,9 @@ describe.skipIf(REDIS_SERVER === undefined)('sweeps across machines on Redis', (
     // The worker that took the paused cell (every=400, run 1) is killed while it runs.
     const started = /^worker: run 1 of sweep \S+ \(every=400 /;
     const since = (w: CommandProcess): string[] => w.stdout.slice(printed.get(w) ?? 0);
-    await waitUntil(() => workers.some((w) => since(w).some((l) => started.test(l))), 'a worker on the paused cell', 90_000);
-    const holder = workers.find((w) => since(w).some((l) => started.test(l))) as CommandProcess;
+    const onPausedCell = (w: CommandProcess): boolean => since(w).some((l) => started.test(l));
+    await waitUntil(() => workers.some(onPausedCell), 'a worker on the paused cell', 90_000);
+    const holder = workers.find(onPausedCell) as CommandProcess;
     holder.child.kill('SIGKILL');
     workers.splice(workers.indexOf(holder), 1);
     expect((await sweep.exited).code, sweep.stderr.join('')).toBe(0);
