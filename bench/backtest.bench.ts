@@ -13,8 +13,9 @@
  * Then a parameter sweep of the moving-average crossover (16 runs) on one thread and on two (this
  * one and a worker), passes interleaved: the speed-up of the first two-thread pass (the worker
  * starts: from dist/ when it is current, else through tsx) and of the later ones (the process's
- * warm worker is reused, after untimed passes that let its compiler catch up); then the same sweep as `v20sim backtest --param` runs it, a fresh process
- * with the default threads against one (cli-sweep.ts). Last `v20sim scenario run` with -j 1 and
+ * warm worker is reused, after untimed passes that let its compiler catch up); then the same sweep
+ * as `v20sim backtest --param` runs it, a fresh process with the default threads against one
+ * (cli-sweep.ts). Last `v20sim scenario run` with -j 1 and
  * with the default thread count, each a fresh process, interleaved, over scenarios/ and over eight
  * copies of it (scenario-runs.ts).
  */
@@ -217,7 +218,8 @@ export async function backtest(): Promise<Row[]> {
 
 /**
  * The cases of each example strategy; returns the ticks a pass reads. The pre-parsed ticks are
- * dropped with its return: kept live through the sweeps, they were marked by each of this thread's collections.
+ * dropped with its return: kept live through the sweeps, every collection of this thread marked
+ * them and slowed its 1-thread passes (bench/RESULTS.md).
  */
 async function strategyRows(files: readonly string[], out: string, rows: Row[]): Promise<number> {
   const parsed: Tick[] = [...openTicks(files)];
