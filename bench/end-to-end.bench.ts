@@ -4,9 +4,12 @@
  * determinism test (about 1,000 LIMIT orders resting, TP/SL on fill, fills regularly), every
  * transaction appended to a MemoryJournal as a serialized line. One op = one whole pass.
  *
- * The split: parse only (zips -> Tick objects), engine + strategy + journal on a pre-parsed array,
- * and the bare quote path on the same array (no orders at all).
+ * The split: parse only (zips -> Tick objects), a sweep's read into shared columns (the LEAN byte
+ * reader against the general reader), engine + strategy + journal on a pre-parsed array, and the
+ * bare quote path on the same array (no orders at all).
  */
+import { readLeanColumns, readTickColumns } from '../src/backtest/tick-columns.js';
+import { openTicks } from '../src/backtest/tick-files.js';
 import type { Tick } from '../src/domain/tick.js';
 import { createEngine, type Engine } from '../src/engine/engine.js';
 import { MemoryJournal } from '../src/journal/journal.js';
@@ -17,6 +20,7 @@ import { fmtNum, isMain, rmeNote, runStandalone, statsOf, timeCases, type Row } 
 const SUITE = 'end-to-end';
 const ACCOUNT = '101-004-1000001-001';
 const START = Date.UTC(2014, 4, 1) * 1000;
+const MAX_COLUMN_TICKS = 1 << 24;
 
 interface PassResult {
   readonly ticks: number;
@@ -41,6 +45,15 @@ export function gridPass(ticks: Iterable<Tick>): PassResult {
 function quotesOnly(ticks: readonly Tick[]): void {
   const engine = createEngine({ accounts: [{ id: ACCOUNT, currency: 'USD', balance: '1000000' }], start: START, seed: 1 });
   for (let i = 0; i < ticks.length; i += 1) engine.pushTick(ticks[i] as Tick);
+}
+
+/** A sweep's read: each zip into shared columns, by the LEAN byte reader or by the general one. */
+function sweepColumns(read: 'bytes' | 'general'): number {
+  let count = 0;
+  for (const file of leanFiles())
+    count +=
+      (read === 'bytes' ? readLeanColumns(file, {}, MAX_COLUMN_TICKS) : readTickColumns(openTicks([file]), MAX_COLUMN_TICKS))?.count ?? 0;
+  return count;
 }
 
 function parseOnly(): number {
@@ -70,6 +83,8 @@ export async function endToEnd(): Promise<Row[]> {
   const names = {
     whole: `whole pipeline: ${files} zips -> parse -> engine + resting grid -> MemoryJournal`,
     parse: `parse only: ${files} zips -> Tick objects`,
+    columns: `sweep columns: ${files} zips -> shared columns, LEAN byte reader`,
+    columnsGeneral: `sweep columns: ${files} zips -> Tick objects -> shared columns (the general reader)`,
     engine: 'engine only: pre-parsed array -> engine + resting grid -> MemoryJournal',
     quotes: 'quotes only: pre-parsed array -> engine, no orders',
   };
@@ -86,6 +101,8 @@ export async function endToEnd(): Promise<Row[]> {
     `${SUITE} (split)`,
     [
       { name: names.parse, fn: () => void parseOnly() },
+      { name: names.columns, fn: () => void sweepColumns('bytes') },
+      { name: names.columnsGeneral, fn: () => void sweepColumns('general') },
       { name: names.quotes, fn: () => quotesOnly(parsed) },
     ],
     { maxTime: 2, minSamples: 3 },
@@ -113,6 +130,8 @@ export async function endToEnd(): Promise<Row[]> {
     note: 'MemoryJournal serialized transactions',
   });
   add('e2e.parse', names.parse, statsOf(fast, names.parse), '');
+  add('e2e.columns', names.columns, statsOf(fast, names.columns), 'what a sweep reads once (sweep-ticks.ts)');
+  add('e2e.columnsGeneral', names.columnsGeneral, statsOf(fast, names.columnsGeneral), 'the same columns through readTicks');
   add('e2e.engine', names.engine, statsOf(slow, names.engine), '');
   add('e2e.quotes', names.quotes, statsOf(fast, names.quotes), 'the bare quote path on real ticks');
   return rows;

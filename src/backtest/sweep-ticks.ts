@@ -2,7 +2,7 @@
 import { mergeByTime, type FeedFormat, type TickWindow } from '../engine/feeds/index.js';
 import { openTicks, type TickSourceOptions } from './tick-files.js';
 import { columnTicksMax } from './sweep-plan.js';
-import { columnTicks, concatColumns, readTickColumns, type TickColumns } from './tick-columns.js';
+import { columnTicks, concatColumns, readLeanColumns, readTickColumns, type TickColumns } from './tick-columns.js';
 
 /** A sweep's tick files and how to read them (part of SweepSpec). */
 export interface SweepTicks extends TickWindow {
@@ -22,11 +22,14 @@ export function tickOptions(spec: SweepTicks): TickSourceOptions {
 }
 
 /**
- * One tick file of the sweep read into shared columns, or undefined when it cannot be held there
+ * One tick file of the sweep read into shared columns (a LEAN file straight from its bytes when
+ * its lines are all plain, lean-quotes.ts), or undefined when it cannot be held there
  * (liquidity levels, more than columnTicksMax()): then each run reads the files itself.
  */
 export function readSweepFile(spec: SweepTicks, file: number): TickColumns | undefined {
-  return readTickColumns(openTicks([spec.tickFiles[file] as string], tickOptions(spec)), columnTicksMax());
+  const path = spec.tickFiles[file] as string;
+  const options = tickOptions(spec);
+  return readLeanColumns(path, options, columnTicksMax()) ?? readTickColumns(openTicks([path], options), columnTicksMax());
 }
 
 /**

@@ -6,6 +6,7 @@
  * key order, to the ones the files give (makeTick's shape), so its results do not change.
  */
 import type { Tick } from '../domain/tick.js';
+import { readLeanQuotes, type LeanQuoteOptions, type QuoteSink } from '../engine/feeds/lean-quotes.js';
 import { InstrumentCodes, rowTick, type ColumnRows } from './column-rows.js';
 import { tickCursor, type CursorSource, type TickCursor } from './tick-cursor.js';
 
@@ -26,16 +27,43 @@ function grownF64(from: Float64Array, length: number, count: number): Float64Arr
 }
 
 /** Fills the columns one tick at a time, growing them as needed. */
-class ColumnsBuilder {
+class ColumnsBuilder implements QuoteSink {
   count = 0;
-  private capacity = FIRST_CAPACITY;
-  private instrument = new Uint16Array(new SharedArrayBuffer(FIRST_CAPACITY * 2));
-  private time = sharedF64(FIRST_CAPACITY);
-  private bid = sharedF64(FIRST_CAPACITY);
-  private ask = sharedF64(FIRST_CAPACITY);
+  // Nothing allocated until the first tick or a size from start().
+  private capacity = 0;
+  private instrument = new Uint16Array(new SharedArrayBuffer(2));
+  private time = sharedF64(0);
+  private bid = sharedF64(0);
+  private ask = sharedF64(0);
   private closeoutBid: Float64Array | undefined;
   private closeoutAsk: Float64Array | undefined;
   private readonly codes = new InstrumentCodes();
+  /** The instrument of the quotes to come (quote), numbered at the first of them (an empty file names none). */
+  private quoteInstrument = '';
+  private quoteCode = -1;
+
+  constructor(private readonly maxTicks: number) {}
+
+  start(instrument: string, ticks: number): void {
+    this.quoteInstrument = instrument;
+    this.quoteCode = -1;
+    const capacity = Math.min(ticks, this.maxTicks);
+    if (this.count === 0 && capacity > this.capacity) this.resize(capacity);
+  }
+
+  quote(time: number, bid: number, ask: number): boolean {
+    const i = this.count;
+    if (i >= this.maxTicks || this.closeoutBid !== undefined) return false;
+    if (this.quoteCode < 0) this.quoteCode = this.codes.codeOf(this.quoteInstrument);
+    if (this.quoteCode < 0) return false;
+    if (i === this.capacity) this.grow();
+    this.instrument[i] = this.quoteCode;
+    this.time[i] = time;
+    this.bid[i] = bid;
+    this.ask[i] = ask;
+    this.count = i + 1;
+    return true;
+  }
 
   /** False when the tick cannot be held in columns (liquidity levels, too many instruments). */
   add(tick: Tick): boolean {
@@ -63,7 +91,10 @@ class ColumnsBuilder {
   }
 
   private grow(): void {
-    const n = this.capacity * 2;
+    this.resize(Math.max(FIRST_CAPACITY, this.capacity * 2));
+  }
+
+  private resize(n: number): void {
     const instrument = new Uint16Array(new SharedArrayBuffer(n * 2));
     instrument.set(this.instrument);
     this.instrument = instrument;
@@ -77,12 +108,16 @@ class ColumnsBuilder {
     this.capacity = n;
   }
 
-  /** The columns cut to the count (copied, so the spare capacity is freed). */
+  /**
+   * The columns cut to the count: views of the same memory when at most a quarter is spare (the
+   * usual case when the size was known), else copies, so the spare capacity is freed.
+   */
   finish(): TickColumns {
     const n = this.count;
-    const cut = (column: Float64Array): Float64Array => grownF64(column, n, n);
-    const instrument = new Uint16Array(new SharedArrayBuffer(Math.max(1, n) * 2));
-    instrument.set(this.instrument.subarray(0, n));
+    const keep = n * 4 >= this.capacity * 3;
+    const cut = (column: Float64Array): Float64Array => (keep ? column.subarray(0, n) : grownF64(column, n, n));
+    const instrument = keep ? this.instrument.subarray(0, n) : new Uint16Array(new SharedArrayBuffer(Math.max(1, n) * 2));
+    if (!keep) instrument.set(this.instrument.subarray(0, n));
     return {
       count: n,
       instruments: [...this.codes.names],
@@ -103,7 +138,7 @@ class ColumnsBuilder {
  * Errors of the source (a bad line) propagate.
  */
 export function readTickColumns(ticks: Iterable<Tick>, maxTicks: number): TickColumns | undefined {
-  const builder = new ColumnsBuilder();
+  const builder = new ColumnsBuilder(maxTicks);
   const cursor = tickCursor(ticks);
   try {
     for (let tick = cursor.next(); tick !== undefined; tick = cursor.next()) {
@@ -113,6 +148,16 @@ export function readTickColumns(ticks: Iterable<Tick>, maxTicks: number): TickCo
     cursor.close();
   }
   return builder.finish();
+}
+
+/**
+ * A LEAN file's ticks read straight into columns (lean-quotes.ts), or undefined when that reader
+ * does not take the file or gave up: read it through readTicks then (readTickColumns), which gives
+ * the same ticks or says what is wrong.
+ */
+export function readLeanColumns(file: string, opts: LeanQuoteOptions, maxTicks: number): TickColumns | undefined {
+  const builder = new ColumnsBuilder(maxTicks);
+  return readLeanQuotes(file, opts, builder) ? builder.finish() : undefined;
 }
 
 /** Walks the columns, making each Tick as the feed made it. */

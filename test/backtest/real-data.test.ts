@@ -8,6 +8,7 @@ import {
   tradesCsv,
   transactionsNdjson,
 } from '../../src/backtest/index.js';
+import { readLeanColumns, readTickColumns } from '../../src/backtest/tick-columns.js';
 import { LEAN_DIR, hasLeanData, leanFiles } from '../support/lean-eurusd.js';
 
 const STRATEGIES = ['examples/strategies/ma-crossover.ts', 'examples/strategies/grid.ts'];
@@ -42,4 +43,19 @@ describe.skipIf(!hasLeanData())('example strategies on the 532,903 recorded OAND
       expect(transactionsNdjson(again)).toBe(transactionsNdjson(result));
     });
   }
+
+  it('the sweep reads each LEAN zip straight from its bytes into the very columns the general reader gives', () => {
+    let ticks = 0;
+    for (const file of leanFiles()) {
+      const fast = readLeanColumns(file, {}, Number.MAX_SAFE_INTEGER);
+      const general = readTickColumns(openTicks([file]), Number.MAX_SAFE_INTEGER);
+      expect(fast, file).toBeDefined();
+      expect(fast?.count).toBe(general?.count);
+      expect(fast?.instruments).toEqual(general?.instruments);
+      for (const column of ['time', 'bid', 'ask', 'instrument'] as const)
+        expect(Array.from(fast?.[column] ?? []), `${file} ${column}`).toEqual(Array.from(general?.[column] ?? []));
+      ticks += fast?.count ?? 0;
+    }
+    expect(ticks).toBe(532_903);
+  });
 });

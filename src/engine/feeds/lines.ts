@@ -16,19 +16,13 @@ function decode(bytes: Uint8Array): string {
 }
 
 /**
- * The text of a file as blocks that each hold whole lines: every block but the file's last ends
+ * The bytes of a file as blocks that each hold whole lines: every block but the file's last ends
  * with '\n'. Blocks are cut at the last newline byte of a chunk (0x0A never occurs inside a UTF-8
- * sequence), so a multi-byte character is never split. A leading byte-order mark is dropped.
- * Callers scan blocks with indexOf instead of allocating a string per line.
+ * sequence), so a multi-byte character is never split. Most blocks are views of the chunks read;
+ * a line that spans two chunks is copied into a small block of its own.
  */
-export function* readTextBlocks(file: string, chunkSize: number = DEFAULT_CHUNK_SIZE): Generator<string> {
+export function* readByteBlocks(file: string, chunkSize: number = DEFAULT_CHUNK_SIZE): Generator<Uint8Array> {
   let carry: Uint8Array[] = [];
-  let first = true;
-  const emit = (text: string): string => {
-    if (!first) return text;
-    first = false;
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  };
   for (const bytes of readByteChunks(file, chunkSize)) {
     const lastNewline = bytes.lastIndexOf(NEWLINE);
     if (lastNewline < 0) {
@@ -40,14 +34,29 @@ export function* readTextBlocks(file: string, chunkSize: number = DEFAULT_CHUNK_
       // The pending partial line plus this chunk's first line: one small block of its own.
       const firstNewline = bytes.indexOf(NEWLINE);
       carry.push(bytes.subarray(0, firstNewline + 1));
-      yield emit(decode(Buffer.concat(carry)));
+      yield Buffer.concat(carry);
       carry = [];
       from = firstNewline + 1;
     }
-    if (from <= lastNewline) yield emit(decode(bytes.subarray(from, lastNewline + 1)));
+    if (from <= lastNewline) yield bytes.subarray(from, lastNewline + 1);
     if (lastNewline + 1 < bytes.length) carry.push(bytes.subarray(lastNewline + 1));
   }
-  if (carry.length > 0) yield emit(decode(Buffer.concat(carry)));
+  if (carry.length > 0) yield Buffer.concat(carry);
+}
+
+/**
+ * The text of a file as blocks that each hold whole lines (readByteBlocks decoded). A leading
+ * byte-order mark is dropped. Callers scan blocks with indexOf instead of allocating a string per
+ * line.
+ */
+export function* readTextBlocks(file: string, chunkSize: number = DEFAULT_CHUNK_SIZE): Generator<string> {
+  let first = true;
+  for (const bytes of readByteBlocks(file, chunkSize)) {
+    const text = decode(bytes);
+    if (first && text.charCodeAt(0) === 0xfeff) yield text.slice(1);
+    else yield text;
+    first = false;
+  }
 }
 
 /** Where a line ends when its '\n' is at `newline`: a '\r' before it belongs to the terminator. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseDecimal, parseDigits, scanDecimal } from './numbers.js';
+import { parseDecimal, parseDigits, scanDecimal, scanPlainDecimal } from './numbers.js';
 
 const decimalText = fc
   .tuple(fc.stringMatching(/^\d{1,12}$/), fc.option(fc.stringMatching(/^\d{1,10}$/), { nil: undefined }))
@@ -62,6 +62,37 @@ describe('scanDecimal', () => {
     expect(scan('-2,3')).toEqual([-2, 2]);
     expect(scan('abc,3')[0]).toBeNaN();
     expect(scan(',3')).toEqual([Number.NaN, 0]);
+  });
+});
+
+describe('scanPlainDecimal', () => {
+  const bytes = (text: string): Uint8Array => Buffer.from(text, 'latin1');
+  const plainScan = (text: string, start = 0): [number, number] => {
+    const cursor = { pos: -1 };
+    const value = scanPlainDecimal(bytes(text), start, text.length, cursor);
+    return [value, cursor.pos];
+  };
+
+  it('gives scanDecimal’s value and stop on plain fields of up to 15 digits (property)', () => {
+    const plain = fc
+      .tuple(fc.stringMatching(/^\d{0,8}$/), fc.option(fc.stringMatching(/^\d{0,7}$/), { nil: undefined }))
+      .map(([whole, fraction]) => (fraction === undefined ? whole : `${whole}.${fraction}`))
+      .filter((field) => /\d/.test(field));
+    fc.assert(
+      fc.property(plain, fc.constantFrom('', ',1.2', ','), fc.constantFrom('\n', '\r\n'), (field, rest, eol) => {
+        expect(plainScan(field + rest)).toEqual(scan(field + rest));
+        // A line's end stops it too (scanDecimal is given the line without its end).
+        expect(plainScan(field + eol)).toEqual(scan(field));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('gives NaN for a field without digits or with too many, and stops short of the comma on any other', () => {
+    for (const field of ['', '.', '+1', '-0.5', ' 1', '1234567890123456']) expect(plainScan(`${field},2`)[0], field).toBeNaN();
+    for (const field of ['1e-3', '0x10', '1 ', '2-']) expect(plainScan(`${field},2`)[1], field).toBeLessThan(field.length);
+    expect(plainScan('1.2.3,4')).toEqual([1.2, 3]);
+    expect(plainScan('x,1.5', 2)).toEqual([1.5, 5]);
   });
 });
 

@@ -98,3 +98,26 @@ export function scanDecimal(text: string, start: number, end: number, cursor: Cu
   if (digits > MAX_FAST_DIGITS) return slowDecimal(text, start, i);
   return dot < 0 ? mantissa : mantissa / (POW10[i - dot - 1] as number);
 }
+
+/**
+ * scanDecimal's fast path on bytes: a field of 1 to 15 ASCII digits with at most one '.', ended
+ * by the first other byte (cursor.pos is left on it) or `end`. Its value is scanDecimal's on the
+ * same text, computed the same way. NaN when no digit comes first (empty, a sign, a blank) or
+ * there are more digits; a field that goes on otherwise (an exponent) stops before its comma. The
+ * caller reads such a line the general way.
+ */
+export function scanPlainDecimal(bytes: Uint8Array, start: number, end: number, cursor: Cursor): number {
+  let mantissa = 0;
+  let dot = -1;
+  let i = start;
+  for (; i < end; i += 1) {
+    const d = (bytes[i] as number) - ZERO;
+    if (d >= 0 && d <= 9) mantissa = mantissa * 10 + d;
+    else if (d === DOT - ZERO && dot < 0) dot = i;
+    else break;
+  }
+  cursor.pos = i;
+  const digits = dot < 0 ? i - start : i - start - 1;
+  if (digits === 0 || digits > MAX_FAST_DIGITS) return Number.NaN;
+  return dot < 0 ? mantissa : mantissa / (POW10[i - dot - 1] as number);
+}
