@@ -7,7 +7,7 @@ import { claimJob, closeQueue, jobQueue, jobsLeft, queueEmpty, type JobQueue } f
 import { startsFromSources } from '../workers/pool.js';
 import { SWEEP_WORKER, sweepPool, sweepThreadsFor, type SweepAnswer, type SweepPool } from './sweep-pool.js';
 import { estimateTicks, largestFirst, workersToAdd } from './sweep-plan.js';
-import type { TickColumns } from './tick-columns.js';
+import { columnsCount, type SweepColumns, type TickColumns } from './tick-columns.js';
 import { mergeSweepFiles, readSweepFile, type FilesRead } from './sweep-ticks.js';
 
 function yieldToEventLoop(): Promise<void> {
@@ -63,7 +63,7 @@ class SweepRun {
   /** The tick files, read by this thread and the workers ready by then, each claiming the next (none for one run). */
   private readonly files: JobQueue<number>;
   private failure: Error | undefined = undefined;
-  private ticks: TickColumns | undefined = undefined;
+  private ticks: SweepColumns | undefined = undefined;
   private readonly parts: (TickColumns | undefined)[] = [];
   private ticksRead: () => void = () => undefined;
   private readonly ready = new Promise<void>((resolve) => (this.ticksRead = resolve));
@@ -171,7 +171,7 @@ class SweepRun {
     // waiting for it to start kept this thread idle (a fresh process: 140 ms, the files read).
     if (readHere < this.spec.tickFiles.length) await Promise.allSettled([...this.running]);
     if (this.failure === undefined) this.ticks = mergeSweepFiles(this.parts);
-    if (this.ticks !== undefined) this.threads = Math.max(this.sizing(this.ticks.count), Math.min(this.total, this.started()));
+    if (this.ticks !== undefined) this.threads = Math.max(this.sizing(columnsCount(this.ticks)), Math.min(this.total, this.started()));
     if (this.lanes.length === 0 && this.threads > 1) this.startWorkers(this.threads - 1);
   }
 

@@ -2,7 +2,7 @@
 import { mergeByTime, type FeedFormat, type TickWindow } from '../engine/feeds/index.js';
 import { openTicks, type TickSourceOptions } from './tick-files.js';
 import { columnTicksMax } from './sweep-plan.js';
-import { columnTicks, concatColumns, readLeanColumns, readTickColumns, type TickColumns } from './tick-columns.js';
+import { columnTicks, partsInTimeOrder, readLeanColumns, readTickColumns, type SweepColumns, type TickColumns } from './tick-columns.js';
 
 /** A sweep's tick files and how to read them (part of SweepSpec). */
 export interface SweepTicks extends TickWindow {
@@ -33,18 +33,20 @@ export function readSweepFile(spec: SweepTicks, file: number): TickColumns | und
 }
 
 /**
- * The files' columns merged by time as openTicks merges the files (mergeByTime: a stable sort of
- * their concatenation), so the runs see the very same ticks; undefined if a file has none. Files
- * of consecutive periods are already in order one after another and are only put together.
+ * The files' columns as the runs read them, merged by time as openTicks merges the files
+ * (mergeByTime: a stable sort of their concatenation), so the runs see the very same ticks;
+ * undefined if a file has none. Files of consecutive periods are already in that order one after
+ * another and are kept as they are, parts read in turn (nothing copied).
  */
-export function mergeSweepFiles(parts: readonly (TickColumns | undefined)[]): TickColumns | undefined {
+export function mergeSweepFiles(parts: readonly (TickColumns | undefined)[]): SweepColumns | undefined {
   const files: TickColumns[] = [];
   for (const part of parts) {
     if (part === undefined) return undefined;
     files.push(part);
   }
-  if (files.length === 1) return files[0];
-  return concatColumns(files) ?? readTickColumns(mergeByTime(files.map(columnTicks)), columnTicksMax());
+  if (partsInTimeOrder(files)) return files;
+  const merged = readTickColumns(mergeByTime(files.map((file) => columnTicks(file))), columnTicksMax());
+  return merged === undefined ? undefined : [merged];
 }
 
 /** A worker's answer to a `files` task: each file it read, by index. */

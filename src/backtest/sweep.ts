@@ -5,7 +5,7 @@ import type { Metrics } from './report.js';
 import { runBacktest, type BacktestAccountOptions } from './runner.js';
 import type { ParamValue, StrategyDefinition } from './strategy.js';
 import type { JobQueue } from '../workers/job-queue.js';
-import { columnTicks, type TickColumns } from './tick-columns.js';
+import { columnTicks, type SweepColumns } from './tick-columns.js';
 import { tickOptions, type SweepTicks } from './sweep-ticks.js';
 
 /**
@@ -35,7 +35,7 @@ export interface SweepJob {
 export interface SweepTask {
   readonly spec: SweepSpec;
   readonly job?: SweepJob;
-  readonly ticks?: TickColumns;
+  readonly ticks?: SweepColumns;
   /**
    * Read the tick files claimed from this queue (indices into spec.tickFiles) until none is left,
    * and answer with each one's columns and index: one message for all, so a worker never waits
@@ -59,7 +59,7 @@ export interface SweepRow {
  * One run of the grid, in this thread: over `ticks` (the sweep's ticks read once, shared between
  * threads) when given, else over the tick files read for this run alone.
  */
-export function runSweepJob(spec: SweepSpec, definition: StrategyDefinition, job: SweepJob, ticks?: TickColumns): SweepRow {
+export function runSweepJob(spec: SweepSpec, definition: StrategyDefinition, job: SweepJob, ticks?: SweepColumns): SweepRow {
   const result = runBacktest({
     strategy: definition,
     params: job.params,
@@ -98,7 +98,7 @@ function runFailed(index: number, error: unknown): Error {
 }
 
 /** One run of the grid, its failure named by its index (the message a sweep's failure carries). */
-export function runSweepJobOrFail(spec: SweepSpec, definition: StrategyDefinition, job: SweepJob, ticks?: TickColumns): SweepRow {
+export function runSweepJobOrFail(spec: SweepSpec, definition: StrategyDefinition, job: SweepJob, ticks?: SweepColumns): SweepRow {
   try {
     return runSweepJob(spec, definition, job, ticks);
   } catch (error) {

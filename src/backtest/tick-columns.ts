@@ -160,16 +160,39 @@ export function readLeanColumns(file: string, opts: LeanQuoteOptions, maxTicks: 
   return readLeanQuotes(file, opts, builder) ? builder.finish() : undefined;
 }
 
-/** Walks the columns, making each Tick as the feed made it. */
-class ColumnCursor implements TickCursor {
-  private i = 0;
+/**
+ * A sweep's ticks: the columns of its files one after another, in time order across them (files
+ * of consecutive periods), or one part holding them merged by time.
+ */
+export type SweepColumns = readonly TickColumns[];
 
-  constructor(private readonly c: TickColumns) {}
+/** How many ticks the parts hold. */
+export function columnsCount(parts: SweepColumns): number {
+  let count = 0;
+  for (const part of parts) count += part.count;
+  return count;
+}
+
+/** Walks the parts' rows one after another, making each Tick as the feed made it. */
+class ColumnCursor implements TickCursor {
+  private at = 0;
+  private i = 0;
+  private c: TickColumns | undefined;
+
+  constructor(private readonly parts: SweepColumns) {
+    this.c = parts[0];
+  }
 
   next(): Tick | undefined {
-    const i = this.i;
-    const c = this.c;
-    if (i >= c.count) return undefined;
+    let c = this.c;
+    let i = this.i;
+    while (c !== undefined && i >= c.count) {
+      this.at += 1;
+      c = this.parts[this.at];
+      this.c = c;
+      i = 0;
+    }
+    if (c === undefined) return undefined;
     this.i = i + 1;
     return rowTick(c.instruments[c.instrument[i] as number] as string, c, i);
   }
@@ -177,19 +200,23 @@ class ColumnCursor implements TickCursor {
   close(): void {}
 }
 
-/** The columns as a tick source (each iteration starts at the first tick); a backtest reads it through its cursor. */
-export function columnTicks(columns: TickColumns): CursorSource {
+/** Columns, or parts of them in order, as a tick source (each iteration starts at the first tick); a backtest reads it through its cursor. */
+export function columnTicks(columns: TickColumns | SweepColumns): CursorSource {
+  const parts: SweepColumns = Array.isArray(columns) ? (columns as SweepColumns) : [columns as TickColumns];
   return {
-    cursor: () => new ColumnCursor(columns),
+    cursor: () => new ColumnCursor(parts),
     *[Symbol.iterator]() {
-      const cursor = new ColumnCursor(columns);
+      const cursor = new ColumnCursor(parts);
       for (let tick = cursor.next(); tick !== undefined; tick = cursor.next()) yield tick;
     },
   };
 }
 
-/** True when the ticks of `parts`, one after another, never go back in time. */
-function ascendingAcross(parts: readonly TickColumns[]): boolean {
+/**
+ * True when the ticks of `parts`, one after another, never go back in time: then they are what a
+ * merge by time of the parts gives (mergeByTime is a stable sort of their concatenation).
+ */
+export function partsInTimeOrder(parts: SweepColumns): boolean {
   let last = Number.NEGATIVE_INFINITY;
   for (const part of parts) {
     const time = part.time;
@@ -200,43 +227,4 @@ function ascendingAcross(parts: readonly TickColumns[]): boolean {
     }
   }
   return true;
-}
-
-/**
- * The parts one after another, when that is already in time order (files of consecutive days):
- * then the concatenation is what a merge by time gives (mergeByTime is a stable sort of the
- * concatenation), without a merge. Undefined otherwise.
- */
-export function concatColumns(parts: readonly TickColumns[]): TickColumns | undefined {
-  if (!ascendingAcross(parts)) return undefined;
-  const count = parts.reduce((n, part) => n + part.count, 0);
-  const codes = new InstrumentCodes();
-  const instrument = new Uint16Array(new SharedArrayBuffer(Math.max(1, count) * 2));
-  const time = sharedF64(count);
-  const bid = sharedF64(count);
-  const ask = sharedF64(count);
-  const closeouts = parts.some((part) => part.closeoutBid !== undefined);
-  const closeoutBid = closeouts ? sharedF64(count).fill(Number.NaN) : undefined;
-  const closeoutAsk = closeouts ? sharedF64(count).fill(Number.NaN) : undefined;
-  let at = 0;
-  for (const part of parts) {
-    const map = part.instruments.map((name) => codes.codeOf(name));
-    if (map.includes(-1)) return undefined;
-    for (let i = 0; i < part.count; i += 1) instrument[at + i] = map[part.instrument[i] as number] as number;
-    time.set(part.time.subarray(0, part.count), at);
-    bid.set(part.bid.subarray(0, part.count), at);
-    ask.set(part.ask.subarray(0, part.count), at);
-    if (part.closeoutBid !== undefined) closeoutBid?.set(part.closeoutBid.subarray(0, part.count), at);
-    if (part.closeoutAsk !== undefined) closeoutAsk?.set(part.closeoutAsk.subarray(0, part.count), at);
-    at += part.count;
-  }
-  return {
-    count,
-    instruments: codes.names,
-    instrument,
-    time,
-    bid,
-    ask,
-    ...(closeoutBid === undefined || closeoutAsk === undefined ? {} : { closeoutBid, closeoutAsk }),
-  };
 }
