@@ -40,6 +40,16 @@ export function leanInstrument(file: string, opts: FeedOptions): string {
   return instrumentFromPairCode(fromName ?? basename(dirname(file))) ?? 'EUR_USD';
 }
 
+/**
+ * A line's time: midnight plus its milliseconds, rounded to whole microseconds (some LEAN files,
+ * CFDs, carry fractional milliseconds; the engine keeps whole microseconds). NaN when the
+ * milliseconds are not a number in [0, 86400000). The one rule for both LEAN readers (this
+ * parser and lean-quotes.ts).
+ */
+export function leanTickTime(midnight: number, millis: number): number {
+  return millis >= 0 && millis < MILLIS_PER_DAY ? midnight + Math.round(millis * 1000) : Number.NaN;
+}
+
 export function createLeanParser(file: string, opts: FeedOptions): LineParser {
   const midnight = leanFileDate(file);
   const instrument = leanInstrument(file, opts);
@@ -50,9 +60,8 @@ export function createLeanParser(file: string, opts: FeedOptions): LineParser {
     const first = scanDecimal(text, cursor.pos + 1, end, cursor);
     if (cursor.pos === end) throw new LineError(FIELDS);
     const second = scanDecimal(text, cursor.pos + 1, end, cursor);
-    if (!(millis >= 0 && millis < MILLIS_PER_DAY)) throw new LineError('ms_since_midnight must be a number in [0, 86400000)');
-    // Some LEAN files (CFDs) carry fractional milliseconds; the engine keeps whole microseconds.
-    const time = midnight + Math.round(millis * 1000);
+    const time = leanTickTime(midnight, millis);
+    if (Number.isNaN(time)) throw new LineError('ms_since_midnight must be a number in [0, 86400000)');
     if (cursor.pos === end) return makeTick(instrument, time, first, second);
     // ms,bid,bidSize,ask,askSize: the sizes are one liquidity level a side (0: not given, unlimited).
     const ask = scanDecimal(text, cursor.pos + 1, end, cursor);

@@ -1,7 +1,8 @@
 import { decompressedSize } from './byte-chunks.js';
 import { detectFormat } from './detect.js';
-import { leanFileDate, leanInstrument } from './format-lean.js';
+import { leanFileDate, leanInstrument, leanTickTime } from './format-lean.js';
 import { readByteBlocks } from './lines.js';
+import { isPrice } from './make-tick.js';
 import { type Cursor, scanPlainDecimal } from './numbers.js';
 import type { FeedFormat } from './options.js';
 import type { TickWindow } from './window.js';
@@ -31,7 +32,6 @@ export interface LeanQuoteOptions extends TickWindow {
 
 /** Below the ~23 bytes of a line of the real files (`47885,1.38782,1.38796\n`), so one sizing usually holds them. */
 const BYTES_PER_LINE = 20;
-const MILLIS_PER_DAY = 86_400_000;
 const NEWLINE = 10;
 const CARRIAGE_RETURN = 13;
 const COMMA = 44;
@@ -83,10 +83,9 @@ export function readLeanQuotes(file: string, opts: LeanQuoteOptions, sink: Quote
       let end = cursor.pos;
       if (block[end] === CARRIAGE_RETURN) end += 1;
       if (end < n && block[end] !== NEWLINE) return false;
-      // NaN fails every one of these, as an unplain field gives.
-      if (!(millis >= 0 && millis < MILLIS_PER_DAY)) return false;
-      if (!(bid > 0 && bid < Number.POSITIVE_INFINITY && ask > 0 && ask < Number.POSITIVE_INFINITY)) return false;
-      const time = midnight + Math.round(millis * 1000);
+      // The general reader's rules (makeTick's too); NaN, as an unplain field gives, fails them all.
+      if (!isPrice(bid) || !isPrice(ask)) return false;
+      const time = leanTickTime(midnight, millis);
       if (!Number.isSafeInteger(time) || time < last) return false;
       last = time;
       if (time >= to) return true;

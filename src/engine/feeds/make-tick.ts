@@ -2,9 +2,13 @@ import type { PriceLevel, Tick } from '../../domain/tick.js';
 import type { Micros } from '../../domain/time.js';
 import { LineError } from './errors.js';
 
+/** A price a tick may carry: finite and positive (NaN is not). bid > ask is allowed: locked and crossed quotes occur in real feeds. */
+export function isPrice(value: number): boolean {
+  return value > 0 && value < Number.POSITIVE_INFINITY;
+}
+
 function checkPrice(value: number, field: string): void {
-  // Written so NaN fails too. bid > ask is allowed: locked and crossed quotes occur in real feeds.
-  if (!(value > 0 && value < Number.POSITIVE_INFINITY)) throw new LineError(`${field} must be a finite positive number`);
+  if (!isPrice(value)) throw new LineError(`${field} must be a finite positive number`);
 }
 
 /** A validated Tick; closeout fields are only present when given, as exactOptionalPropertyTypes wants. */
