@@ -52,16 +52,11 @@ class ColumnsBuilder implements QuoteSink {
   }
 
   quote(time: number, bid: number, ask: number): boolean {
-    const i = this.count;
-    if (i >= this.maxTicks || this.closeoutBid !== undefined) return false;
+    if (this.count >= this.maxTicks) return false;
     if (this.quoteCode < 0) this.quoteCode = this.codes.codeOf(this.quoteInstrument);
     if (this.quoteCode < 0) return false;
-    if (i === this.capacity) this.grow();
-    this.instrument[i] = this.quoteCode;
-    this.time[i] = time;
-    this.bid[i] = bid;
-    this.ask[i] = ask;
-    this.count = i + 1;
+    // A row without closeouts reads NaN there: the closeout columns hold NaN past the count.
+    this.put(this.quoteCode, time, bid, ask);
     return true;
   }
 
@@ -70,15 +65,21 @@ class ColumnsBuilder implements QuoteSink {
     if (tick.bids !== undefined || tick.asks !== undefined) return false;
     const at = this.codes.codeOf(tick.instrument);
     if (at < 0) return false;
+    const i = this.put(at, tick.time, tick.bid, tick.ask);
+    if (tick.closeoutBid !== undefined || this.closeoutBid !== undefined) this.addCloseout(i, tick);
+    return true;
+  }
+
+  /** Writes the next row (growing the columns when full) and returns its index. */
+  private put(code: number, time: number, bid: number, ask: number): number {
     const i = this.count;
     if (i === this.capacity) this.grow();
-    this.instrument[i] = at;
-    this.time[i] = tick.time;
-    this.bid[i] = tick.bid;
-    this.ask[i] = tick.ask;
-    if (tick.closeoutBid !== undefined || this.closeoutBid !== undefined) this.addCloseout(i, tick);
+    this.instrument[i] = code;
+    this.time[i] = time;
+    this.bid[i] = bid;
+    this.ask[i] = ask;
     this.count = i + 1;
-    return true;
+    return i;
   }
 
   private addCloseout(i: number, tick: Tick): void {
